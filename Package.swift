@@ -1,0 +1,78 @@
+// swift-tools-version:6.1
+//
+// topregions: small Unix filters that answer "where is the world photographing right now?"
+// from Flickr's stream of geotagged photos. See README.md and man/.
+import PackageDescription
+
+let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
+let package = Package(
+    name: "topregions",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "flickr-recent", targets: ["flickr-recent"]),
+        .executable(name: "place-resolve", targets: ["place-resolve"]),
+        .executable(name: "regions-load", targets: ["regions-load"]),
+        .executable(name: "regions-top", targets: ["regions-top"]),
+        .executable(name: "thumb-get", targets: ["thumb-get"]),
+        .executable(name: "photo-cache", targets: ["photo-cache"]),
+        .executable(name: "flickr-fake", targets: ["flickr-fake"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
+    ],
+    targets: [
+        // libcurl from the system (libcurl4-openssl-dev).
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // The few C calls Swift cannot make directly: variadic curl_easy_setopt, OFD locks.
+        .target(name: "CSupport", dependencies: ["CCurl"], linkerSettings: [.linkedLibrary("curl")]),
+
+        // Everything the six tools do: records & NDJSON, store, HTTP, Flickr client, cache.
+        .target(
+            name: "TopRegionsCore",
+            dependencies: [
+                "CSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
+            swiftSettings: strict),
+        // The command-line surface (argument parsing, exit codes) over the core.
+        .target(
+            name: "TopRegionsCLI",
+            dependencies: ["TopRegionsCore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strict),
+
+        .executableTarget(name: "flickr-recent", dependencies: ["TopRegionsCLI"], swiftSettings: strict),
+        .executableTarget(name: "place-resolve", dependencies: ["TopRegionsCLI"], swiftSettings: strict),
+        .executableTarget(name: "regions-load", dependencies: ["TopRegionsCLI"], swiftSettings: strict),
+        .executableTarget(name: "regions-top", dependencies: ["TopRegionsCLI"], swiftSettings: strict),
+        .executableTarget(name: "thumb-get", dependencies: ["TopRegionsCLI"], swiftSettings: strict),
+        .executableTarget(name: "photo-cache", dependencies: ["TopRegionsCLI"], swiftSettings: strict),
+
+        // The offline Flickr used by tests, the demo and the benchmarks. Deliberately shares
+        // no code with the toolkit, so its ground truth is an independent computation.
+        .target(
+            name: "FakeFlickr",
+            dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
+            swiftSettings: strict),
+        .executableTarget(
+            name: "flickr-fake",
+            dependencies: ["FakeFlickr", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strict),
+
+        .testTarget(
+            name: "TopRegionsCoreTests",
+            dependencies: ["TopRegionsCore", "TopRegionsCLI"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "FakeFlickrTests",
+            dependencies: ["FakeFlickr"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["FakeFlickr", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strict),
+    ]
+)

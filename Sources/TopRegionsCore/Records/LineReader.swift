@@ -1,0 +1,117 @@
+import Foundation
+
+/// Where a stage reads from: a file, standard input, or bytes (tests).
+public enum InputSource: Sendable {
+    case standardInput
+    case file(String)
+    case bytes(String, [UInt8])
+
+    /// The name used in diagnostics: the path, or "stdin".
+    public var name: String {
+        switch self {
+        case .standardInput: "stdin"
+        case .file(let path): path
+        case .bytes(let name, _): name
+        }
+    }
+
+    /// The files given on a command line, `-` meaning stdin; stdin when there are none.
+    public static func from(arguments: [String], standardInput: InputSource = .standardInput) -> [InputSource] {
+        if arguments.isEmpty { return [standardInput] }
+        return arguments.map { $0 == "-" ? standardInput : .file($0) }
+    }
+}
+
+/// Splits an input into lines without copying it whole into memory: reads 1 MiB at a time
+/// and hands each line (without its `\n` or `\r\n`) to the caller as a buffer that is valid
+/// only during the call.
+public enum LineReader {
+    public static func forEachLine(
+        in source: InputSource,
+        _ body: (_ lineNumber: Int, _ line: UnsafeBufferPointer<UInt8>) throws -> Void
+    ) throws {
+        switch source {
+        case .bytes(_, let bytes):
+            try bytes.withUnsafeBufferPointer { buffer in
+                var lineNumber = 0
+                _ = try split(buffer, final: true, lineNumber: &lineNumber, body)
+            }
+        case .standardInput:
+            try read(descriptor: STDIN_FILENO, name: "stdin", body)
+        case .file(let path):
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else {
+                throw ToolError(.noInput, "cannot open \(path): \(String(cString: strerror(errno)))")
+            }
+            defer { close(fd) }
+            try read(descriptor: fd, name: path, body)
+        }
+    }
+
+    private static func read(
+        descriptor fd: Int32, name: String,
+        _ body: (Int, UnsafeBufferPointer<UInt8>) throws -> Void
+    ) throws {
+        let chunkSize = 1 << 20
+        var buffer = [UInt8](repeating: 0, count: chunkSize)
+        var filled = 0
+        var lineNumber = 0
+        while true {
+            if filled == buffer.count {
+                // One line longer than the buffer: grow it.
+                buffer.append(contentsOf: [UInt8](repeating: 0, count: buffer.count))
+            }
+            let count = buffer.withUnsafeMutableBytes { raw in
+                Glibc.read(fd, raw.baseAddress! + filled, raw.count - filled)
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw ToolError(.ioError, "cannot read \(name): \(String(cString: strerror(errno)))")
+            }
+            let final = count == 0
+            filled += count
+            let consumed = try buffer.withUnsafeBufferPointer { all in
+                try split(UnsafeBufferPointer(rebasing: all[0..<filled]), final: final, lineNumber: &lineNumber, body)
+            }
+            if final { return }
+            if consumed > 0 {
+                buffer.withUnsafeMutableBytes { raw in
+                    let base = raw.baseAddress!
+                    memmove(base, base + consumed, filled - consumed)
+                }
+                filled -= consumed
+            }
+        }
+    }
+
+    /// Calls `body` for each complete line; returns how many bytes it consumed. At the end of
+    /// input (`final`), a last line without a newline counts too.
+    private static func split(
+        _ bytes: UnsafeBufferPointer<UInt8>, final: Bool, lineNumber: inout Int,
+        _ body: (Int, UnsafeBufferPointer<UInt8>) throws -> Void
+    ) throws -> Int {
+        var start = 0
+        guard let base = bytes.baseAddress else { return 0 }
+        while start < bytes.count {
+            let remaining = bytes.count - start
+            guard let found = memchr(base + start, 0x0A, remaining) else { break }
+            let end = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            lineNumber += 1
+            try body(lineNumber, trimCarriageReturn(UnsafeBufferPointer(rebasing: bytes[start..<end])))
+            start = end + 1
+        }
+        if final, start < bytes.count {
+            lineNumber += 1
+            try body(lineNumber, trimCarriageReturn(UnsafeBufferPointer(rebasing: bytes[start..<bytes.count])))
+            start = bytes.count
+        }
+        return start
+    }
+
+    private static func trimCarriageReturn(_ line: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        if let last = line.last, last == 0x0D {
+            return UnsafeBufferPointer(rebasing: line[0..<(line.count - 1)])
+        }
+        return line
+    }
+}

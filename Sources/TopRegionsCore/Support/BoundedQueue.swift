@@ -1,0 +1,79 @@
+import Foundation
+
+/// A blocking queue between one producer thread and one consumer, with a small capacity so
+/// a fast producer waits for a slow consumer instead of filling memory. The producer ends
+/// it with an outcome the consumer reads after the last element.
+final class BoundedQueue<Element: Sendable, Outcome: Sendable>: @unchecked Sendable {
+    // All mutable state is guarded by `condition`.
+    private let condition = NSCondition()
+    private var items: [Element] = []
+    private var head = 0
+    private var finished = false
+    private var cancelled = false
+    private var result: Outcome?
+    private let capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = capacity
+    }
+
+    /// Waits for room, then queues `element`. Returns false, without queueing, once the
+    /// consumer has cancelled: the producer should stop.
+    @discardableResult
+    func push(_ element: Element) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while items.count - head >= capacity && !cancelled { condition.wait() }
+        if cancelled { return false }
+        items.append(element)
+        condition.broadcast()
+        return true
+    }
+
+    /// The consumer gives up: pending and future elements are dropped.
+    func cancel() {
+        condition.lock()
+        defer { condition.unlock() }
+        cancelled = true
+        items.removeAll()
+        head = 0
+        condition.broadcast()
+    }
+
+    var isCancelled: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return cancelled
+    }
+
+    /// Returns nil once the producer has finished and the queue is empty.
+    func pop() -> Element? {
+        condition.lock()
+        defer { condition.unlock() }
+        while head == items.count && !finished { condition.wait() }
+        guard head < items.count else { return nil }
+        let element = items[head]
+        head += 1
+        if head == items.count {
+            items.removeAll(keepingCapacity: true)
+            head = 0
+        }
+        condition.broadcast()
+        return element
+    }
+
+    func finish(with outcome: Outcome) {
+        condition.lock()
+        defer { condition.unlock() }
+        result = outcome
+        finished = true
+        condition.broadcast()
+    }
+
+    /// The producer's outcome; call after `pop()` returned nil.
+    var outcome: Outcome {
+        condition.lock()
+        defer { condition.unlock() }
+        return result!
+    }
+}

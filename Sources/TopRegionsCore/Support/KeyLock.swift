@@ -1,0 +1,81 @@
+import CSupport
+import Foundation
+
+/// Named locks shared by every thread and process that opens the same lock file.
+///
+/// Each key maps to one byte of the file (by hash) and is locked with an open-file-
+/// description lock on a file descriptor of its own, so two threads of one process exclude
+/// each other just as two processes do, and a process killed with -9 releases its locks.
+/// Two keys that hash to the same byte only serialize more than needed; they never deadlock
+/// as long as a holder takes one key at a time.
+public final class KeyLockFile: Sendable {
+    public let path: String
+
+    public init(path: String) throws {
+        self.path = path
+        let fd = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw ToolError(.cantCreate, "cannot create lock file \(path): \(String(cString: strerror(errno)))")
+        }
+        close(fd)
+    }
+
+    /// Waits until `key` is free, then holds it until `unlock()`.
+    public func lock(_ key: String) -> KeyLock {
+        acquire(key, wait: true)!
+    }
+
+    /// Takes `key` if nobody holds it; nil otherwise.
+    public func tryLock(_ key: String) -> KeyLock? {
+        acquire(key, wait: false)
+    }
+
+    private func acquire(_ key: String, wait: Bool) -> KeyLock? {
+        let fd = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        precondition(fd >= 0, "cannot open lock file \(path): \(String(cString: strerror(errno)))")
+        let offset = Self.offset(for: key)
+        let status = tr_ofd_lock(fd, offset, true, wait)
+        if status == 0 { return KeyLock(fd: fd) }
+        close(fd)
+        precondition(!wait, "cannot lock \(path): \(String(cString: strerror(status)))")
+        return nil
+    }
+
+    /// FNV-1a, folded into the positive range of off_t.
+    static func offset(for key: String) -> Int64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in key.utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01B3
+        }
+        return Int64(hash & 0x3FFF_FFFF_FFFF_FFFF)
+    }
+}
+
+/// A held key; closing its descriptor releases it. Call `unlock()` when done: ARC may end
+/// an unused object's life early, so do not rely on deinit to hold a lock for a scope.
+public final class KeyLock {
+    private var fd: Int32
+
+    fileprivate init(fd: Int32) {
+        self.fd = fd
+    }
+
+    public func unlock() {
+        if fd >= 0 { close(fd) }
+        fd = -1
+    }
+
+    deinit {
+        unlock()
+    }
+}
+
+extension KeyLockFile {
+    /// Runs `body` while holding `key`.
+    public func withLock<T>(_ key: String, _ body: () throws -> T) rethrows -> T {
+        let held = lock(key)
+        defer { held.unlock() }
+        return try body()
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Synchronization
+
+/// A byte stream the tools write to: a file descriptor (stdout, stderr), or memory in tests.
+///
+/// Writes are buffered and thread-safe. Writing to a closed pipe (`regions-top | head`)
+/// ends the process quietly with status 0, as a Unix filter should, instead of an error.
+public final class Output: Sendable {
+    private enum Target {
+        case descriptor(Int32)
+        case memory
+    }
+
+    private struct State {
+        var buffer: [UInt8] = []
+        var captured: [UInt8] = []
+    }
+
+    private let target: Target
+    private let state = Mutex(State())
+    private let bufferLimit: Int
+
+    private init(target: Target, bufferLimit: Int) {
+        self.target = target
+        self.bufferLimit = bufferLimit
+    }
+
+    /// Standard output: block-buffered, flushed by the tools at natural boundaries.
+    public static let standardOutput = Output(target: .descriptor(STDOUT_FILENO), bufferLimit: 64 * 1024)
+    /// Standard error: each diagnostic goes out at once.
+    public static let standardError = Output(target: .descriptor(STDERR_FILENO), bufferLimit: 0)
+
+    public static func memory() -> Output {
+        Output(target: .memory, bufferLimit: .max)
+    }
+
+    public func write(_ text: String) {
+        write(Array(text.utf8))
+    }
+
+    public func write(_ bytes: [UInt8]) {
+        let pending: [UInt8]? = state.withLock { state in
+            switch target {
+            case .memory:
+                state.captured.append(contentsOf: bytes)
+                return nil
+            case .descriptor:
+                state.buffer.append(contentsOf: bytes)
+                guard state.buffer.count > bufferLimit else { return nil }
+                defer { state.buffer.removeAll(keepingCapacity: true) }
+                return state.buffer
+            }
+        }
+        if let pending { writeAll(pending) }
+    }
+
+    /// Writes one line: `text` and a newline.
+    public func line(_ text: String) {
+        write(text + "\n")
+    }
+
+    public func flush() {
+        let pending: [UInt8] = state.withLock { state in
+            defer { state.buffer.removeAll(keepingCapacity: true) }
+            return state.buffer
+        }
+        if !pending.isEmpty { writeAll(pending) }
+    }
+
+    /// What was written, for memory outputs.
+    public var text: String {
+        String(decoding: state.withLock { $0.captured }, as: UTF8.self)
+    }
+
+    public var bytes: [UInt8] {
+        state.withLock { $0.captured }
+    }
+
+    private func writeAll(_ bytes: [UInt8]) {
+        guard case .descriptor(let fd) = target else { return }
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if written >= 0 {
+                    offset += written
+                } else if errno == EINTR {
+                    continue
+                } else if errno == EPIPE {
+                    // The reader is gone (e.g. `| head`): nothing more to say to anyone.
+                    exit(0)
+                } else {
+                    let message = "write error: \(String(cString: strerror(errno)))\n"
+                    _ = message.withCString { Glibc.write(STDERR_FILENO, $0, strlen($0)) }
+                    exit(SysExit.ioError.rawValue)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+/// Everything a tool touches outside its arguments, injected so that commands run
+/// in-process in tests: streams, environment, clock, terminal facts.
+public struct ToolContext: Sendable {
+    /// The tool's name, which prefixes its diagnostics.
+    public var toolName: String
+    public var environment: [String: String]
+    public var standardInput: InputSource
+    public var standardOutput: Output
+    public var standardError: Output
+    public var stdinIsTerminal: Bool
+    public var stdoutIsTerminal: Bool
+    public var stderrIsTerminal: Bool
+    /// Now, in Unix seconds. `TOPREGIONS_NOW` fixes it (tests, reproducible runs).
+    public var now: @Sendable () -> Double
+
+    public init(
+        toolName: String, environment: [String: String], standardInput: InputSource, standardOutput: Output,
+        standardError: Output, stdinIsTerminal: Bool, stdoutIsTerminal: Bool, stderrIsTerminal: Bool,
+        now: @escaping @Sendable () -> Double
+    ) {
+        self.toolName = toolName
+        self.environment = environment
+        self.standardInput = standardInput
+        self.standardOutput = standardOutput
+        self.standardError = standardError
+        self.stdinIsTerminal = stdinIsTerminal
+        self.stdoutIsTerminal = stdoutIsTerminal
+        self.stderrIsTerminal = stderrIsTerminal
+        self.now = now
+    }
+
+    /// The real process: its streams, environment and clock.
+    public static func process(toolName: String) -> ToolContext {
+        let environment = ProcessInfo.processInfo.environment
+        // A closed pipe must surface as EPIPE (handled by Output), not kill the process in
+        // the middle of a database write.
+        signal(SIGPIPE, SIG_IGN)
+        return ToolContext(
+            toolName: toolName, environment: environment, standardInput: .standardInput,
+            standardOutput: .standardOutput, standardError: .standardError,
+            stdinIsTerminal: isatty(STDIN_FILENO) == 1, stdoutIsTerminal: isatty(STDOUT_FILENO) == 1,
+            stderrIsTerminal: isatty(STDERR_FILENO) == 1, now: clock(environment: environment))
+    }
+
+    /// An in-memory context for tests.
+    public static func memory(
+        toolName: String, environment: [String: String] = [:], input: [UInt8] = [], now: Double = 1_700_000_000
+    ) -> ToolContext {
+        ToolContext(
+            toolName: toolName, environment: environment, standardInput: .bytes("stdin", input),
+            standardOutput: .memory(), standardError: .memory(), stdinIsTerminal: false,
+            stdoutIsTerminal: false, stderrIsTerminal: false, now: { now })
+    }
+
+    static func clock(environment: [String: String]) -> @Sendable () -> Double {
+        if let fixed = environment["TOPREGIONS_NOW"].flatMap(Double.init) {
+            return { fixed }
+        }
+        return { Date().timeIntervalSince1970 }
+    }
+
+    public var nowSeconds: Int64 { Int64(now().rounded(.down)) }
+
+    /// Writes "tool: message" on stderr.
+    public func diagnose(_ message: String) {
+        standardError.line("\(toolName): \(message)")
+    }
+
+    /// Colour and emphasis only on a terminal, and never with NO_COLOR set (no-color.org).
+    public var useColor: Bool {
+        stdoutIsTerminal && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+    }
+
+    /// Progress goes to stderr, and only when a person is watching it.
+    public var showsProgress: Bool {
+        stderrIsTerminal
+    }
+}

@@ -1,0 +1,40 @@
+/// Parses the human units the flags take.
+public enum Units {
+    /// An age such as `90s`, `15m`, `12h`, `7d`, `2w`, or plain seconds. Returns seconds.
+    public static func parseDuration(_ text: String) -> Double? {
+        let trimmed = text.trimmingSpaces().lowercased()
+        guard let last = trimmed.last else { return nil }
+        let multipliers: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 604_800]
+        let (digits, multiplier) = multipliers[last].map { (String(trimmed.dropLast()), $0) } ?? (trimmed, 1)
+        guard let value = Double(digits), value.isFinite, value >= 0 else { return nil }
+        return value * multiplier
+    }
+
+    /// A size such as `10M`, `512K`, `1G`, `10MB`, `10MiB` (powers of 1024), or plain bytes.
+    public static func parseSize(_ text: String) -> Int64? {
+        var trimmed = text.trimmingSpaces().uppercased()
+        for suffix in ["IB", "B"] where trimmed.hasSuffix(suffix) && trimmed.count > suffix.count {
+            trimmed.removeLast(suffix.count)
+            break
+        }
+        guard let last = trimmed.last else { return nil }
+        let multipliers: [Character: Double] = ["K": 1024, "M": 1024 * 1024, "G": 1024 * 1024 * 1024]
+        let (digits, multiplier) = multipliers[last].map { (String(trimmed.dropLast()), $0) } ?? (trimmed, 1)
+        guard let value = Double(digits), value.isFinite, value >= 0, value * multiplier < 9e18 else { return nil }
+        return Int64((value * multiplier).rounded())
+    }
+
+    /// `1536` → `1.5K`, for humans.
+    public static func formatSize(_ bytes: Int64) -> String {
+        let units = ["", "K", "M", "G", "T"]
+        var value = Double(bytes)
+        var unit = 0
+        while value >= 1024, unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
+        if unit == 0 { return "\(bytes)" }
+        let rounded = (value * 10).rounded() / 10
+        return rounded == rounded.rounded() ? "\(Int(rounded))\(units[unit])" : "\(rounded)\(units[unit])"
+    }
+}

@@ -1,0 +1,58 @@
+import Testing
+@testable import TopRegionsCore
+
+@Suite struct JSONParserTests {
+    @Test func parsesEveryKindOfValueKeepingOrderAndNumberText() throws {
+        let value = try JSONParser.parse(#"{"b":1.50,"a":[true,false,null],"c":"x\"y\u00e9\ud83d\ude00","d":{"e":-0.1e-5},"big":123456789012345678901}"#)
+        guard case .object(let object) = value else { Issue.record("not an object"); return }
+        #expect(object.members.map(\.key) == ["b", "a", "c", "d", "big"])
+        #expect(object["b"] == .number("1.50"))
+        #expect(object["big"] == .number("123456789012345678901"))
+        #expect(object["c"] == .string("x\"yé😀"))
+        #expect(object["a"] == .array([.bool(true), .bool(false), .null]))
+        var writer = JSONWriter()
+        writer.value(value)
+        #expect(String(decoding: writer.bytes, as: UTF8.self)
+            == #"{"b":1.50,"a":[true,false,null],"c":"x\"yé😀","d":{"e":-0.1e-5},"big":123456789012345678901}"#)
+    }
+
+    @Test(arguments: [
+        (#"{"a":1,}"#, 7, "unexpected '}', expected a member name in quotes"),
+        (#"{"a" 1}"#, 5, "unexpected '1', expected ':' after \"a\""),
+        (#"{"a":01}"#, 6, "invalid number: leading zero"),
+        (#"{"a":tru}"#, 5, "unexpected 't', expected a value"),
+        (#"{"a":"x"} y"#, 10, "unexpected 'y' after the JSON value"),
+        (#"{"a":"\q"}"#, 6, "invalid escape '\\q'"),
+        (#"{"a":"\ud800"}"#, 12, "unpaired surrogate \\uD800"),
+        (#"{"a":"#, 5, "unexpected end of line, expected a value"),
+        (#"{"a":"abc"#, 5, "string is not closed"),
+        ("[1,2", 4, "unexpected end of line, expected ',' or ']'"),
+    ])
+    func reportsWhereAndWhy(text: String, offset: Int, message: String) {
+        #expect(throws: JSONSyntaxError(offset: offset, message: message)) { try JSONParser.parse(text) }
+    }
+
+    @Test func rejectsRawControlCharactersAndBadUTF8() {
+        #expect(throws: JSONSyntaxError.self) { try JSONParser.parse("\"a\u{01}b\"") }
+        #expect(throws: JSONSyntaxError(offset: 0, message: "string is not valid UTF-8")) {
+            try JSONParser.parse([0x22, 0xC3, 0x28, 0x22])
+        }
+    }
+
+    @Test func limitsNesting() {
+        let deep = String(repeating: "[", count: 300) + String(repeating: "]", count: 300)
+        #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(deep) }
+    }
+
+    @Test func writerEscapesControlCharacters() {
+        var bytes: [UInt8] = []
+        JSONWriter.appendString("a\"b\\c\nd\te\u{01}f\u{7F}é", to: &bytes)
+        #expect(String(decoding: bytes, as: UTF8.self) == #""a\"b\\c\nd\te\u0001f\u007fé""#)
+    }
+
+    @Test func doublesAreShortestAndIntegralOnesHaveNoFraction() {
+        #expect(JSONWriter.format(44.637512) == "44.637512")
+        #expect(JSONWriter.format(-63.0) == "-63")
+        #expect(JSONWriter.format(.nan) == "null")
+    }
+}
