@@ -1,0 +1,159 @@
+import Foundation
+
+/// How `regions-load` reads and stores its input.
+public struct LoadOptions: Sendable {
+    /// Records per transaction.
+    public var batchSize = 10_000
+    /// The first batch is smaller, so the writer starts while the decoder fills the next.
+    var firstBatchSize: Int { min(batchSize, 1_000) }
+    /// Report bad lines and carry on, instead of stopping at the first.
+    public var skipBadLines = false
+    /// Where image URLs point when a raw Flickr photo has none (see `FlickrEndpoints`).
+    public var staticBase = "https://live.staticflickr.com"
+
+    public init() {}
+}
+
+/// What a load did, for the one-line summary.
+public struct LoadReport: Sendable, Equatable {
+    public var read = 0
+    public var batch = BatchResult()
+    public var bad = 0
+
+    public var skipped: Int { batch.unchanged + batch.duplicates + batch.deletedEarlier }
+
+    public init() {}
+}
+
+/// Reads records from `inputs` and stores them batch by batch.
+///
+/// Decoding runs on its own thread, one batch ahead of the writer, so the two cores of a
+/// small machine share the work. A bad line (in strict mode) stops everything: batches
+/// before it are committed, the batch holding it is not written at all.
+public struct Loader: Sendable {
+    public let writer: PhotoWriter
+    public let options: LoadOptions
+
+    public init(writer: PhotoWriter, options: LoadOptions) {
+        self.writer = writer
+        self.options = options
+    }
+
+    public func load(_ inputs: [InputSource], now: Int64, onBadLine: @escaping @Sendable (InputError) -> Void) throws -> LoadReport {
+        let batches = BoundedQueue<DecodedBatch, DecodeOutcome>(capacity: 2)
+        let options = self.options
+        let decoder = Thread {
+            batches.finish(with: Self.decode(inputs, options: options, into: batches, onBadLine: onBadLine))
+        }
+        decoder.stackSize = 8 << 20
+        decoder.start()
+
+        let checkpointer = try WALCheckpointer(store: writer.store)
+        defer { checkpointer.finish() }
+
+        var report = LoadReport()
+        var storedBeforeLine: (source: String, line: Int)?
+        var writeError: (any Error)?
+        while let batch = batches.pop() {
+            do {
+                report.batch += try writer.store(batch.records, now: now)
+                checkpointer.committed()
+                report.read += batch.read
+                report.bad += batch.bad
+                storedBeforeLine = batch.end
+            } catch {
+                writeError = error
+                batches.cancel()  // the decoder stops at its next batch
+                break
+            }
+        }
+        if let writeError {
+            while batches.pop() != nil {}  // wait for the decoder to stop
+            throw writeError
+        }
+        switch batches.outcome {
+        case .finished(let tail):
+            report.read += tail.read
+            report.bad += tail.bad
+            return report
+        case .failed(let inputError, let tail):
+            var message = inputError.description
+            if report.read > 0, let stored = storedBeforeLine {
+                message += "\n(stored the \(report.read) records up to \(stored.source) line \(stored.line); nothing after that was written)"
+            } else {
+                message += "\n(nothing was written)"
+            }
+            _ = tail
+            throw ToolError(.dataError, message)
+        case .thrown(let error):
+            throw error
+        }
+    }
+
+    struct DecodedBatch: Sendable {
+        var records: [PhotoRecord] = []
+        var read = 0
+        var bad = 0
+        /// The last line this batch covers.
+        var end: (source: String, line: Int)?
+    }
+
+    enum DecodeOutcome: Sendable {
+        /// All input read; what is left after the last full batch has been queued.
+        case finished(DecodedBatch)
+        /// A bad line in strict mode; the partial batch is not written.
+        case failed(InputError, DecodedBatch)
+        case thrown(any Error)
+    }
+
+    private static func decode(
+        _ inputs: [InputSource], options: LoadOptions, into batches: BoundedQueue<DecodedBatch, DecodeOutcome>,
+        onBadLine: (InputError) -> Void
+    ) -> DecodeOutcome {
+        var current = DecodedBatch()
+        var limit = options.firstBatchSize
+        current.records.reserveCapacity(limit)
+        do {
+            for input in inputs {
+                let name = input.name
+                try LineReader.forEachLine(in: input) { number, line in
+                    do throws(InputError) {
+                        let records = try RecordDecoder.decode(line: line, number: number, source: name)
+                        for var record in records {
+                            record.fillImageURLs(staticBase: options.staticBase)
+                            current.records.append(record)
+                        }
+                        current.read += records.count
+                    } catch {
+                        guard options.skipBadLines else { throw DecodeStop.bad(error) }
+                        onBadLine(error)
+                        current.bad += 1
+                    }
+                    current.end = (name, number)
+                    if current.records.count >= limit {
+                        guard batches.push(current) else { throw DecodeStop.cancelled }
+                        limit = options.batchSize
+                        current = DecodedBatch()
+                        current.records.reserveCapacity(limit)
+                    }
+                }
+            }
+        } catch DecodeStop.bad(let error) {
+            return .failed(error, current)
+        } catch DecodeStop.cancelled {
+            return .finished(DecodedBatch())
+        } catch {
+            return .thrown(error)
+        }
+        if !current.records.isEmpty {
+            batches.push(current)
+            return .finished(DecodedBatch())
+        }
+        return .finished(current)
+    }
+
+    private enum DecodeStop: Error {
+        case bad(InputError)
+        case cancelled
+    }
+}

@@ -1,0 +1,55 @@
+import GRDB
+
+extension PhotoWriter {
+    /// Removes photos first stored before `cutoff` (Unix seconds), keeping every count exact,
+    /// and forgets photographers left with no photo. Returns how many photos went.
+    public func prune(storedBefore cutoff: Int64) throws -> Int {
+        try store.write { db in
+            try CountDeltas.prepare(db)
+            try db.execute(sql: """
+                INSERT INTO count_delta (region, photographer, n)
+                    SELECT region, photographer, -1 FROM photo WHERE added_at < ? AND region IS NOT NULL
+                """, arguments: [cutoff])
+            try db.execute(sql: "DELETE FROM photo WHERE added_at < ?", arguments: [cutoff])
+            let pruned = db.changesCount
+            try CountDeltas.apply(db)
+            try Self.forgetOrphans(db)
+            return pruned
+        }
+    }
+
+    /// Deletes photos by id and remembers them as deleted, so a later load of the same
+    /// photo does not bring it back. Returns the ids that were stored (the others are
+    /// still remembered as deleted).
+    public func delete(ids: [String], now: Int64) throws -> [String] {
+        guard !ids.isEmpty else { return [] }
+        return try store.write { db in
+            try CountDeltas.prepare(db)
+            try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS doomed (id TEXT PRIMARY KEY) WITHOUT ROWID")
+            let doomed = try BulkStatement(db, sql: "INSERT OR IGNORE INTO doomed (id) VALUES (?)")
+            for id in ids {
+                doomed.bind(1, id)
+                try doomed.run()
+            }
+            let stored = try String.fetchAll(db, sql: "SELECT id FROM photo WHERE id IN (SELECT id FROM doomed) ORDER BY id")
+            try db.execute(sql: """
+                INSERT INTO count_delta (region, photographer, n)
+                    SELECT region, photographer, -1 FROM photo WHERE id IN (SELECT id FROM doomed) AND region IS NOT NULL;
+                DELETE FROM photo WHERE id IN (SELECT id FROM doomed);
+                INSERT INTO deleted_photo (id, deleted_at) SELECT id, ? FROM doomed WHERE true
+                    ON CONFLICT (id) DO NOTHING;
+                """, arguments: [now])
+            try db.execute(sql: "DELETE FROM doomed")
+            try CountDeltas.apply(db)
+            try Self.forgetOrphans(db)
+            return stored
+        }
+    }
+
+    /// One scan of `photo` (NOT IN builds a set once), not one per photographer.
+    static func forgetOrphans(_ db: Database) throws {
+        try db.execute(sql: """
+            DELETE FROM photographer WHERE id NOT IN (SELECT photographer FROM photo)
+            """)
+    }
+}

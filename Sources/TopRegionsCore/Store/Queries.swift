@@ -1,0 +1,202 @@
+import GRDB
+
+/// A row of the top-regions answer.
+public struct RegionRank: Sendable, Equatable {
+    public var rank: Int
+    public var regionID: String
+    public var name: String
+    public var photographers: Int
+    public var photos: Int
+    public var latitude: Double?
+    public var longitude: Double?
+}
+
+/// A photo as stored, with what the store knows beyond the record.
+public struct StoredPhoto: Sendable, Equatable {
+    public var record: PhotoRecord
+    public var addedAt: Int64
+    public var viewedAt: Int64?
+}
+
+/// Read-only questions to the store.
+public struct Queries: Sendable {
+    public let store: Store
+
+    public init(store: Store) {
+        self.store = store
+    }
+
+    /// The regions with the most distinct photographers, then by case-insensitive name, then
+    /// region id. Reads `region_ranking` and stops after `limit` rows: no photo is scanned.
+    public func topRegions(limit: Int) throws -> [RegionRank] {
+        try store.read { db in
+            try Self.topRegions(db, limit: limit)
+        }
+    }
+
+    static func topRegions(_ db: Database, limit: Int) throws -> [RegionRank] {
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT place_id, name, photographers, photos, latitude, longitude
+            FROM region INDEXED BY region_ranking
+            WHERE photographers > 0
+            ORDER BY photographers DESC, sort_key, place_id
+            LIMIT ?
+            """, arguments: [limit])
+        return rows.enumerated().map { index, row in
+            RegionRank(
+                rank: index + 1, regionID: row[0], name: row[1], photographers: row[2], photos: row[3],
+                latitude: row[4], longitude: row[5])
+        }
+    }
+
+    /// Regions matching a user's words: the exact region id, else the name compared
+    /// case-insensitively. Several regions can share a name.
+    public func regions(matching query: String) throws -> [RegionRank] {
+        try store.read { db in
+            var rows = try Row.fetchAll(db, sql: "SELECT place_id, name, photographers, photos, latitude, longitude FROM region WHERE place_id = ?", arguments: [query])
+            if rows.isEmpty {
+                rows = try Row.fetchAll(db, sql: """
+                    SELECT place_id, name, photographers, photos, latitude, longitude FROM region
+                    WHERE sort_key = ? ORDER BY place_id
+                    """, arguments: [PhotoWriter.sortKey(query)])
+            }
+            // "Alpha" and "alpha" both match "alpha"; an exact spelling picks one.
+            let exact = rows.filter { ($0[1] as String) == query }
+            if exact.count == 1 { rows = exact }
+            return rows.map {
+                RegionRank(rank: 0, regionID: $0[0], name: $0[1], photographers: $0[2], photos: $0[3], latitude: $0[4], longitude: $0[5])
+            }
+        }
+    }
+
+    /// Every stored photo in a region, newest upload first.
+    public func photos(inRegion regionID: String, limit: Int? = nil) throws -> [StoredPhoto] {
+        try store.read { db in
+            try Self.fetchPhotos(db, where: "photo.region = (SELECT id FROM region WHERE place_id = ?)",
+                                 order: "photo.region, photo.uploaded DESC, photo.id", arguments: [regionID], limit: limit)
+        }
+    }
+
+    /// Recently viewed photos, most recent view first.
+    public func recents(limit: Int?) throws -> [StoredPhoto] {
+        try store.read { db in
+            try Self.fetchPhotos(db, where: "photo.viewed_at IS NOT NULL", order: "photo.viewed_at DESC, photo.id",
+                                 arguments: [], limit: limit)
+        }
+    }
+
+    /// Stored photos by id, in the order asked; ids not stored are left out.
+    public func photos(ids: [String]) throws -> [String: StoredPhoto] {
+        try store.read { db in
+            var found: [String: StoredPhoto] = [:]
+            for chunk in stride(from: 0, to: ids.count, by: 500).map({ Array(ids[$0..<min($0 + 500, ids.count)]) }) {
+                let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+                for photo in try Self.fetchPhotos(db, where: "photo.id IN (\(marks))", order: "photo.id",
+                                                  arguments: StatementArguments(chunk), limit: nil) {
+                    found[photo.record.id] = photo
+                }
+            }
+            return found
+        }
+    }
+
+    /// The newest upload time ever stored: where an incremental fetch starts.
+    public func newestUpload() throws -> Int64? {
+        try store.read { db in
+            try Int64.fetchOne(db, sql: "SELECT value FROM store_state WHERE key = 'newest_upload'")
+        }
+    }
+
+    /// Places already looked up, among `placeIDs`.
+    public func knownPlaces(among placeIDs: [String]) throws -> [String: PlaceResolution] {
+        try store.read { db in
+            var known: [String: PlaceResolution] = [:]
+            for start in stride(from: 0, to: placeIDs.count, by: 500) {
+                let chunk = Array(placeIDs[start..<min(start + 500, placeIDs.count)])
+                let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+                let rows = try Row.fetchAll(db, sql: """
+                    SELECT pl.place_id, r.place_id, r.name, r.latitude, r.longitude
+                    FROM place pl LEFT JOIN region r ON r.id = pl.region
+                    WHERE pl.place_id IN (\(marks))
+                    """, arguments: StatementArguments(chunk))
+                for row in rows {
+                    let placeID: String = row[0]
+                    let region: RegionInfo? = (row[1] as String?).map {
+                        RegionInfo(placeID: $0, name: row[2], latitude: row[3], longitude: row[4])
+                    }
+                    known[placeID] = PlaceResolution(placeID: placeID, region: region)
+                }
+            }
+            return known
+        }
+    }
+
+    /// Places of stored photos that have never been looked up.
+    public func pendingPlaces() throws -> [String] {
+        try store.read { db in
+            try String.fetchAll(db, sql: """
+                SELECT DISTINCT place_id FROM photo
+                WHERE region IS NULL AND place_id IS NOT NULL
+                  AND NOT EXISTS (SELECT 1 FROM place WHERE place.place_id = photo.place_id)
+                ORDER BY place_id
+                """)
+        }
+    }
+
+    static let photoColumns = """
+        photo.id, photographer.nsid, photographer.name, photo.title, photo.description, photo.latitude,
+        photo.longitude, photo.place_id, photo.uploaded, photo.thumb_url, photo.photo_url, region.place_id,
+        region.name, photo.extra, photo.added_at, photo.viewed_at
+        """
+
+    static func fetchPhotos(_ db: Database, where condition: String, order: String, arguments: StatementArguments, limit: Int?) throws -> [StoredPhoto] {
+        var sql = """
+            SELECT \(photoColumns)
+            FROM photo
+            JOIN photographer ON photographer.id = photo.photographer
+            LEFT JOIN region ON region.id = photo.region
+            WHERE \(condition)
+            ORDER BY \(order)
+            """
+        var arguments = arguments
+        if let limit {
+            sql += " LIMIT ?"
+            arguments += [limit]
+        }
+        return try Row.fetchAll(db, sql: sql, arguments: arguments).map(storedPhoto)
+    }
+
+    static func storedPhoto(_ row: Row) throws -> StoredPhoto {
+        var extra = JSONObject()
+        if let text: String = row[13], case .object(let object) = try? JSONParser.parse(text) {
+            extra = object
+        }
+        let record = PhotoRecord(
+            id: row[0], owner: row[1], ownerName: row[2], title: row[3], description: row[4],
+            latitude: row[5], longitude: row[6], placeID: row[7], uploaded: row[8], thumbURL: row[9],
+            photoURL: row[10], regionID: row[11], region: row[12], extra: extra)
+        return StoredPhoto(record: record, addedAt: row[14], viewedAt: row[15])
+    }
+}
+
+extension Queries {
+    /// Regions whose centre Flickr did not give (loaded from records without place-resolve)
+    /// get the mean position of their photos, so they still appear on a map.
+    public func fillingCentres(_ rows: [RegionRank]) throws -> [RegionRank] {
+        try store.read { db in
+            try rows.map { row in
+                guard row.latitude == nil || row.longitude == nil else { return row }
+                var row = row
+                if let centre = try Row.fetchOne(db, sql: """
+                    SELECT AVG(latitude), AVG(longitude) FROM photo
+                    WHERE region = (SELECT id FROM region WHERE place_id = ?) AND latitude IS NOT NULL AND longitude IS NOT NULL
+                    """, arguments: [row.regionID]) {
+                    let round6 = { (value: Double?) in value.map { ($0 * 1e6).rounded() / 1e6 } }
+                    row.latitude = round6(centre[0])
+                    row.longitude = round6(centre[1])
+                }
+                return row
+            }
+        }
+    }
+}

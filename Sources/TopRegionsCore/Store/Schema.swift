@@ -1,0 +1,90 @@
+import GRDB
+
+/// The database schema, as versioned migrations. Never edit a migration that has shipped:
+/// add a new one.
+///
+/// Counting distinct photographers per region is the product's main question, so the
+/// answer is maintained as data arrives instead of computed by scanning photos:
+/// `region_photographer` holds one row per (region, photographer) with how many of that
+/// photographer's photos are in the region, and `region.photographers` / `region.photos`
+/// are its row count and sum. Every change to `photo.region` or `photo.photographer` goes
+/// through `CountDeltas`, which keeps both exactly equal to a full recomputation.
+enum Schema {
+    static let migrator: DatabaseMigrator = {
+        var migrator = DatabaseMigrator()
+
+        migrator.registerMigration("v1 photos, places, regions and counts") { db in
+            try db.execute(sql: """
+                CREATE TABLE photographer (
+                    id INTEGER PRIMARY KEY,
+                    nsid TEXT NOT NULL UNIQUE,          -- Flickr NSID: the photographer's identity
+                    name TEXT NOT NULL DEFAULT ''       -- display name, not unique
+                );
+
+                CREATE TABLE region (
+                    id INTEGER PRIMARY KEY,
+                    place_id TEXT NOT NULL UNIQUE,      -- the region's own Flickr place id
+                    name TEXT NOT NULL,
+                    sort_key TEXT NOT NULL,             -- name case-folded for ordering ties
+                    latitude REAL,
+                    longitude REAL,
+                    photographers INTEGER NOT NULL DEFAULT 0 CHECK (photographers >= 0),
+                    photos INTEGER NOT NULL DEFAULT 0 CHECK (photos >= 0)
+                );
+                -- The top-regions query walks this index and stops after LIMIT rows.
+                CREATE INDEX region_ranking ON region (photographers DESC, sort_key, place_id)
+                    WHERE photographers > 0;
+                CREATE INDEX region_by_name ON region (sort_key);
+
+                -- A place lookup, done once ever. region NULL = the place has no region
+                -- (country level, or Flickr does not know the place).
+                CREATE TABLE place (
+                    place_id TEXT PRIMARY KEY,
+                    region INTEGER REFERENCES region(id),
+                    resolved_at INTEGER NOT NULL
+                ) WITHOUT ROWID;
+
+                CREATE TABLE photo (
+                    id TEXT NOT NULL UNIQUE,
+                    photographer INTEGER NOT NULL REFERENCES photographer(id),
+                    title TEXT NOT NULL,
+                    description TEXT NOT NULL,
+                    latitude REAL,
+                    longitude REAL,
+                    place_id TEXT,
+                    region INTEGER REFERENCES region(id),   -- NULL until the place is resolved
+                    uploaded INTEGER,
+                    thumb_url TEXT,
+                    photo_url TEXT,
+                    extra TEXT,                 -- fields the toolkit does not know, as a JSON object
+                    added_at INTEGER NOT NULL,  -- when it was first stored (what pruning ages)
+                    viewed_at INTEGER           -- last view through photo-cache (Recents)
+                );
+                CREATE INDEX photo_in_region ON photo (region, uploaded DESC, id) WHERE region IS NOT NULL;
+                CREATE INDEX photo_awaiting_place ON photo (place_id) WHERE region IS NULL AND place_id IS NOT NULL;
+                CREATE INDEX photo_by_view ON photo (viewed_at DESC) WHERE viewed_at IS NOT NULL;
+
+                CREATE TABLE region_photographer (
+                    region INTEGER NOT NULL REFERENCES region(id),
+                    photographer INTEGER NOT NULL REFERENCES photographer(id),
+                    photos INTEGER NOT NULL CHECK (photos > 0),
+                    PRIMARY KEY (region, photographer)
+                ) WITHOUT ROWID;
+
+                -- Deleted photos stay deleted: a later load of the same id is skipped.
+                CREATE TABLE deleted_photo (
+                    id TEXT PRIMARY KEY,
+                    deleted_at INTEGER NOT NULL
+                ) WITHOUT ROWID;
+
+                -- Small facts about the whole store, e.g. the newest upload time stored
+                -- (the watermark flickr-recent --since-last starts from).
+                CREATE TABLE store_state (
+                    key TEXT PRIMARY KEY,
+                    value
+                ) WITHOUT ROWID;
+                """)
+        }
+        return migrator
+    }()
+}
