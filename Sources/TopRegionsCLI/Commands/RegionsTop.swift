@@ -1,0 +1,82 @@
+import ArgumentParser
+import TopRegionsCore
+
+extension ReportFormat: ExpressibleByArgument {}
+
+public struct RegionsTop: ToolCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "regions-top",
+        abstract: "Ask the database: top regions, photos in a region, recently viewed photos.",
+        discussion: """
+            By default prints the regions with the most distinct photographers (Flickr owners) \
+            among the stored photos, most first; ties go by name (case-insensitive), then region id. \
+            The counts are maintained as photos arrive, so this reads an index, not the photos.
+
+            --region prints every stored photo in a region (by name or region id), newest first, as \
+            photo records that thumb-get and photo-cache read. --recents prints the photos most \
+            recently viewed through photo-cache.
+
+            Output is a table on a terminal and NDJSON otherwise; --format chooses. GeoJSON gives \
+            a FeatureCollection of points (regions or photos) with a bbox that fits them all.
+
+            Examples:
+              regions-top
+              regions-top --limit 10 --format csv > top10.csv
+              regions-top --region "Île-de-France, France" | thumb-get --out thumbs/
+              regions-top --recents --format geojson > recents.geojson
+            """,
+        version: toolkitVersion)
+
+    @OptionGroup public var database: DatabaseOptions
+
+    @Option(name: .long, help: ArgumentHelp("List the photos in this region (its name, or its region id).", valueName: "name"))
+    public var region: String?
+
+    @Flag(name: .long, help: "List recently viewed photos, latest view first.")
+    public var recents = false
+
+    @Option(name: .long, help: ArgumentHelp(
+        "How many rows (default: 50 regions, 50 recents, every photo of a region).", valueName: "n"))
+    public var limit: Int?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "table, ndjson, csv or geojson (default: table on a terminal, ndjson otherwise).", valueName: "format"))
+    public var format: ReportFormat?
+
+    public init() {}
+
+    public func validate() throws {
+        if region != nil && recents { throw ValidationError("--region and --recents ask different questions; give one") }
+        if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
+    }
+
+    public func execute(_ context: ToolContext) throws -> SysExit {
+        let store = try database.open(context)
+        let queries = Queries(store: store)
+        let format = format ?? (context.stdoutIsTerminal ? .table : .ndjson)
+        let emphasis = format == .table && context.useColor
+
+        if let region {
+            let matches = try queries.regions(matching: region)
+            guard let match = matches.first else {
+                throw ToolError(.noInput, "no region named \"\(region)\" (regions-top lists them with their region_id)")
+            }
+            if matches.count > 1 {
+                let ids = matches.map(\.regionID).joined(separator: ", ")
+                throw ToolError(.usage, "\(matches.count) regions are named \"\(region)\"; give one of their ids: \(ids)")
+            }
+            let photos = try queries.photos(inRegion: match.regionID, limit: limit)
+            context.standardOutput.write(Reports.photos(photos, format: format, listing: .region, emphasis: emphasis))
+        } else if recents {
+            let photos = try queries.recents(limit: limit ?? 50)
+            context.standardOutput.write(Reports.photos(photos, format: format, listing: .recents, emphasis: emphasis))
+        } else {
+            var rows = try queries.topRegions(limit: limit ?? 50)
+            if format == .geojson {
+                rows = try queries.fillingCentres(rows)
+            }
+            context.standardOutput.write(Reports.regions(rows, format: format, emphasis: emphasis))
+        }
+        return .ok
+    }
+}

@@ -1,0 +1,211 @@
+import Foundation
+
+/// The output formats of `regions-top`.
+public enum ReportFormat: String, CaseIterable, Sendable {
+    case table, ndjson, csv, geojson
+}
+
+/// Renders query answers in each format. Pure functions of their input, so the same rows
+/// always give the same bytes.
+public enum Reports {
+    // MARK: Regions
+
+    public static func regions(_ rows: [RegionRank], format: ReportFormat, emphasis: Bool = false) -> [UInt8] {
+        switch format {
+        case .table:
+            var table = TextTable(columns: [
+                .init("#", .right), .init("REGION", maxWidth: 60), .init("PHOTOGRAPHERS", .right), .init("PHOTOS", .right),
+            ])
+            for row in rows {
+                table.append(["\(row.rank)", row.name, "\(row.photographers)", "\(row.photos)"])
+            }
+            return Array(table.render(emphasis: emphasis).utf8)
+        case .ndjson:
+            var writer = JSONWriter(capacity: rows.count * 128)
+            for row in rows {
+                writer.object { o in
+                    o.int("rank", row.rank)
+                    o.string("region_id", row.regionID)
+                    o.string("name", row.name)
+                    o.int("photographers", row.photographers)
+                    o.int("photos", row.photos)
+                    o.double("latitude", row.latitude)
+                    o.double("longitude", row.longitude)
+                }
+                writer.newline()
+            }
+            return writer.bytes
+        case .csv:
+            var out = "rank,region_id,name,photographers,photos,latitude,longitude\r\n"
+            for row in rows {
+                out += csvLine(["\(row.rank)", row.regionID, row.name, "\(row.photographers)", "\(row.photos)",
+                                row.latitude.map(JSONWriter.format) ?? "", row.longitude.map(JSONWriter.format) ?? ""])
+            }
+            return Array(out.utf8)
+        case .geojson:
+            let features: [GeoFeature] = rows.compactMap { row in
+                guard let latitude = row.latitude, let longitude = row.longitude else { return nil }
+                return GeoFeature(id: row.regionID, longitude: longitude, latitude: latitude, properties: [
+                    ("rank", .number(Int64(row.rank))), ("region_id", .string(row.regionID)), ("name", .string(row.name)),
+                    ("photographers", .number(Int64(row.photographers))), ("photos", .number(Int64(row.photos))),
+                ])
+            }
+            return geoJSON(features)
+        }
+    }
+
+    // MARK: Photos
+
+    public enum PhotoListing: Sendable {
+        case region
+        case recents
+    }
+
+    public static func photos(_ photos: [StoredPhoto], format: ReportFormat, listing: PhotoListing, emphasis: Bool = false) -> [UInt8] {
+        switch format {
+        case .table:
+            var columns: [TextTable.Column] = [.init("ID"), .init("UPLOADED"), .init("PHOTOGRAPHER", maxWidth: 24)]
+            if listing == .recents { columns.insert(.init("VIEWED"), at: 1) }
+            columns.append(.init("REGION", maxWidth: 28))
+            columns.append(.init("TITLE", maxWidth: 48))
+            var table = TextTable(columns: columns)
+            for photo in photos {
+                let record = photo.record
+                var row = [record.id, record.uploaded.map(formatTime) ?? "-", record.ownerName.isEmpty ? record.owner : record.ownerName]
+                if listing == .recents { row.insert(photo.viewedAt.map(formatTime) ?? "-", at: 1) }
+                row.append(record.region ?? "-")
+                row.append(record.title.isEmpty ? "(untitled)" : record.title)
+                table.append(row)
+            }
+            return Array(table.render(emphasis: emphasis).utf8)
+        case .ndjson:
+            var writer = JSONWriter(capacity: photos.count * 512)
+            for photo in photos {
+                photo.record.write(to: &writer, additional: photo.viewedAt.map { [("viewed_at", .number($0))] } ?? [])
+                writer.newline()
+            }
+            return writer.bytes
+        case .csv:
+            var out = "id,owner,owner_name,title,description,latitude,longitude,place_id,uploaded,thumb_url,photo_url,region_id,region,viewed_at\r\n"
+            for photo in photos {
+                let r = photo.record
+                out += csvLine([
+                    r.id, r.owner, r.ownerName, r.title, r.description, r.latitude.map(JSONWriter.format) ?? "",
+                    r.longitude.map(JSONWriter.format) ?? "", r.placeID ?? "", r.uploaded.map(String.init) ?? "",
+                    r.thumbURL ?? "", r.photoURL ?? "", r.regionID ?? "", r.region ?? "", photo.viewedAt.map(String.init) ?? "",
+                ])
+            }
+            return Array(out.utf8)
+        case .geojson:
+            let features: [GeoFeature] = photos.compactMap { photo in
+                let r = photo.record
+                guard let latitude = r.latitude, let longitude = r.longitude else { return nil }
+                var properties: [(String, JSONValue)] = [
+                    ("id", .string(r.id)), ("title", .string(r.title)), ("description", .string(snippet(r.description))),
+                    ("owner_name", .string(r.ownerName)),
+                ]
+                if let thumb = r.thumbURL { properties.append(("thumb_url", .string(thumb))) }
+                if let region = r.region { properties.append(("region", .string(region))) }
+                if let viewed = photo.viewedAt { properties.append(("viewed_at", .number(viewed))) }
+                return GeoFeature(id: r.id, longitude: longitude, latitude: latitude, properties: properties)
+            }
+            return geoJSON(features)
+        }
+    }
+
+    // MARK: Helpers
+
+    struct GeoFeature {
+        var id: String
+        var longitude: Double
+        var latitude: Double
+        var properties: [(String, JSONValue)]
+    }
+
+    /// A FeatureCollection of points with a `bbox` that fits every point plus a margin
+    /// (5% of the extent, at least 0.01°), so a map framed on it shows them all.
+    static func geoJSON(_ features: [GeoFeature]) -> [UInt8] {
+        var writer = JSONWriter(capacity: features.count * 256)
+        writer.object { o in
+            o.string("type", "FeatureCollection")
+            if let box = boundingBox(features) {
+                o.value("bbox", .array(box.map { .number($0) }))
+            }
+            o.raw("features") { bytes in
+                bytes.append(UInt8(ascii: "["))
+                for (index, feature) in features.enumerated() {
+                    if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                    var item = JSONWriter()
+                    item.object { f in
+                        f.string("type", "Feature")
+                        f.string("id", feature.id)
+                        f.value("geometry", .object(JSONObject([
+                            ("type", .string("Point")),
+                            ("coordinates", .array([.number(feature.longitude), .number(feature.latitude)])),
+                        ])))
+                        f.value("properties", .object(JSONObject(feature.properties.map { (key: $0.0, value: $0.1) })))
+                    }
+                    bytes.append(contentsOf: item.bytes)
+                }
+                bytes.append(UInt8(ascii: "]"))
+            }
+        }
+        writer.newline()
+        return writer.bytes
+    }
+
+    static func boundingBox(_ features: [GeoFeature]) -> [Double]? {
+        guard let first = features.first else { return nil }
+        var (west, south, east, north) = (first.longitude, first.latitude, first.longitude, first.latitude)
+        for feature in features.dropFirst() {
+            west = min(west, feature.longitude)
+            east = max(east, feature.longitude)
+            south = min(south, feature.latitude)
+            north = max(north, feature.latitude)
+        }
+        let padLongitude = max((east - west) * 0.05, 0.01)
+        let padLatitude = max((north - south) * 0.05, 0.01)
+        func round6(_ value: Double) -> Double { (value * 1e6).rounded() / 1e6 }
+        return [
+            round6(max(west - padLongitude, -180)), round6(max(south - padLatitude, -90)),
+            round6(min(east + padLongitude, 180)), round6(min(north + padLatitude, 90)),
+        ]
+    }
+
+    /// Plain text from a Flickr description (which may hold HTML), cut to 140 characters.
+    static func snippet(_ description: String) -> String {
+        var text = ""
+        var inTag = false
+        for character in description {
+            if character == "<" { inTag = true; continue }
+            if character == ">" && inTag { inTag = false; text.append(" "); continue }
+            if !inTag { text.append(character) }
+        }
+        for (entity, replacement) in [("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"), ("&nbsp;", " ")] {
+            text = text.replacingOccurrences(of: entity, with: replacement)
+        }
+        let words = text.split(whereSeparator: { $0.isWhitespace })
+        let flat = words.joined(separator: " ")
+        guard flat.count > 140 else { return flat }
+        return String(flat.prefix(139)) + "…"
+    }
+
+    /// RFC 4180: quote a field holding a comma, quote or line break; double inner quotes.
+    static func csvLine(_ fields: [String]) -> String {
+        fields.map { field in
+            if field.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) {
+                return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+            }
+            return field
+        }.joined(separator: ",") + "\r\n"
+    }
+
+    static func formatTime(_ seconds: Int64) -> String {
+        let date = Date(timeIntervalSince1970: TimeInterval(seconds))
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        func two(_ n: Int?) -> String { n.map { $0 < 10 ? "0\($0)" : "\($0)" } ?? "??" }
+        return "\(c.year ?? 0)-\(two(c.month))-\(two(c.day)) \(two(c.hour)):\(two(c.minute))"
+    }
+}

@@ -1,0 +1,96 @@
+/// A plain-text table for terminals: columns padded to the widest cell, measured in
+/// terminal cells (so "Île-de-France" and "東京都" line up).
+public struct TextTable {
+    public enum Alignment { case left, right }
+
+    public struct Column {
+        public var title: String
+        public var alignment: Alignment
+        /// Longer cells are cut with "…".
+        public var maxWidth: Int?
+
+        public init(_ title: String, _ alignment: Alignment = .left, maxWidth: Int? = nil) {
+            self.title = title
+            self.alignment = alignment
+            self.maxWidth = maxWidth
+        }
+    }
+
+    public var columns: [Column]
+    public var rows: [[String]] = []
+
+    public init(columns: [Column]) {
+        self.columns = columns
+    }
+
+    public mutating func append(_ row: [String]) {
+        rows.append(row)
+    }
+
+    /// The table as lines; the header is bold when `emphasis` is on.
+    public func render(emphasis: Bool) -> String {
+        let cells = rows.map { row in
+            row.enumerated().map { index, cell in
+                columns[index].maxWidth.map { Self.truncate(cell, to: $0) } ?? cell
+            }
+        }
+        var widths = columns.map { Self.displayWidth($0.title) }
+        for row in cells {
+            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], Self.displayWidth(cell)) }
+        }
+        func line(_ row: [String]) -> String {
+            var parts: [String] = []
+            for (index, cell) in row.enumerated() {
+                let padding = String(repeating: " ", count: widths[index] - Self.displayWidth(cell))
+                let isLast = index == row.count - 1
+                switch columns[index].alignment {
+                case .left: parts.append(isLast ? cell : cell + padding)
+                case .right: parts.append(padding + cell)
+                }
+            }
+            return parts.joined(separator: "  ")
+        }
+        var output = line(columns.map(\.title))
+        if emphasis { output = "\u{1B}[1m" + output + "\u{1B}[0m" }
+        output += "\n"
+        for row in cells { output += line(row) + "\n" }
+        return output
+    }
+
+    /// Width in terminal cells: wide East Asian characters take two, combining marks none.
+    public static func displayWidth(_ text: String) -> Int {
+        text.unicodeScalars.reduce(0) { $0 + width(of: $1) }
+    }
+
+    static func width(of scalar: Unicode.Scalar) -> Int {
+        let v = scalar.value
+        if v < 0x20 || (0x7F..<0xA0).contains(v) { return 0 }
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .format: return 0
+        default: break
+        }
+        if (0x1100...0x115F).contains(v) || (0x2E80...0xA4CF).contains(v) || (0xAC00...0xD7A3).contains(v)
+            || (0xF900...0xFAFF).contains(v) || (0xFE30...0xFE4F).contains(v) || (0xFF00...0xFF60).contains(v)
+            || (0xFFE0...0xFFE6).contains(v) || (0x1F300...0x1F64F).contains(v) || (0x1F900...0x1F9FF).contains(v)
+            || (0x20000...0x3FFFD).contains(v) {
+            return 2
+        }
+        return 1
+    }
+
+    /// Cuts `text` to at most `width` cells, ending in "…" when cut. Newlines and tabs
+    /// become spaces so a cell stays on its line.
+    public static func truncate(_ text: String, to width: Int) -> String {
+        let flat = String(text.map { $0.isNewline || $0 == "\t" ? " " : $0 })
+        guard displayWidth(flat) > width else { return flat }
+        var result = ""
+        var used = 0
+        for character in flat {
+            let w = displayWidth(String(character))
+            if used + w > width - 1 { break }
+            result.append(character)
+            used += w
+        }
+        return result + "…"
+    }
+}

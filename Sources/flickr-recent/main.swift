@@ -1,0 +1,3 @@
+import TopRegionsCLI
+
+FlickrRecent.main()

@@ -1,0 +1,3 @@
+import TopRegionsCLI
+
+ThumbGet.main()

@@ -1,0 +1,284 @@
+import Foundation
+import Testing
+
+/// regions-load and regions-top as built executables, on the committed fixture.
+@Suite struct StoreEndToEndTests {
+    static let fixture = Tools.fixtures.appendingPathComponent("photos.ndjson").path
+
+    /// Loads the fixture into a new database and returns the scratch space holding it.
+    func loadedFixture() throws -> (Scratch, [String: String], String) {
+        let scratch = Scratch()
+        let environment = Tools.environment(home: scratch.path)
+        let db = scratch.file("photos.db")
+        let load = try Tools.run("regions-load", ["--db", db, Self.fixture], environment: environment)
+        #expect(load.status == 0)
+        #expect(load.stderr == "regions-load: read 3040, new 3000, updated 0, skipped 40\n")
+        #expect(load.stdout == "")
+        return (scratch, environment, db)
+    }
+
+    @Test func goldenTopRegions() throws {
+        let (scratch, environment, db) = try loadedFixture()
+        _ = scratch
+        let top = try Tools.run("regions-top", ["--db", db], environment: environment)
+        #expect(top.status == 0 && top.stderr == "")
+        #expect(top.stdout.split(separator: "\n").count == 50)
+        try expectGolden(top.stdout, "top50.ndjson")
+
+        let all = try Tools.run("regions-top", ["--db", db, "--limit", "64", "--format", "table"], environment: environment)
+        try expectGolden(all.stdout, "top64.txt")
+        let csv = try Tools.run("regions-top", ["--db", db, "--limit", "5", "--format", "csv"], environment: environment)
+        try expectGolden(csv.stdout, "top5.csv")
+        let geo = try Tools.run("regions-top", ["--db", db, "--limit", "3", "--format", "geojson"], environment: environment)
+        try expectGolden(geo.stdout, "top3.geojson")
+        let region = try Tools.run("regions-top", ["--db", db, "--region", "nova scotia, canada"], environment: environment)
+        try expectGolden(region.stdout, "region-nova-scotia.ndjson")
+        let regionGeo = try Tools.run("regions-top", ["--db", db, "--region", "Alpha Region, Testland", "--format", "geojson"], environment: environment)
+        try expectGolden(regionGeo.stdout, "region-alpha.geojson")
+    }
+
+    /// The ranking from an independent reading of the fixture (Foundation's JSON parser, the
+    /// documented rules, Swift sets) equals what regions-top prints.
+    @Test func topRegionsEqualAnIndependentRecomputation() throws {
+        let (scratch, environment, db) = try loadedFixture()
+        _ = scratch
+        let top = try Tools.run("regions-top", ["--db", db, "--limit", "1000", "--format", "ndjson"], environment: environment)
+        let printed = top.stdout.split(separator: "\n").map { line -> String in
+            let row = try! JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
+            return "\(row["region_id"]!) \(row["name"]!) \(row["photographers"]!) \(row["photos"]!)"
+        }
+        #expect(printed == Self.recompute(fixture: Self.fixture))
+        #expect(printed.count == 64)
+    }
+
+    static func recompute(fixture: String) -> [String] {
+        let text = try! String(contentsOfFile: fixture, encoding: .utf8)
+        var last: [String: [String: Any]] = [:]
+        var order: [String] = []
+        var placeRegion: [String: String] = [:]
+        var names: [String: String] = [:]
+        for line in text.split(separator: "\n") {
+            let object = try! JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
+            let id = object["id"] as! String
+            if last[id] == nil { order.append(id) }
+            last[id] = object
+            if let region = object["region_id"] as? String {
+                names[region] = object["region"] as? String
+                if let place = object["place_id"] as? String, placeRegion[place] == nil { placeRegion[place] = region }
+            }
+        }
+        var owners: [String: Set<String>] = [:]
+        var photos: [String: Int] = [:]
+        for id in order {
+            let object = last[id]!
+            let region = (object["region_id"] as? String) ?? (object["place_id"] as? String).flatMap { placeRegion[$0] }
+            guard let region else { continue }
+            owners[region, default: []].insert(object["owner"] as! String)
+            photos[region, default: 0] += 1
+        }
+        return owners.keys.sorted { a, b in
+            let (ca, cb) = (owners[a]!.count, owners[b]!.count)
+            if ca != cb { return ca > cb }
+            let (na, nb) = (names[a]!.lowercased(), names[b]!.lowercased())
+            if na != nb { return Array(na.utf8).lexicographicallyPrecedes(Array(nb.utf8)) }
+            return Array(a.utf8).lexicographicallyPrecedes(Array(b.utf8))
+        }.map { "\($0) \(names[$0]!) \(owners[$0]!.count) \(photos[$0]!)" }
+    }
+
+    @Test func loadingTheSameFileAgainChangesNothing() throws {
+        let (scratch, environment, db) = try loadedFixture()
+        _ = scratch
+        let before = try Tools.run("regions-top", ["--db", db, "--limit", "100"], environment: environment)
+        let again = try Tools.run("regions-load", ["--db", db], input: Array(try Data(contentsOf: URL(fileURLWithPath: Self.fixture))), environment: environment)
+        #expect(again.status == 0)
+        #expect(again.stderr == "regions-load: read 3040, new 0, updated 0, skipped 3040\n")
+        let after = try Tools.run("regions-top", ["--db", db, "--limit", "100"], environment: environment)
+        #expect(after.stdout == before.stdout)
+    }
+
+    @Test func aBadLineStopsTheLoadAndItsBatchIsNotWritten() throws {
+        let scratch = Scratch()
+        let environment = Tools.environment(home: scratch.path)
+        let db = scratch.file("photos.db")
+        var lines = (1...25).map { #"{"id":"\#($0)","owner":"o\#($0 % 4)@N01","region_id":"R1","region":"Somewhere"}"# }
+        lines.append(#"{"id":"26","owner":"o@N01","latitude":"north"}"#)
+        lines.append(#"{"id":"27","owner":"o@N01"}"#)
+        let load = try Tools.run("regions-load", ["--db", db, "--batch-size", "10"], input: Array((lines.joined(separator: "\n") + "\n").utf8), environment: environment)
+        #expect(load.status == 65)
+        #expect(load.stderr == """
+            regions-load: stdin: line 26, column 28: field "latitude" must be a number, not "north"
+            (stored the 20 records up to stdin line 20; nothing after that was written)
+
+            """)
+        let top = try Tools.run("regions-top", ["--db", db], environment: environment)
+        #expect(top.stdout == #"{"rank":1,"region_id":"R1","name":"Somewhere","photographers":4,"photos":20}"# + "\n")
+    }
+
+    @Test func aBadFirstBatchWritesNothing() throws {
+        let scratch = Scratch()
+        let environment = Tools.environment(home: scratch.path)
+        let input = #"{"id":"1","owner":"o@N01","region_id":"R1"}"# + "\n{oops\n"
+        let load = try Tools.run("regions-load", ["--db", scratch.file("x.db")], input: Array(input.utf8), environment: environment)
+        #expect(load.status == 65)
+        #expect(load.stderr == "regions-load: stdin: line 2, column 2: invalid JSON: unexpected 'o', expected a member name in quotes\n(nothing was written)\n")
+        let top = try Tools.run("regions-top", ["--db", scratch.file("x.db")], environment: environment)
+        #expect(top.stdout == "")
+    }
+
+    @Test func skipBadLinesReportsEachAndExits65() throws {
+        let scratch = Scratch()
+        let environment = Tools.environment(home: scratch.path)
+        let db = scratch.file("photos.db")
+        let file = scratch.file("in.ndjson")
+        let input = """
+            {"id":"1","owner":"a@N01","region_id":"R1","region":"One"}
+            {"id":"2"}
+            {"id":"3","owner":"b@N01","region_id":"R1","region":"One"}
+            not json
+
+            {"id":"4","owner":"c@N01","region_id":"R2","region":"Two"}
+            """
+        try input.write(toFile: file, atomically: true, encoding: .utf8)
+        let load = try Tools.run("regions-load", ["--db", db, "--skip-bad-lines", file], environment: environment)
+        #expect(load.status == 65)
+        #expect(load.stderr == """
+            regions-load: skipped \(file): line 2, column 1: missing field "owner" (the photographer's NSID)
+            regions-load: skipped \(file): line 4, column 1: invalid JSON: unexpected 'n', expected a value
+            regions-load: read 3, new 3, updated 0, skipped 0, bad lines 2
+
+            """)
+        let top = try Tools.run("regions-top", ["--db", db, "--format", "csv"], environment: environment)
+        #expect(top.stdout == "rank,region_id,name,photographers,photos,latitude,longitude\r\n1,R1,One,2,2,,\r\n2,R2,Two,1,1,,\r\n")
+    }
+
+    @Test func twoLoadersOnANewDatabaseAtOnceBothSucceed() throws {
+        for round in 0..<6 {
+            let scratch = Scratch()
+            let environment = Tools.environment(home: scratch.path)
+            let db = scratch.file("new.db")
+            let half = (0..<2).map { part in
+                (0..<3000).map { i in
+                    #"{"id":"\#(part)-\#(i)","owner":"o\#(i % 97)@N01","region_id":"R\#(i % 7)","region":"Region \#(i % 7)"}"#
+                }.joined(separator: "\n")
+            }
+            try (half[0] + "\n").write(toFile: scratch.file("a.ndjson"), atomically: true, encoding: .utf8)
+            try (half[1] + "\n").write(toFile: scratch.file("b.ndjson"), atomically: true, encoding: .utf8)
+            // Both start before either has created the schema.
+            let a = try Tools.start("regions-load", ["-q", "--batch-size", "500", "--db", db, scratch.file("a.ndjson")], environment: environment)
+            let b = try Tools.start("regions-load", ["-q", "--batch-size", "500", "--db", db, scratch.file("b.ndjson")], environment: environment)
+            let (ra, rb) = (try a.wait(), try b.wait())
+            #expect(ra.status == 0 && rb.status == 0, "round \(round): \(ra.stderr) \(rb.stderr)")
+            #expect(ra.stderr == "" && rb.stderr == "", "round \(round)")
+            let top = try Tools.run("regions-top", ["--db", db, "--format", "csv"], environment: environment)
+            // 6000 photos over 7 regions; owners i % 97 with i % 7 fixed: every region gets
+            // all 97 owners (97 and 7 are coprime) in each half.
+            let expected = (0..<7).sorted { "Region \($0)" < "Region \($1)" }.enumerated().map { rank, r in
+                let photos = (0..<3000).filter { $0 % 7 == r }.count * 2
+                return "\(rank + 1),R\(r),Region \(r),97,\(photos),,\r\n"
+            }.joined()
+            #expect(top.stdout == "rank,region_id,name,photographers,photos,latitude,longitude\r\n" + expected, "round \(round)")
+        }
+    }
+
+    @Test func pruneAndDeleteKeepCountsExactAndDeletedPhotosStayDeleted() throws {
+        let scratch = Scratch()
+        let db = scratch.file("photos.db")
+        let early = Tools.environment(home: scratch.path, ["TOPREGIONS_NOW": "1000000"])
+        let later = Tools.environment(home: scratch.path, ["TOPREGIONS_NOW": "1090000"])
+        let old = (1...4).map { #"{"id":"\#($0)","owner":"o\#($0)@N01","region_id":"R1","region":"One"}"# }.joined(separator: "\n")
+        let new = (5...7).map { #"{"id":"\#($0)","owner":"o\#($0 % 2)@N01","region_id":"R1","region":"One"}"# }.joined(separator: "\n")
+        _ = try Tools.run("regions-load", ["--db", db], input: Array(old.utf8), environment: early)
+        _ = try Tools.run("regions-load", ["--db", db], input: Array(new.utf8), environment: later)
+        let csv = ["--db", db, "--format", "csv"]
+        #expect(try Tools.run("regions-top", csv, environment: later).stdout.contains("1,R1,One,5,7,,"))
+
+        let prune = try Tools.run("regions-load", ["--db", db, "--prune-older-than", "1d"], environment: later)
+        #expect(prune.status == 0)
+        #expect(prune.stderr == "regions-load: read 0, new 0, updated 0, skipped 0, pruned 4\n")
+        // Owners o1 and o0 remain (ids 5, 7 → o1; 6 → o0).
+        #expect(try Tools.run("regions-top", csv, environment: later).stdout.contains("1,R1,One,2,3,,"))
+
+        let delete = try Tools.run("regions-load", ["--db", db, "--delete", "6", "--delete", "99"], environment: later)
+        #expect(delete.status == 0)
+        #expect(delete.stderr == """
+            regions-load: photo 99 was not stored; it will not be loaded in the future
+            regions-load: read 0, new 0, updated 0, skipped 0, deleted 1
+
+            """)
+        #expect(try Tools.run("regions-top", csv, environment: later).stdout.contains("1,R1,One,1,2,,"))
+        let reload = try Tools.run("regions-load", ["--db", db], input: Array(new.utf8), environment: later)
+        #expect(reload.stderr == "regions-load: read 3, new 0, updated 0, skipped 3\n")
+        #expect(try Tools.run("regions-top", csv, environment: later).stdout.contains("1,R1,One,1,2,,"))
+    }
+
+    @Test func aClosedPipeEndsQuietly() throws {
+        let (scratch, environment, db) = try loadedFixture()
+        _ = scratch
+        var env = environment
+        env["DB"] = db
+        // Île-de-France has ~180 photos: well over a pipe buffer of NDJSON.
+        let run = try Tools.shell(#""$BIN/regions-top" --db "$DB" --region "Île-de-France, France" | head -c 100 > /dev/null; echo "${PIPESTATUS[0]}""#, environment: env)
+        #expect(run.stdout == "0\n")
+        #expect(run.stderr == "")
+    }
+
+    @Test func everyToolAnswersHelpAndVersion() throws {
+        let scratch = Scratch()
+        let environment = Tools.environment(home: scratch.path)
+        for tool in ["flickr-recent", "place-resolve", "regions-load", "regions-top", "thumb-get", "photo-cache"] {
+            let help = try Tools.run(tool, ["--help"], environment: environment)
+            #expect(help.status == 0, "\(tool)")
+            #expect(help.stdout.contains("USAGE: \(tool)"), "\(tool)")
+            let version = try Tools.run(tool, ["--version"], environment: environment)
+            #expect(version.stdout == "0.1.0\n", "\(tool)")
+        }
+    }
+
+    @Test func usageErrorsExit64() throws {
+        let scratch = Scratch()
+        let environment = Tools.environment(home: scratch.path)
+        let limit = try Tools.run("regions-top", ["--limit", "0", "--db", scratch.file("x.db")], environment: environment)
+        #expect(limit.status == 64)
+        #expect(limit.stderr.contains("--limit must be at least 1"))
+        let age = try Tools.run("regions-load", ["--prune-older-than", "soon"], environment: environment)
+        #expect(age.status == 64)
+        let both = try Tools.run("regions-top", ["--region", "x", "--recents"], environment: environment)
+        #expect(both.status == 64)
+        let unknown = try Tools.run("regions-top", ["--db", scratch.file("x.db"), "--region", "Atlantis"], environment: environment)
+        #expect(unknown.status == 66)
+        #expect(unknown.stderr == "regions-top: no region named \"Atlantis\" (regions-top lists them with their region_id)\n")
+    }
+
+    @Test func theDefaultDatabaseLivesUnderXDGDataHome() throws {
+        let scratch = Scratch()
+        let environment = Tools.environment(home: scratch.path)
+        let load = try Tools.run("regions-load", [], input: Array(#"{"id":"1","owner":"a@N01","region_id":"R","region":"Here"}"#.utf8), environment: environment)
+        #expect(load.status == 0)
+        #expect(FileManager.default.fileExists(atPath: scratch.path + "/data/topregions/topregions.db"))
+        var viaVariable = environment
+        viaVariable["TOPREGIONS_DB"] = scratch.path + "/data/topregions/topregions.db"
+        viaVariable["XDG_DATA_HOME"] = scratch.path + "/elsewhere"
+        let top = try Tools.run("regions-top", [], environment: viaVariable)
+        #expect(top.stdout == #"{"rank":1,"region_id":"R","name":"Here","photographers":1,"photos":1}"# + "\n")
+    }
+}
+
+extension StoreEndToEndTests {
+    @Test func aChangedRecordUpdatesTheStoredPhotoAndItsCounts() throws {
+        let scratch = Scratch()
+        let environment = Tools.environment(home: scratch.path)
+        let db = scratch.file("photos.db")
+        let first = #"{"id":"1","owner":"a@N01","title":"Old","region_id":"R1","region":"One"}"# + "\n"
+            + #"{"id":"2","owner":"b@N01","place_id":"P9"}"# + "\n"
+        let second = #"{"id":"1","owner":"a@N01","title":"New","region_id":"R2","region":"Two"}"# + "\n"
+            + #"{"id":"3","owner":"c@N01","place_id":"P9","region_id":"R2","region":"Two"}"# + "\n"
+        _ = try Tools.run("regions-load", ["--db", db], input: Array(first.utf8), environment: environment)
+        let update = try Tools.run("regions-load", ["--db", db], input: Array(second.utf8), environment: environment)
+        #expect(update.stderr == "regions-load: read 2, new 1, updated 1, skipped 0\n")
+        // Photo 1 moved from R1 to R2; photo 2 was waiting for P9, which record 3 resolved.
+        let top = try Tools.run("regions-top", ["--db", db, "--format", "csv"], environment: environment)
+        #expect(top.stdout == "rank,region_id,name,photographers,photos,latitude,longitude\r\n1,R2,Two,3,3,,\r\n")
+        let photos = try Tools.run("regions-top", ["--db", db, "--region", "Two", "--format", "csv"], environment: environment)
+        #expect(photos.stdout.contains("1,a@N01,,New,"))
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+
+/// What a finished process left behind.
+struct RunResult: Sendable {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+    var stdoutBytes: [UInt8]
+}
+
+/// Runs the built executables the way a user does: as processes, with arguments, stdin,
+/// environment, and their stdout, stderr and exit status captured.
+enum Tools {
+    static let packageRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static let fixtures = packageRoot.appendingPathComponent("Tests/Fixtures")
+
+    /// Where `swift build` put the executables: next to the test bundle, or $TOPREGIONS_BIN.
+    static let binDirectory: URL = {
+        if let explicit = ProcessInfo.processInfo.environment["TOPREGIONS_BIN"] {
+            return URL(fileURLWithPath: explicit)
+        }
+        var candidates: [URL] = []
+        let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        candidates.append(testBinary.deletingLastPathComponent())
+        candidates.append(testBinary.deletingLastPathComponent().deletingLastPathComponent())
+        candidates.append(packageRoot.appendingPathComponent(".build/debug"))
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.appendingPathComponent("regions-load").path) }
+            ?? candidates.last!
+    }()
+
+    static func path(_ tool: String) -> String {
+        binDirectory.appendingPathComponent(tool).path
+    }
+
+    /// A clean environment: nothing from the developer's own setup leaks in.
+    static func environment(home: String, _ extra: [String: String] = [:]) -> [String: String] {
+        var environment = [
+            "PATH": "/usr/local/bin:/usr/bin:/bin",
+            "HOME": home,
+            "XDG_DATA_HOME": home + "/data",
+            "XDG_CACHE_HOME": home + "/cache",
+            "LANG": "C.UTF-8",
+        ]
+        environment.merge(extra) { $1 }
+        return environment
+    }
+
+    /// Runs `tool` to completion. stdin comes from `input` (empty when nil); stdout and
+    /// stderr go to files, so a chatty process can never block on a full pipe.
+    static func run(_ tool: String, _ arguments: [String], input: [UInt8]? = nil, environment: [String: String]) throws -> RunResult {
+        try start(tool, arguments, input: input, environment: environment).wait()
+    }
+
+    /// Starts `tool` and returns at once; `wait()` collects the result.
+    static func start(_ tool: String, _ arguments: [String], input: [UInt8]? = nil, environment: [String: String]) throws -> RunningTool {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let inURL = scratch.appendingPathComponent("stdin")
+        let outURL = scratch.appendingPathComponent("stdout")
+        let errURL = scratch.appendingPathComponent("stderr")
+        try Data(input ?? []).write(to: inURL)
+        try Data().write(to: outURL)
+        try Data().write(to: errURL)
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool.hasPrefix("/") ? tool : path(tool))
+        process.arguments = arguments
+        process.environment = environment
+        process.standardInput = try FileHandle(forReadingFrom: inURL)
+        process.standardOutput = try FileHandle(forWritingTo: outURL)
+        process.standardError = try FileHandle(forWritingTo: errURL)
+        try process.run()
+        return RunningTool(process: process, scratch: scratch)
+    }
+
+    /// Runs a shell pipeline (for `| head` and friends).
+    static func shell(_ script: String, environment: [String: String]) throws -> RunResult {
+        var environment = environment
+        environment["BIN"] = binDirectory.path
+        return try run("/bin/bash", ["-c", script], environment: environment)
+    }
+}
+
+/// A started process.
+struct RunningTool {
+    let process: Process
+    let scratch: URL
+
+    var pid: Int32 { process.processIdentifier }
+
+    func wait() throws -> RunResult {
+        process.waitUntilExit()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let out = try [UInt8](Data(contentsOf: scratch.appendingPathComponent("stdout")))
+        let err = try Data(contentsOf: scratch.appendingPathComponent("stderr"))
+        return RunResult(
+            status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+            stderr: String(decoding: err, as: UTF8.self), stdoutBytes: out)
+    }
+}
+
+/// Compares `actual` with a committed golden file; `UPDATE_GOLDEN=1` rewrites the file.
+func expectGolden(_ actual: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let url = Tools.fixtures.appendingPathComponent("golden/\(name)")
+    if ProcessInfo.processInfo.environment["UPDATE_GOLDEN"] == "1" {
+        try Data(actual.utf8).write(to: url)
+        return
+    }
+    let expected = try String(contentsOf: url, encoding: .utf8)
+    #expect(actual == expected, "output differs from golden/\(name) (UPDATE_GOLDEN=1 rewrites it)", sourceLocation: sourceLocation)
+}
+
+/// A fresh directory under the system temporary directory, removed when the test ends.
+final class Scratch {
+    let path: String
+
+    init() {
+        path = FileManager.default.temporaryDirectory.appendingPathComponent("topregions-e2e-\(UUID().uuidString)").path
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    func file(_ name: String) -> String { path + "/" + name }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+}
