@@ -1,0 +1,209 @@
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import Synchronization
+
+/// Hummingbird's basic request context plus the connection's channel, which the fake needs to
+/// cut a connection in the middle of a body.
+struct ConnectionContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    let channel: any Channel
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = CoreRequestContextStorage(source: source)
+        channel = source.channel
+    }
+}
+
+/// What every connection shares: the world, the virtual clock, the fault settings, the log.
+final class ServerState: Sendable {
+    let world: World
+    let faults: FaultInjector
+    let log: RequestLog?
+    private let clock: Mutex<Int64>
+
+    init(world: World, faults: FaultOptions, log: RequestLog?) {
+        self.world = world
+        self.faults = FaultInjector(seed: world.options.seed, options: faults)
+        self.log = log
+        clock = Mutex(world.options.now)
+    }
+
+    /// The virtual now, in Unix seconds. Photos uploaded after it do not exist yet.
+    var now: Int64 {
+        get { clock.withLock { $0 } }
+        set { clock.withLock { $0 = newValue } }
+    }
+
+    /// Moves the clock and returns the new time, unless that would leave
+    /// `WorldOptions.validTimes` (then nothing changes and the answer is nil).
+    func advanceClock(by seconds: Int64) -> Int64? {
+        clock.withLock { now in
+            let (moved, overflow) = now.addingReportingOverflow(seconds)
+            guard !overflow, WorldOptions.validTimes.contains(moved) else { return nil }
+            now = moved
+            return moved
+        }
+    }
+}
+
+/// A response body, produced range by range so that a 40 MB image is streamed, never held.
+enum Body: Sendable {
+    case buffer(ByteBuffer)
+    case jpeg(JPEGFiller)
+
+    init(_ text: String) {
+        self = .buffer(ByteBuffer(string: text))
+    }
+
+    var length: Int {
+        switch self {
+        case .buffer(let buffer): buffer.readableBytes
+        case .jpeg(let filler): filler.length
+        }
+    }
+
+    func bytes(in range: Range<Int>) -> ByteBuffer {
+        switch self {
+        case .buffer(let buffer): buffer.getSlice(at: buffer.readerIndex + range.lowerBound, length: range.count)!
+        case .jpeg(let filler): filler.bytes(in: range)
+        }
+    }
+}
+
+/// The answer to one REST or image request, before faults that shape its delivery.
+struct PlannedResponse: Sendable {
+    var status: HTTPResponse.Status
+    var contentType: String
+    var body: Body
+    var retryAfterSeconds: Int?
+
+    static func html(_ status: HTTPResponse.Status, _ title: String, _ text: String) -> PlannedResponse {
+        let page = """
+            <!DOCTYPE html>
+            <html><head><title>\(status.code) \(title)</title></head>
+            <body><h1>\(title)</h1><p>\(text)</p></body></html>
+
+            """
+        return PlannedResponse(status: status, contentType: "text/html; charset=utf-8", body: Body(page))
+    }
+}
+
+struct FakeFlickrResponder: HTTPResponder {
+    typealias Context = ConnectionContext
+
+    let state: ServerState
+
+    func respond(to request: Request, context: ConnectionContext) async throws -> Response {
+        let path = request.uri.path
+        let query = QueryParameters(rawQuery: request.uri.query)
+        if path == "/_fake" || path.hasPrefix("/_fake/") {
+            return ControlAPI(state: state).respond(method: request.method, path: path, query: query)
+        }
+        // Everything that is not the REST endpoint is the image host, as on Flickr.
+        let kind: RequestKind = (path == "/services/rest/" || path == "/services/rest") ? .rest : .image
+        let decision = state.faults.decide(kind: kind, key: kind == .rest ? query.requestKey : path)
+        let planned: PlannedResponse
+        switch decision.fault {
+        case .http429:
+            var tooMany = PlannedResponse.html(.tooManyRequests, "Too Many Requests", "Please slow down and try again later.")
+            tooMany.retryAfterSeconds = decision.retryAfterSeconds
+            planned = tooMany
+        case .http500:
+            planned = .html(.internalServerError, "Internal Server Error", "Something went wrong.")
+        case .stat105:
+            let reply = RestAPI(world: state.world).reply(.serviceUnavailable, query)
+            planned = PlannedResponse(status: .ok, contentType: reply.contentType, body: Body(reply.body))
+        case .truncate, nil:
+            planned = answer(kind: kind, path: path, query: query, authority: request.head.authority)
+        }
+        if decision.latencyMilliseconds > 0 {
+            try await Task.sleep(for: .milliseconds(decision.latencyMilliseconds))
+        }
+        let logRequest = RequestLog.Request(
+            kind: kind, method: kind == .rest ? query["method"] : nil, path: path, parameters: query.loggable,
+            status: Int(planned.status.code), attempt: decision.attempt)
+        return deliver(planned, decision: decision, channel: context.channel, logRequest: logRequest)
+    }
+
+    private func answer(kind: RequestKind, path: String, query: QueryParameters, authority: String?) -> PlannedResponse {
+        let world = state.world
+        switch kind {
+        case .rest:
+            // Image URLs point back at the fake, through the host name the client used.
+            let reply = RestAPI(world: world).respond(
+                to: query, now: state.now, imageBaseURL: "http://\(authority ?? "127.0.0.1")")
+            return PlannedResponse(status: .ok, contentType: reply.contentType, body: Body(reply.body))
+        case .image:
+            guard let (photo, size) = world.image(atPath: path, now: state.now) else {
+                return .html(.notFound, "Not Found", "No such photo.")
+            }
+            let filler = JPEGFiller(length: world.imageLength(of: photo, size: size), seed: world.imageSeed(of: photo, size: size))
+            return PlannedResponse(status: .ok, contentType: "image/jpeg", body: .jpeg(filler))
+        }
+    }
+
+    /// Sends the body in chunks (about 1 KB apart by the drip delay when dripping), cuts it
+    /// at half when truncating, and logs the bytes that really went out.
+    private func deliver(
+        _ planned: PlannedResponse, decision: FaultDecision, channel: any Channel, logRequest: RequestLog.Request
+    ) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = planned.contentType
+        if let retryAfter = planned.retryAfterSeconds {
+            headers[.retryAfter] = String(retryAfter)
+        }
+        let body = planned.body
+        let length = body.length
+        let truncating = decision.fault == .truncate
+        let bytesToSend = truncating ? length / 2 : length
+        let drip = decision.dripMilliseconds
+        let chunkSize = drip > 0 ? 1024 : 64 * 1024
+        let loggedFault: LoggedFault = switch decision.fault {
+        case .http429: .http429
+        case .http500: .http500
+        case .stat105: .stat105
+        case .truncate: .truncated
+        case nil: drip > 0 ? .drip : .none
+        }
+        let log = state.log
+        let responseBody = ResponseBody(contentLength: length) { writer in
+            var sent = 0
+            var logged = false
+            func record(bytes: Int) {
+                guard !logged else { return }
+                logged = true
+                log?.record(logRequest, bytes: bytes, fault: loggedFault)
+            }
+            do {
+                while sent < bytesToSend {
+                    if drip > 0 && sent > 0 {
+                        try await Task.sleep(for: .milliseconds(drip))
+                    }
+                    let end = min(sent + chunkSize, bytesToSend)
+                    // The line is logged just before the bytes that complete the response go
+                    // out, so a client holding the whole body always finds its line.
+                    if end == length { record(bytes: length) }
+                    try await writer.write(body.bytes(in: sent..<end))
+                    sent = end
+                }
+                if truncating {
+                    record(bytes: sent)
+                    // Closing the output side first lets what was written reach the client;
+                    // the client then sees the connection end short of Content-Length.
+                    try await channel.close(mode: .output).get()
+                    throw DeliberateTruncation()
+                }
+                try await writer.finish(nil)
+            } catch {
+                // Cut short by the client: log what did go out (unless already logged).
+                record(bytes: sent)
+                throw error
+            }
+        }
+        return Response(status: planned.status, headers: headers, body: responseBody)
+    }
+}
+
+/// Thrown to make Hummingbird drop the connection after a deliberately short body.
+struct DeliberateTruncation: Error {}
