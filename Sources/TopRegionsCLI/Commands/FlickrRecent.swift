@@ -5,11 +5,111 @@ public struct FlickrRecent: ToolCommand {
     public static let configuration = CommandConfiguration(
         commandName: "flickr-recent",
         abstract: "Fetch recent geotagged photos from Flickr as photo records.",
+        discussion: """
+            Calls flickr.photos.search for recent georeferenced photos (has_geo=1, licences \
+            1,2,4,7 by default, with description, geo, upload date, owner name, original format \
+            and the square and large image URLs) and prints one photo record per photo \
+            (topregions-record(7)), page by page, each photo once per run.
+
+            Photos come oldest first. Without --since, Flickr's own window applies (the last 12 \
+            hours). --since-last starts from the newest upload stored in the database, minus \
+            --overlap, so a refresh from cron picks up where the last one stopped; a run cut \
+            short leaves no gap, because what it stored is everything up to some upload time. \
+            Flickr answers at most 4,000 photos per query: longer walks restart the query from \
+            the newest upload seen, never by page number.
+
+            Calls are limited per run (--max-calls) and per hour across every tool using the \
+            database (FLICKR_HOURLY_LIMIT, default 3500, under Flickr's 3,600 per key). Transient \
+            failures are retried with backoff and jitter, honouring Retry-After. A refused key \
+            stops at once with status 78; the key is never printed.
+
+            Examples:
+              flickr-recent --since-last | place-resolve | regions-load
+              flickr-recent --since 2h --pages 4 > recent.ndjson
+              FLICKR_API_BASE=http://127.0.0.1:8080/services/rest/ flickr-recent
+            """,
         version: toolkitVersion)
+
+    @OptionGroup public var database: DatabaseOptions
+    @OptionGroup public var flickr: FlickrOptions
+
+    @Option(name: .long, help: ArgumentHelp("Only photos uploaded at or after this time: Unix seconds, an ISO 8601 date or time, or an age such as 2h.", valueName: "time"))
+    public var since: String?
+
+    @Flag(name: .long, help: "Start from the newest upload stored in the database (minus --overlap).")
+    public var sinceLast = false
+
+    @Option(name: .long, help: ArgumentHelp("How far before the stored newest upload --since-last starts.", valueName: "age"))
+    public var overlap = "15m"
+
+    @Option(name: .long, help: ArgumentHelp("Licence ids to ask for, comma-separated; 'any' for all.", valueName: "ids"))
+    public var license = "1,2,4,7"
+
+    @Option(name: .long, help: ArgumentHelp("Photos per page (at most 500).", valueName: "n"))
+    public var perPage = 500
+
+    @Option(name: .long, help: ArgumentHelp("At most this many pages in this run.", valueName: "n"))
+    public var pages = 20
+
+    @Flag(name: .shortAndLong, help: "Do not print the summary.")
+    public var quiet = false
 
     public init() {}
 
+    public func validate() throws {
+        guard (1...500).contains(perPage) else { throw ValidationError("--per-page must be between 1 and 500") }
+        guard pages >= 1 else { throw ValidationError("--pages must be at least 1") }
+        if since != nil && sinceLast { throw ValidationError("--since and --since-last both say where to start; give one") }
+        guard Units.parseDuration(overlap) != nil else { throw ValidationError("--overlap: cannot read '\(overlap)' as an age") }
+        guard license == "any" || license.split(separator: ",").allSatisfy({ Int($0) != nil }) else {
+            throw ValidationError("--license takes licence ids such as 1,2,4,7, or 'any'")
+        }
+    }
+
     public func execute(_ context: ToolContext) throws -> SysExit {
-        throw ToolError(.unavailable, "not yet available in this version of topregions")
+        var options = RecentOptions()
+        options.license = license == "any" ? nil : license
+        options.perPage = perPage
+        options.maxPages = pages
+        if let since {
+            guard let time = Units.parseTime(since, now: context.now()) else {
+                throw ToolError(.usage, "--since: cannot read '\(since)' as a time (Unix seconds, 2026-11-22T08:00:00Z, or an age such as 2h)")
+            }
+            options.since = time
+        }
+        let store = try database.open(context)
+        let settings = try flickr.settings(context, store: store)
+        if sinceLast, let newest = try Queries(store: store).newestUpload() {
+            options.since = newest - Int64(Units.parseDuration(overlap)!.rounded())
+        }
+
+        let fetcher = RecentFetcher(client: FlickrClient(settings: settings))
+        let progress = ProgressLine(context)
+        var report = RecentReport()
+        var failure: FlickrError?
+        do throws(FlickrError) {
+            try fetcher.fetch(options, report: &report, progress: { report, page in
+                progress.update("page \(report.pages) (\(page.page) of \(page.pages) in this query), \(report.photos) photos")
+            }, warn: { context.diagnose($0) }) { photos in
+                var writer = JSONWriter(capacity: photos.count * 600)
+                for photo in photos {
+                    photo.write(to: &writer)
+                    writer.newline()
+                }
+                context.standardOutput.write(writer.bytes)
+                context.standardOutput.flush()  // downstream stages start on this page now
+            }
+        } catch {
+            failure = error
+        }
+        progress.finish()
+        if !quiet && (report.pages > 0 || failure == nil) {
+            var summary = "\(report.pages) pages, \(report.photos) photos"
+            if report.repeats > 0 { summary += " (\(report.repeats) repeats dropped)" }
+            if report.pages == pages && failure == nil { summary += "; stopped at --pages \(pages)" }
+            context.diagnose(summary)
+        }
+        if let failure { throw failure.toolError }
+        return .ok
     }
 }

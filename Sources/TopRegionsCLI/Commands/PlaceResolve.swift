@@ -1,15 +1,149 @@
 import ArgumentParser
+import Synchronization
 import TopRegionsCore
 
 public struct PlaceResolve: ToolCommand {
     public static let configuration = CommandConfiguration(
         commandName: "place-resolve",
-        abstract: "Add each photo's region, looking up every place once, ever.",
+        abstract: "Add each photo's region, looking every place up once, ever.",
+        discussion: """
+            Reads photo records and prints them again, in the same order, with region_id and \
+            region added from the photo's place. Places the database does not know yet are looked \
+            up with flickr.places.getInfo, a few at a time (--parallel), and each answer is stored \
+            the moment it arrives: no place is ever asked twice, across runs and across processes \
+            running at once. Country-level places, and places Flickr does not know, have no \
+            region; that answer is remembered too, and their records pass through unchanged.
+
+            A place whose lookup fails transiently (after retries) stays unknown: its records \
+            pass through without a region, the exit status is 75, and a later run (or \
+            place-resolve --pending) asks again. A refused API key stops at once with status 78.
+
+            --pending reads no records: it looks up the places of stored photos that have no \
+            region yet (for example, photos loaded while Flickr was down) and gives those photos \
+            their region.
+
+            Examples:
+              flickr-recent --since-last | place-resolve | regions-load
+              place-resolve --pending
+              place-resolve --parallel 8 saved.ndjson > resolved.ndjson
+            """,
         version: toolkitVersion)
+
+    @OptionGroup public var database: DatabaseOptions
+    @OptionGroup public var flickr: FlickrOptions
+
+    @Option(name: .long, help: ArgumentHelp("Look up at most this many places at once.", valueName: "n"))
+    public var parallel = 4
+
+    @Flag(name: .long, help: "Resolve the places of stored photos that have no region yet (reads no records).")
+    public var pending = false
+
+    @Flag(name: .long, help: "Report bad lines on stderr and skip them (exit status 65 at the end) instead of stopping at the first.")
+    public var skipBadLines = false
+
+    @Flag(name: .shortAndLong, help: "Do not print the summary.")
+    public var quiet = false
+
+    @Argument(help: ArgumentHelp("NDJSON files to read ('-' for standard input; default: standard input).", valueName: "file"))
+    public var files: [String] = []
 
     public init() {}
 
+    public func validate() throws {
+        guard (1...32).contains(parallel) else { throw ValidationError("--parallel must be between 1 and 32") }
+        if pending && !files.isEmpty { throw ValidationError("--pending reads the database, not files") }
+    }
+
     public func execute(_ context: ToolContext) throws -> SysExit {
-        throw ToolError(.unavailable, "not yet available in this version of topregions")
+        let store = try database.open(context)
+        let resolver = PlaceResolver(store: store, settings: try flickr.settings(context, store: store), parallel: parallel)
+        return pending ? try resolvePending(resolver, context) : try resolveStream(resolver, context)
+    }
+
+    private func resolvePending(_ resolver: PlaceResolver, _ context: ToolContext) throws -> SysExit {
+        let places = try Queries(store: resolver.store).pendingPlaces()
+        let progress = ProgressLine(context)
+        let outcome = try resolver.resolve(places) { done, total in progress.update("\(done)/\(total) places") }
+        progress.finish()
+        if !quiet {
+            context.diagnose("\(places.count) pending places: \(outcome.lookedUp) looked up, \(outcome.photosAttached) stored photos gained a region, \(outcome.failed.count) failed")
+        }
+        return try finish(outcome.stoppedBy, failed: outcome.failed, context)
+    }
+
+    /// Records are handled in chunks (what one read delivered, at most 1,000), resolved, and
+    /// printed in input order: downstream, a stream cut short is still a prefix of the input.
+    private func resolveStream(_ resolver: PlaceResolver, _ context: ToolContext) throws -> SysExit {
+        var pendingRecords: [PhotoRecord] = []
+        var answers: [String: PlaceResolution] = [:]
+        var failed: [String: FlickrError] = [:]
+        var stoppedBy: FlickrError?
+        var counts = (records: 0, lookedUp: 0, bad: 0)
+        let progress = ProgressLine(context)
+
+        func flush() throws {
+            guard !pendingRecords.isEmpty else { return }
+            let needed = Set(pendingRecords.filter { $0.regionID == nil }.compactMap(\.placeID))
+                .filter { answers[$0] == nil && failed[$0] == nil }
+            if !needed.isEmpty && stoppedBy == nil {
+                let outcome = try resolver.resolve(needed.sorted()) { done, total in progress.update("\(done)/\(total) places") }
+                progress.finish()
+                answers.merge(outcome.resolved) { $1 }
+                failed.merge(outcome.failed) { $1 }
+                counts.lookedUp += outcome.lookedUp
+                if let stop = outcome.stoppedBy {
+                    // A refused key ends the run here; limits let the records pass unresolved.
+                    if stop.isConfigurationError { throw stop.toolError }
+                    stoppedBy = stop
+                }
+            }
+            var writer = JSONWriter(capacity: pendingRecords.count * 600)
+            for var record in pendingRecords {
+                if record.regionID == nil, let place = record.placeID, let region = answers[place]?.region {
+                    record.regionID = region.placeID
+                    record.region = region.name
+                }
+                record.write(to: &writer)
+                writer.newline()
+            }
+            context.standardOutput.write(writer.bytes)
+            context.standardOutput.flush()
+            counts.records += pendingRecords.count
+            pendingRecords.removeAll(keepingCapacity: true)
+        }
+
+        for input in InputSource.from(arguments: files, standardInput: context.standardInput) {
+            let name = input.name
+            try LineReader.forEachLine(in: input, afterEachRead: flush) { number, line in
+                do throws(InputError) {
+                    pendingRecords += try RecordDecoder.decode(line: line, number: number, source: name)
+                } catch {
+                    guard skipBadLines else {
+                        try flush()  // what came before the bad line goes on
+                        throw ToolError(.dataError, error.description)
+                    }
+                    context.diagnose("skipped \(error)")
+                    counts.bad += 1
+                }
+                if pendingRecords.count >= 1000 { try flush() }
+            }
+        }
+        try flush()
+        if !quiet {
+            var summary = "\(counts.records) records, \(answers.count) places known, \(counts.lookedUp) looked up"
+            if !failed.isEmpty { summary += ", \(failed.count) failed" }
+            if skipBadLines { summary += ", bad lines \(counts.bad)" }
+            context.diagnose(summary)
+        }
+        let status = try finish(stoppedBy, failed: failed, context)
+        return status == .ok && counts.bad > 0 ? .dataError : status
+    }
+
+    private func finish(_ stoppedBy: FlickrError?, failed: [String: FlickrError], _ context: ToolContext) throws -> SysExit {
+        if let stoppedBy { throw stoppedBy.toolError }
+        if let (place, error) = failed.min(by: { $0.key < $1.key }) {
+            throw ToolError(.tempFail, "\(failed.count) places could not be looked up (e.g. \(place): \(error)); their photos have no region until a later run or place-resolve --pending")
+        }
+        return .ok
     }
 }

@@ -26,8 +26,12 @@ public enum InputSource: Sendable {
 /// and hands each line (without its `\n` or `\r\n`) to the caller as a buffer that is valid
 /// only during the call.
 public enum LineReader {
+    /// `afterEachRead` runs when the lines of one read have been handed over: a filter that
+    /// batches lines can pass on what it has before waiting for a slow upstream (a pipe
+    /// from flickr-recent delivers a page, then pauses).
     public static func forEachLine(
         in source: InputSource,
+        afterEachRead: () throws -> Void = {},
         _ body: (_ lineNumber: Int, _ line: UnsafeBufferPointer<UInt8>) throws -> Void
     ) throws {
         switch source {
@@ -36,20 +40,21 @@ public enum LineReader {
                 var lineNumber = 0
                 _ = try split(buffer, final: true, lineNumber: &lineNumber, body)
             }
+            try afterEachRead()
         case .standardInput:
-            try read(descriptor: STDIN_FILENO, name: "stdin", body)
+            try read(descriptor: STDIN_FILENO, name: "stdin", afterEachRead: afterEachRead, body)
         case .file(let path):
             let fd = open(path, O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else {
                 throw ToolError(.noInput, "cannot open \(path): \(String(cString: strerror(errno)))")
             }
             defer { close(fd) }
-            try read(descriptor: fd, name: path, body)
+            try read(descriptor: fd, name: path, afterEachRead: afterEachRead, body)
         }
     }
 
     private static func read(
-        descriptor fd: Int32, name: String,
+        descriptor fd: Int32, name: String, afterEachRead: () throws -> Void,
         _ body: (Int, UnsafeBufferPointer<UInt8>) throws -> Void
     ) throws {
         let chunkSize = 1 << 20
@@ -73,6 +78,7 @@ public enum LineReader {
             let consumed = try buffer.withUnsafeBufferPointer { all in
                 try split(UnsafeBufferPointer(rebasing: all[0..<filled]), final: final, lineNumber: &lineNumber, body)
             }
+            try afterEachRead()
             if final { return }
             if consumed > 0 {
                 buffer.withUnsafeMutableBytes { raw in

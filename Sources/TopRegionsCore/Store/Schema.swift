@@ -85,6 +85,15 @@ enum Schema {
                 ) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("v2 Flickr call ledger") { db in
+            try db.execute(sql: """
+                -- One row per Flickr API call in the last hour, shared by every process using
+                -- this database, to keep the key under Flickr's hourly limit.
+                CREATE TABLE api_call (at REAL NOT NULL);
+                CREATE INDEX api_call_by_time ON api_call (at);
+                """)
+        }
+
         return migrator
     }()
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Parses the human units the flags take.
 public enum Units {
     /// An age such as `90s`, `15m`, `12h`, `7d`, `2w`, or plain seconds. Returns seconds.
@@ -22,6 +24,23 @@ public enum Units {
         let (digits, multiplier) = multipliers[last].map { (String(trimmed.dropLast()), $0) } ?? (trimmed, 1)
         guard let value = Double(digits), value.isFinite, value >= 0, value * multiplier < 9e18 else { return nil }
         return Int64((value * multiplier).rounded())
+    }
+
+    /// A point in time: Unix seconds, an ISO 8601 date or date-time (UTC unless it says
+    /// otherwise), or an age such as `2h` meaning that long before `now`.
+    public static func parseTime(_ text: String, now: Double) -> Int64? {
+        let trimmed = text.trimmingSpaces()
+        if !trimmed.isEmpty, trimmed.allSatisfy(\.isNumber) { return Int64(trimmed) }
+        if let last = trimmed.last, last.isLetter, !trimmed.contains("-"), let age = parseDuration(trimmed) {
+            return Int64((now - age).rounded(.down))
+        }
+        let withTime = ISO8601DateFormatter()
+        withTime.formatOptions = [.withInternetDateTime]
+        if let date = withTime.date(from: trimmed) { return Int64(date.timeIntervalSince1970) }
+        let dateOnly = ISO8601DateFormatter()
+        dateOnly.formatOptions = [.withFullDate]
+        if let date = dateOnly.date(from: trimmed) { return Int64(date.timeIntervalSince1970) }
+        return nil
     }
 
     /// `1536` → `1.5K`, for humans.

@@ -1,0 +1,122 @@
+import Foundation
+import GRDB
+import Synchronization
+
+/// A run's own cap on Flickr calls (`--max-calls`). Every attempt counts, retries included:
+/// each one is a call Flickr sees.
+public final class RunBudget: Sendable {
+    public let limit: Int
+    private let used = Mutex(0)
+
+    public init(limit: Int) {
+        self.limit = limit
+    }
+
+    public func take() throws(FlickrError) {
+        let granted = used.withLock { used -> Bool in
+            guard used < limit else { return false }
+            used += 1
+            return true
+        }
+        guard granted else { throw .runBudgetSpent(limit: limit) }
+    }
+
+    public var callsMade: Int { used.withLock { $0 } }
+}
+
+/// The calls made in the last hour, kept in the database so that every tool and process
+/// using it stays, together, under Flickr's 3,600 calls per hour per key.
+///
+/// Each call is admitted only if fewer than `limit` calls were made in the 3,600 seconds
+/// before it (a sliding window, so runs may burst as long as the hour stays under the limit).
+/// The default limit, 3,500, leaves headroom below Flickr's published 3,600;
+/// `FLICKR_HOURLY_LIMIT` changes it.
+public struct CallLedger: Sendable {
+    public let store: Store
+    public let limit: Int
+
+    public static let defaultLimit = 3500
+
+    public init(store: Store, limit: Int) {
+        self.store = store
+        self.limit = limit
+    }
+
+    public static func limit(environment: [String: String]) throws -> Int {
+        guard let text = environment["FLICKR_HOURLY_LIMIT"], !text.isEmpty else { return defaultLimit }
+        guard let value = Int(text), value > 0 else {
+            throw ToolError(.config, "FLICKR_HOURLY_LIMIT must be a positive number of calls, not '\(text)'")
+        }
+        return value
+    }
+
+    /// Records one call at `now`, or throws if the window is full.
+    public func admit(now: Double) throws(FlickrError) {
+        let verdict: Result<Void, FlickrError>
+        do {
+            verdict = try store.write { db -> Result<Void, FlickrError> in
+                try db.execute(sql: "DELETE FROM api_call WHERE at <= ?", arguments: [now - 3600])
+                let row = try Row.fetchOne(db, sql: "SELECT COUNT(*), MIN(at) FROM api_call")!
+                let count: Int = row[0]
+                if count >= limit {
+                    let oldest: Double = row[1]
+                    return .failure(.hourlyLimitReached(limit: limit, nextCallIn: max(1, Int((oldest + 3600 - now).rounded(.up)))))
+                }
+                try db.execute(sql: "INSERT INTO api_call (at) VALUES (?)", arguments: [now])
+                return .success(())
+            }
+        } catch {
+            // A database that cannot record the call must not let calls through uncounted.
+            verdict = .failure(.badResponse(method: "call ledger", reason: "cannot record the call: \(error)"))
+        }
+        try verdict.get()
+    }
+
+    /// Calls in the last hour before `now`.
+    public func callsInLastHour(now: Double) throws -> Int {
+        try store.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM api_call WHERE at > ?", arguments: [now - 3600]) ?? 0
+        }
+    }
+}
+
+/// Exponential backoff with jitter between attempts of one call.
+public struct RetryPolicy: Sendable {
+    /// Attempts in all, the first included.
+    public var maxAttempts = 5
+    public var baseDelay: Double = 1
+    public var maxDelay: Double = 60
+    /// The longest Retry-After a run waits for; longer means "come back later" (exit 75).
+    public var maxRetryAfter: Double = 120
+    /// Multiplies the computed backoff (not Retry-After). Tests shrink it with
+    /// `TOPREGIONS_BACKOFF_SCALE`; users have no reason to.
+    public var scale: Double = 1
+
+    public init() {}
+
+    public static func from(environment: [String: String], maxAttempts: Int) -> RetryPolicy {
+        var policy = RetryPolicy()
+        policy.maxAttempts = maxAttempts
+        if let scale = environment["TOPREGIONS_BACKOFF_SCALE"].flatMap(Double.init), scale >= 0 { policy.scale = scale }
+        return policy
+    }
+
+    /// The wait before attempt `attempt + 1`: half of base·2^(attempt−1) (capped) plus a
+    /// random share of the other half, so parallel workers do not retry in lockstep.
+    public func backoff(after attempt: Int) -> Double {
+        let ceiling = min(maxDelay, baseDelay * pow(2, Double(attempt - 1)))
+        return (ceiling / 2 + Double.random(in: 0...(ceiling / 2))) * scale
+    }
+
+    /// Seconds from a Retry-After header (seconds, or an HTTP date).
+    public static func retryAfter(_ header: String?, now: Double) -> Double? {
+        guard let header = header?.trimmingCharacters(in: .whitespaces), !header.isEmpty else { return nil }
+        if let seconds = Double(header), seconds >= 0 { return seconds }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        guard let date = formatter.date(from: header) else { return nil }
+        return max(0, date.timeIntervalSince1970 - now)
+    }
+}

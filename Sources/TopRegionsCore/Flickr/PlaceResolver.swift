@@ -1,0 +1,88 @@
+import Foundation
+import Synchronization
+
+/// What resolving a set of places came to.
+public struct ResolveOutcome: Sendable {
+    /// Every place asked about whose answer is known now: from the store, or looked up.
+    public var resolved: [String: PlaceResolution] = [:]
+    /// Places looked up in this call (each asked of Flickr exactly once).
+    public var lookedUp = 0
+    /// Stored photos that gained a region from these answers.
+    public var photosAttached = 0
+    /// Places still unknown because Flickr failed transiently; asked again next run.
+    public var failed: [String: FlickrError] = [:]
+    /// Why the lookups stopped early (configuration error, budget, hourly limit), if they did.
+    public var stoppedBy: FlickrError?
+}
+
+/// Looks places up with `flickr.places.getInfo`, a bounded number at a time, each at most
+/// once ever: a place's answer is stored the moment it arrives, and a per-place lock shared
+/// by every process using the database makes a second resolver wait for the first one's
+/// answer instead of asking Flickr again.
+public struct PlaceResolver: Sendable {
+    public let store: Store
+    public let settings: FlickrSettings
+    public let parallel: Int
+
+    public init(store: Store, settings: FlickrSettings, parallel: Int) {
+        self.store = store
+        self.settings = settings
+        self.parallel = parallel
+    }
+
+    public func resolve(_ placeIDs: [String], progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) throws -> ResolveOutcome {
+        let queries = Queries(store: store)
+        var outcome = ResolveOutcome()
+        outcome.resolved = try queries.knownPlaces(among: placeIDs)
+        let unknown = placeIDs.filter { outcome.resolved[$0] == nil }
+        guard !unknown.isEmpty else { return outcome }
+
+        let shared = Mutex(outcome)
+        let done = Atomic<Int>(0)
+        let settings = self.settings
+        let store = self.store
+        let writer = PhotoWriter(store: store)
+        WorkerPool.run(unknown, workers: parallel, makeWorker: { FlickrClient(settings: settings) }) { client, placeID in
+            let lock = store.keyLocks.lock("place:" + placeID)
+            defer {
+                lock.unlock()
+                progress(done.wrappingAdd(1, ordering: .relaxed).newValue, unknown.count)
+            }
+            do {
+                // Another process may have answered while we waited for the lock.
+                if let known = try queries.knownPlaces(among: [placeID])[placeID] {
+                    shared.withLock { $0.resolved[placeID] = known }
+                    return .next
+                }
+                let answer = try client.placeInfo(placeID)
+                let attached = try writer.record([answer], now: Int64(settings.now()))
+                shared.withLock {
+                    $0.resolved[placeID] = answer
+                    $0.lookedUp += 1
+                    $0.photosAttached += attached
+                }
+                return .next
+            } catch let error as FlickrError {
+                if error.isConfigurationError || Self.endsTheRun(error) {
+                    shared.withLock { if $0.stoppedBy == nil { $0.stoppedBy = error } }
+                    return .stopAll
+                }
+                shared.withLock { $0.failed[placeID] = error }
+                return .next
+            } catch {
+                // The store failed: nothing more can be remembered, so stop asking.
+                shared.withLock { if $0.stoppedBy == nil { $0.stoppedBy = .badResponse(method: "store", reason: "\(error)") } }
+                return .stopAll
+            }
+        }
+        return shared.withLock { $0 }
+    }
+
+    /// Limits and long waits stop every worker: the next one would hit them too.
+    static func endsTheRun(_ error: FlickrError) -> Bool {
+        switch error {
+        case .runBudgetSpent, .hourlyLimitReached, .rateLimited: true
+        default: false
+        }
+    }
+}

@@ -1,0 +1,258 @@
+import CCurl
+import CSupport
+import Foundation
+
+/// Why an HTTP transfer did not give a complete response.
+public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Only http and https URLs are ever fetched.
+    case unsupportedURL
+    case timedOut
+    /// The connection closed before the announced Content-Length arrived.
+    case truncated(received: Int64, expected: Int64)
+    /// Could not resolve, connect, send or receive.
+    case connection(String)
+    /// Certificate or TLS failure: retrying will not help.
+    case tls(String)
+    case tooLarge(limit: Int)
+    /// The receiver of the body gave up (e.g. a full disk); its message.
+    case aborted(String)
+    case other(String)
+
+    /// Worth another attempt later in the same run.
+    public var isTransient: Bool {
+        switch self {
+        case .timedOut, .truncated, .connection: true
+        case .unsupportedURL, .tls, .tooLarge, .aborted, .other: false
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .unsupportedURL: "only http and https URLs are fetched"
+        case .timedOut: "timed out"
+        case .truncated(let received, let expected): "connection closed after \(received) of \(expected) bytes"
+        case .connection(let message): message
+        case .tls(let message): "TLS: \(message)"
+        case .tooLarge(let limit): "response larger than \(limit) bytes"
+        case .aborted(let message): message
+        case .other(let message): message
+        }
+    }
+}
+
+/// Status and headers of a response (header names lowercased).
+public struct HTTPResponseHead: Sendable, Equatable {
+    public var status: Int
+    public var headers: [String: String]
+    /// Bytes of body received.
+    public var bodyBytes: Int64
+
+    public init(status: Int, headers: [String: String], bodyBytes: Int64) {
+        self.status = status
+        self.headers = headers
+        self.bodyBytes = bodyBytes
+    }
+}
+
+/// Timeouts for one kind of transfer.
+public struct HTTPTimeouts: Sendable {
+    /// Connecting (DNS, TCP, TLS).
+    public var connect: TimeInterval
+    /// The whole transfer; nil for downloads of unknown size, which rely on `stall`.
+    public var total: TimeInterval?
+    /// Give up when less than 1 KB/s arrives for this long.
+    public var stall: TimeInterval
+
+    public init(connect: TimeInterval, total: TimeInterval?, stall: TimeInterval) {
+        self.connect = connect
+        self.total = total
+        self.stall = stall
+    }
+
+    /// API calls: small answers, expected fast.
+    public static let api = HTTPTimeouts(connect: 10, total: 30, stall: 15)
+    /// Image downloads: any size, as long as bytes keep coming.
+    public static let download = HTTPTimeouts(connect: 10, total: nil, stall: 30)
+}
+
+/// One libcurl easy handle: a connection that stays open between requests (keep-alive),
+/// used by one thread at a time. Parallel stages give each worker a session of its own.
+///
+/// Every transfer has timeouts, follows at most 5 redirects, refuses any scheme but
+/// http/https (redirects included), verifies TLS certificates, and takes proxies from the
+/// environment as libcurl does (http_proxy, https_proxy/HTTPS_PROXY, ALL_PROXY, NO_PROXY).
+public final class CurlSession {
+    private let handle: UnsafeMutableRawPointer
+    /// libcurl keeps this pointer and writes its error message there, so it must not move.
+    private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+
+    public static let userAgent = "topregions/0.1.0 (libcurl)"
+
+    /// libcurl's global setup, exactly once per process and before any handle.
+    private static let globalInit: Void = {
+        curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+    }()
+
+    public init() {
+        _ = Self.globalInit
+        guard let handle = curl_easy_init() else { fatalError("curl_easy_init failed: out of memory") }
+        self.handle = handle
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+    }
+
+    deinit {
+        curl_easy_cleanup(handle)
+        errorBuffer.deallocate()
+    }
+
+    /// GETs `url`, handing the body to `body` as it arrives (so a download never needs to
+    /// fit in memory). Throws for transport failures; any HTTP status is a response.
+    public func get(
+        _ url: String, headers: [String] = [], timeouts: HTTPTimeouts = .api,
+        body: (UnsafeRawBufferPointer) throws -> Void
+    ) throws(HTTPError) -> HTTPResponseHead {
+        guard Self.isFetchable(url) else { throw .unsupportedURL }
+        curl_easy_reset(handle)
+        // The callbacks only run inside curl_easy_perform below, so `body` does not escape.
+        let outcome: Result<HTTPResponseHead, HTTPError> = withoutActuallyEscaping(body) { body in
+            let transfer = Transfer(body: body)
+            return withExtendedLifetime(transfer) { perform(url, headers: headers, timeouts: timeouts, transfer: transfer) }
+        }
+        return try outcome.get()
+    }
+
+    private func perform(_ url: String, headers: [String], timeouts: HTTPTimeouts, transfer: Transfer) -> Result<HTTPResponseHead, HTTPError> {
+        do throws(HTTPError) {
+            let context = Unmanaged.passUnretained(transfer).toOpaque()
+            var headerList: UnsafeMutablePointer<curl_slist>?
+            defer { curl_slist_free_all(headerList) }
+            for header in headers { headerList = curl_slist_append(headerList, header) }
+
+            setString(CURLOPT_URL, url)
+            setLong(CURLOPT_HTTPGET, 1)
+            setLong(CURLOPT_NOSIGNAL, 1)  // threads: no SIGALRM-based DNS timeouts
+            setString(CURLOPT_PROTOCOLS_STR, "http,https")
+            setString(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+            setLong(CURLOPT_FOLLOWLOCATION, 1)
+            setLong(CURLOPT_MAXREDIRS, 5)
+            setLong(CURLOPT_SSL_VERIFYPEER, 1)
+            setLong(CURLOPT_SSL_VERIFYHOST, 2)
+            setString(CURLOPT_USERAGENT, Self.userAgent)
+            setLong(CURLOPT_CONNECTTIMEOUT_MS, Int(timeouts.connect * 1000))
+            if let total = timeouts.total { setLong(CURLOPT_TIMEOUT_MS, Int(total * 1000)) }
+            setLong(CURLOPT_LOW_SPEED_LIMIT, 1024)
+            setLong(CURLOPT_LOW_SPEED_TIME, max(1, Int(timeouts.stall)))
+            _ = tr_curl_setopt_pointer(handle, CURLOPT_HTTPHEADER, headerList)
+            _ = tr_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer)
+            _ = tr_curl_setopt_write_function(handle, CURLOPT_WRITEFUNCTION, writeCallback)
+            _ = tr_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, context)
+            _ = tr_curl_setopt_write_function(handle, CURLOPT_HEADERFUNCTION, headerCallback)
+            _ = tr_curl_setopt_pointer(handle, CURLOPT_HEADERDATA, context)
+            errorBuffer[0] = 0
+
+            let code = curl_easy_perform(handle)
+            if let failure = transfer.bodyError { throw .aborted(failure) }
+            var status = 0
+            _ = tr_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
+            var announced: curl_off_t = -1
+            _ = tr_curl_getinfo_off_t(handle, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &announced)
+            guard code == CURLE_OK else {
+                if code == CURLE_PARTIAL_FILE {
+                    throw .truncated(received: transfer.received, expected: Int64(announced))
+                }
+                throw classify(code)
+            }
+            if announced >= 0, transfer.received != announced {
+                throw .truncated(received: transfer.received, expected: Int64(announced))
+            }
+            return .success(HTTPResponseHead(status: status, headers: transfer.headers, bodyBytes: transfer.received))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// GETs `url` into memory, refusing bodies larger than `limit`.
+    public func fetch(_ url: String, headers: [String] = [], timeouts: HTTPTimeouts = .api, limit: Int = 16 << 20) throws(HTTPError) -> (HTTPResponseHead, [UInt8]) {
+        var data: [UInt8] = []
+        let head = try get(url, headers: headers, timeouts: timeouts) { chunk in
+            guard data.count + chunk.count <= limit else { throw BodyTooLarge() }
+            data.append(contentsOf: chunk)
+        }
+        return (head, data)
+    }
+
+    private struct BodyTooLarge: Error {}
+
+    /// http:// and https:// only (case-insensitive), with a host.
+    public static func isFetchable(_ url: String) -> Bool {
+        let lower = url.lowercased()
+        for scheme in ["http://", "https://"] where lower.hasPrefix(scheme) {
+            return lower.count > scheme.count && !lower.dropFirst(scheme.count).hasPrefix("/")
+        }
+        return false
+    }
+
+    private func classify(_ code: CURLcode) -> HTTPError {
+        let detail = String(validatingCString: errorBuffer[0] != 0 ? UnsafePointer(errorBuffer) : curl_easy_strerror(code)) ?? "libcurl error \(code.rawValue)"
+        switch code {
+        case CURLE_OPERATION_TIMEDOUT: return .timedOut
+        case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY, CURLE_COULDNT_CONNECT, CURLE_SEND_ERROR,
+             CURLE_RECV_ERROR, CURLE_GOT_NOTHING, CURLE_SSL_CONNECT_ERROR, CURLE_HTTP2, CURLE_HTTP2_STREAM:
+            return .connection(detail)
+        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CACERT_BADFILE:
+            return .tls(detail)
+        case CURLE_UNSUPPORTED_PROTOCOL: return .unsupportedURL
+        case CURLE_TOO_MANY_REDIRECTS: return .other("too many redirects")
+        default: return .other(detail)
+        }
+    }
+
+    private func setLong(_ option: CURLoption, _ value: Int) {
+        _ = tr_curl_setopt_long(handle, option, value)
+    }
+
+    private func setString(_ option: CURLoption, _ value: String) {
+        // libcurl copies string options (since 7.17), so a temporary C string is enough.
+        _ = value.withCString { tr_curl_setopt_string(handle, option, $0) }
+    }
+}
+
+/// State of one transfer, reached from libcurl's C callbacks through their user pointer.
+private final class Transfer {
+    let body: (UnsafeRawBufferPointer) throws -> Void
+    var headers: [String: String] = [:]
+    var received: Int64 = 0
+    var bodyError: String?
+
+    init(body: @escaping (UnsafeRawBufferPointer) throws -> Void) {
+        self.body = body
+    }
+}
+
+private func writeCallback(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?) -> Int {
+    let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
+    let length = size * count
+    do {
+        try transfer.body(UnsafeRawBufferPointer(start: data, count: length))
+        transfer.received += Int64(length)
+        return length
+    } catch {
+        transfer.bodyError = "\(error)"
+        return 0  // anything but `length` makes libcurl stop with CURLE_WRITE_ERROR
+    }
+}
+
+private func headerCallback(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?) -> Int {
+    let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
+    let length = size * count
+    let line = String(decoding: UnsafeRawBufferPointer(start: data, count: length), as: UTF8.self)
+        .trimmingCharacters(in: .whitespacesAndNewlines)
+    if line.hasPrefix("HTTP/") {
+        transfer.headers = [:]  // a new response (after a redirect or a 100 Continue)
+    } else if let colon = line.firstIndex(of: ":") {
+        let name = line[..<colon].lowercased()
+        let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        transfer.headers[name] = value
+    }
+    return length
+}

@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+@testable import TopRegionsCore
+
+@Suite struct FlickrClientTests {
+    @Test func interpretsOkFailJSONPAndGarbage() {
+        let ok = FlickrClient.interpret(Array(#"{"photos":{"page":1},"stat":"ok"}"#.utf8), method: "m")
+        #expect((try? ok.get())?["photos"] != nil)
+        let fail = FlickrClient.interpret(Array(#"jsonFlickrApi({"stat":"fail","code":100,"message":"Invalid API Key (Key has expired)"})"#.utf8), method: "m")
+        #expect(fail == .failure(.api(method: "m", code: 100, message: "Invalid API Key (Key has expired)")))
+        let html = FlickrClient.interpret(Array("<html>Too Many Requests</html>".utf8), method: "m")
+        guard case .failure(let error) = html, case .badResponse = error else { Issue.record("HTML accepted"); return }
+        #expect(error.isTemporary)
+        let cut = FlickrClient.interpret(Array(#"{"photos":{"page":1,"pho"#.utf8), method: "m")
+        guard case .failure(.badResponse) = cut else { Issue.record("cut JSON accepted"); return }
+    }
+
+    @Test func sortsErrorsIntoConfigurationTemporaryAndOther() {
+        #expect(FlickrError.api(method: "flickr.photos.search", code: 100, message: "").isConfigurationError)
+        #expect(FlickrError.api(method: "x", code: 112, message: "").isConfigurationError)
+        #expect(FlickrError.api(method: "x", code: 95, message: "").isConfigurationError)
+        #expect(FlickrError.api(method: "x", code: 105, message: "").isTemporary)
+        #expect(FlickrError.api(method: "flickr.photos.search", code: 10, message: "").isTemporary)
+        #expect(!FlickrError.api(method: "flickr.places.getInfo", code: 10, message: "").isTemporary)
+        #expect(FlickrError.http(method: "x", status: 503).isTemporary)
+        #expect(FlickrError.http(method: "x", status: 429).isTemporary)
+        #expect(!FlickrError.http(method: "x", status: 404).isTemporary)
+        #expect(FlickrError.transport(method: "x", .truncated(received: 1, expected: 2)).isTemporary)
+        #expect(!FlickrError.transport(method: "x", .tls("bad certificate")).isTemporary)
+    }
+
+    @Test func encodesValuesButLeavesCommasLiteral() {
+        #expect(FlickrClient.encode("original_format,description,geo") == "original_format,description,geo")
+        #expect(FlickrClient.encode("a b&c=d") == "a%20b%26c%3Dd")
+        #expect(FlickrClient.encode("..sw5elTUb7eGTm.") == "..sw5elTUb7eGTm.")
+    }
+
+    @Test func retryAfterReadsSecondsAndDates() {
+        #expect(RetryPolicy.retryAfter("7", now: 0) == 7)
+        #expect(RetryPolicy.retryAfter(" 0 ", now: 0) == 0)
+        #expect(RetryPolicy.retryAfter("Wed, 21 Oct 2015 07:28:00 GMT", now: 1_445_412_470) == 10)
+        #expect(RetryPolicy.retryAfter("soon", now: 0) == nil)
+        #expect(RetryPolicy.retryAfter(nil, now: 0) == nil)
+    }
+
+    @Test func backoffGrowsWithJitterWithinBounds() {
+        var policy = RetryPolicy()
+        policy.baseDelay = 1
+        policy.maxDelay = 8
+        for attempt in 1...6 {
+            let ceiling = min(8, pow(2, Double(attempt - 1)))
+            for _ in 0..<50 {
+                let delay = policy.backoff(after: attempt)
+                #expect(delay >= ceiling / 2 && delay <= ceiling)
+            }
+        }
+    }
+
+    @Test func theKeyIsNeverShown() throws {
+        let key = try FlickrAPIKey.load(file: nil, environment: ["FLICKR_API_KEY": " 0123456789abcdef0123456789abcdef "])
+        #expect(key.value == "0123456789abcdef0123456789abcdef")
+        #expect("\(key)" == "[API key]")
+        #expect(key.redact("GET x?api_key=0123456789abcdef0123456789abcdef") == "GET x?api_key=[API key]")
+        #expect(throws: ToolError.self) { try FlickrAPIKey.load(file: nil, environment: [:]) }
+        #expect(throws: ToolError.self) { try FlickrAPIKey.load(file: nil, environment: ["FLICKR_API_KEY": "has space"]) }
+    }
+
+    @Test func endpointsFollowOneSetting() {
+        #expect(FlickrEndpoints.from(environment: [:]) == FlickrEndpoints(
+            apiBase: "https://api.flickr.com/services/rest/", staticBase: "https://live.staticflickr.com"))
+        #expect(FlickrEndpoints.from(environment: ["FLICKR_API_BASE": "http://127.0.0.1:8080/services/rest/"]) == FlickrEndpoints(
+            apiBase: "http://127.0.0.1:8080/services/rest/", staticBase: "http://127.0.0.1:8080"))
+        #expect(FlickrEndpoints.from(environment: ["FLICKR_API_BASE": "http://a/rest", "FLICKR_STATIC_BASE": "http://b"]).staticBase == "http://b")
+    }
+
+    @Test func onlyHTTPAndHTTPSAreFetchable() {
+        #expect(CurlSession.isFetchable("https://live.staticflickr.com/1/2_s.jpg"))
+        #expect(CurlSession.isFetchable("HTTP://127.0.0.1:9/x"))
+        #expect(!CurlSession.isFetchable("file:///etc/passwd"))
+        #expect(!CurlSession.isFetchable("ftp://example.com/x.jpg"))
+        #expect(!CurlSession.isFetchable("gopher://x"))
+        #expect(!CurlSession.isFetchable("http:///nohost"))
+        #expect(!CurlSession.isFetchable("javascript:alert(1)"))
+    }
+
+    @Test func aRefusedSchemeIsNeverRequested() {
+        let session = CurlSession()
+        #expect(throws: HTTPError.unsupportedURL) { _ = try session.fetch("file:///etc/passwd") }
+    }
+
+    @Test func theRunBudgetCountsEveryCall() throws {
+        let budget = RunBudget(limit: 2)
+        try budget.take()
+        try budget.take()
+        #expect(throws: FlickrError.runBudgetSpent(limit: 2)) { try budget.take() }
+        #expect(budget.callsMade == 2)
+    }
+
+    @Test func theLedgerKeepsTheHourUnderTheLimitAcrossClients() throws {
+        let directory = TemporaryDirectory()
+        let store = try Store.open(path: directory.file("ledger.db"))
+        let first = CallLedger(store: store, limit: 3)
+        let second = CallLedger(store: try Store.open(path: directory.file("ledger.db")), limit: 3)
+        try first.admit(now: 1000)
+        try second.admit(now: 1500)
+        try first.admit(now: 2000)
+        #expect(throws: FlickrError.hourlyLimitReached(limit: 3, nextCallIn: 1100)) { try second.admit(now: 3500) }
+        // The first call leaves the window an hour after it was made.
+        try second.admit(now: 4600.5)
+        #expect(try first.callsInLastHour(now: 4600.5) == 3)
+    }
+}
+
+@Suite struct NamesAndTimesTests {
+    @Test func fileNamesFromIDsStayInTheirDirectory() {
+        #expect(SafeName.fileName(for: "53120987654", extension: "jpg") == "53120987654.jpg")
+        #expect(SafeName.fileName(for: "../../etc/passwd", extension: "jpg") == "______etc_passwd.jpg")
+        #expect(SafeName.fileName(for: "", extension: "jpg") == "_.jpg")
+        #expect(SafeName.fileName(for: "a/b\u{0}c", extension: "jpg") == "a_b_c.jpg")
+        #expect(SafeName.fileName(for: "ĳ", extension: "jpg") == "_.jpg")
+    }
+
+    @Test func timesReadAsSecondsDatesOrAges() {
+        #expect(Units.parseTime("1700000000", now: 0) == 1_700_000_000)
+        #expect(Units.parseTime("2023-11-14T22:13:20Z", now: 0) == 1_700_000_000)
+        #expect(Units.parseTime("2023-11-14", now: 0) == 1_699_920_000)
+        #expect(Units.parseTime("2h", now: 10_000) == 2_800)
+        #expect(Units.parseTime("yesterday", now: 0) == nil)
+    }
+}
