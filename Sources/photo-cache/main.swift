@@ -1,3 +1,3 @@
 import TopRegionsCLI
 
-PhotoCache.main()
+PhotoCacheCommand.main()

@@ -1,15 +1,170 @@
 import ArgumentParser
+import Foundation
+import Synchronization
 import TopRegionsCore
 
-public struct PhotoCache: ToolCommand {
+public struct PhotoCacheCommand: ToolCommand {
     public static let configuration = CommandConfiguration(
         commandName: "photo-cache",
         abstract: "Full-size photos through a small LRU file cache; prints their paths.",
+        discussion: """
+            For each photo given (ids as arguments, else photo records or ids on standard input), \
+            makes sure its large photo (1024 px) is in the cache and prints the photo's record \
+            with path (the cached file) and bytes. A cached photo is never downloaded again; a \
+            hit marks it as just used. When the cache grows past --max-bytes (10M by default), \
+            the least recently used photos go. Full photos are never stored in the database; each \
+            view is recorded there for regions-top --recents.
+
+            Downloads stream into a temporary file and are renamed into place only when \
+            complete, so a reader never sees part of a photo, and memory stays small whatever \
+            the photo's size. Several photo-cache processes can share a cache: one photo is never \
+            downloaded twice at the same time, and the cache is under its cap when they finish. \
+            A photo larger than the whole cap is served from .oversize/ and not kept. Files the \
+            cache did not write are ignored.
+
+            The cache lives in --cache-dir, else $TOPREGIONS_CACHE, else \
+            $XDG_CACHE_HOME/topregions/photos (~/.cache/...), tagged with CACHEDIR.TAG.
+
+            Examples:
+              photo-cache 53120987654
+              regions-top --region "Tōkyō, Japan" --limit 5 | photo-cache --max-bytes 20M
+              photo-cache --info
+              photo-cache --prune --max-bytes 0      # empty the cache
+            """,
         version: toolkitVersion)
+
+    @OptionGroup public var database: DatabaseOptions
+
+    @Option(name: .long, help: ArgumentHelp("The cache directory.", valueName: "dir"))
+    public var cacheDir: String?
+
+    @Option(name: .long, help: ArgumentHelp("Cap on the cache's size, e.g. 10M, 512K, 1G.", valueName: "size"))
+    public var maxBytes = "10M"
+
+    @Option(name: .long, help: ArgumentHelp("Download at most this many photos at once.", valueName: "n"))
+    public var parallel = 2
+
+    @Flag(name: .long, help: "Show the cache: entries, bytes, cap, oldest and newest.")
+    public var info = false
+
+    @Flag(name: .long, help: "Evict down to --max-bytes and remove leftovers of interrupted downloads.")
+    public var prune = false
+
+    @Argument(help: ArgumentHelp("Photo ids (default: records or ids on standard input).", valueName: "id"))
+    public var ids: [String] = []
 
     public init() {}
 
+    public func validate() throws {
+        guard Units.parseSize(maxBytes) != nil else { throw ValidationError("--max-bytes: cannot read '\(maxBytes)' as a size (e.g. 10M)") }
+        guard (1...16).contains(parallel) else { throw ValidationError("--parallel must be between 1 and 16") }
+        if (info || prune) && !ids.isEmpty { throw ValidationError("--info and --prune take no photo ids") }
+    }
+
     public func execute(_ context: ToolContext) throws -> SysExit {
-        throw ToolError(.unavailable, "not yet available in this version of topregions")
+        let directory = try cacheDir ?? PhotoCache.defaultDirectory(environment: context.environment)
+        let cache = try PhotoCache(directory: directory, capBytes: Units.parseSize(maxBytes)!)
+        if info { return try showInfo(cache, context) }
+        if prune {
+            let removed = try cache.enforceCap(now: context.now())
+            context.diagnose("removed \(removed.count) photos (\(Units.formatSize(removed.reduce(0) { $0 + $1.bytes })))")
+            return .ok
+        }
+
+        let store = try database.open(context)
+        let queries = Queries(store: store)
+        let writer = PhotoWriter(store: store)
+        let retry = RetryPolicy.from(environment: context.environment, maxAttempts: 5)
+        var tally = FailureTally()
+        defer { _ = try? cache.enforceCap(now: context.now()) }
+
+        try PhotoInput.read(ids: ids, context: context, chunk: 50) { items in
+            let photos = try queries.photos(ids: items.map(\.id))
+            // In the order given, each once: with --parallel 1 the uses happen in this order,
+            // which is what least-recently-used eviction then follows.
+            var wanted: [(id: String, url: String)] = []
+            var seen = Set<String>()
+            for item in items where seen.insert(item.id).inserted {
+                if let url = photos[item.id]?.record.photoURL { wanted.append((item.id, url)) }
+            }
+            let results = Mutex<[String: Result<PhotoCache.Outcome, DownloadError>]>([:])
+            let now = context.now
+            WorkerPool.run(wanted, workers: parallel, makeWorker: { Downloader(retry: retry, now: now) }) { downloader, item in
+                let result: Result<PhotoCache.Outcome, DownloadError>
+                do {
+                    result = .success(try cache.ensure(photoID: item.id, url: item.url, downloader: downloader, now: now()))
+                } catch let error as DownloadError {
+                    result = .failure(error)
+                } catch {
+                    result = .failure(.storage("\(error)"))
+                }
+                results.withLock { $0[item.id] = result }
+                return .next
+            }
+
+            var lines: [UInt8] = []
+            var viewed: [String] = []
+            let outcomes = results.withLock { $0 }
+            for item in items {
+                guard let photo = photos[item.id] else {
+                    tally.unknown += 1
+                    context.diagnose("photo \(item.id) is not in the database")
+                    continue
+                }
+                switch outcomes[item.id] {
+                case .success(let outcome):
+                    viewed.append(item.id)
+                    lines += PhotoInput.line(for: item, stored: photo, adding: [
+                        ("path", .string(outcome.entry.path)), ("bytes", .number(outcome.entry.bytes)),
+                    ])
+                case .failure(let error):
+                    tally.record(error)
+                    context.diagnose("photo \(item.id): download failed: \(error)")
+                case nil:
+                    tally.unknown += 1
+                    context.diagnose("photo \(item.id) has no photo URL")
+                }
+            }
+            try writer.recordViews(viewed, now: context.nowSeconds)
+            context.standardOutput.write(lines)
+            context.standardOutput.flush()
+        }
+        return tally.status
+    }
+
+    private func showInfo(_ cache: PhotoCache, _ context: ToolContext) throws -> SysExit {
+        let info = try cache.info()
+        let oldest = info.entries.first
+        let newest = info.entries.last
+        func id(_ entry: PhotoCache.Entry) -> String { String(entry.name.dropLast(4)) }
+        if context.stdoutIsTerminal {
+            var text = "directory  \(cache.directory)\nentries    \(info.entries.count)\n"
+            text += "bytes      \(info.bytes) (\(Units.formatSize(info.bytes)))\ncap        \(cache.capBytes) (\(Units.formatSize(cache.capBytes)))\n"
+            if let oldest, let newest {
+                text += "oldest     \(id(oldest)), used \(Reports.formatTime(Int64(oldest.usedAt)))\n"
+                text += "newest     \(id(newest)), used \(Reports.formatTime(Int64(newest.usedAt)))\n"
+            }
+            if info.ignored > 0 { text += "ignored    \(info.ignored) files the cache did not write\n" }
+            context.standardOutput.write(text)
+        } else {
+            var writer = JSONWriter()
+            writer.object { o in
+                o.string("directory", cache.directory)
+                o.int("entries", info.entries.count)
+                o.int("bytes", info.bytes)
+                o.int("cap", cache.capBytes)
+                o.int("ignored", info.ignored)
+                for (key, entry) in [("oldest", oldest), ("newest", newest)] {
+                    guard let entry else { continue }
+                    o.value(key, .object(JSONObject([
+                        (key: "id", value: .string(id(entry))), (key: "bytes", value: .number(entry.bytes)),
+                        (key: "used_at", value: .number(entry.usedAt)),
+                    ])))
+                }
+            }
+            writer.newline()
+            context.standardOutput.write(writer.bytes)
+        }
+        return .ok
     }
 }

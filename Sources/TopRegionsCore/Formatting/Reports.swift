@@ -200,7 +200,7 @@ public enum Reports {
         }.joined(separator: ",") + "\r\n"
     }
 
-    static func formatTime(_ seconds: Int64) -> String {
+    public static func formatTime(_ seconds: Int64) -> String {
         let date = Date(timeIntervalSince1970: TimeInterval(seconds))
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!

@@ -46,6 +46,20 @@ extension PhotoWriter {
         }
     }
 
+    /// Records that the photos were viewed at `now`, in this order (Recents lists the last
+    /// one first).
+    public func recordViews(_ ids: [String], now: Int64) throws {
+        guard !ids.isEmpty else { return }
+        try store.write { db in
+            var next = try Int64.fetchOne(db, sql: "SELECT value FROM store_state WHERE key = 'view_seq'") ?? 0
+            for id in ids {
+                next += 1
+                try db.execute(sql: "UPDATE photo SET viewed_at = ?, view_seq = ? WHERE id = ?", arguments: [now, next, id])
+            }
+            try db.execute(sql: "INSERT OR REPLACE INTO store_state (key, value) VALUES ('view_seq', ?)", arguments: [next])
+        }
+    }
+
     /// One scan of `photo` (NOT IN builds a set once), not one per photographer.
     static func forgetOrphans(_ db: Database) throws {
         try db.execute(sql: """

@@ -80,7 +80,7 @@ public struct Queries: Sendable {
     /// Recently viewed photos, most recent view first.
     public func recents(limit: Int?) throws -> [StoredPhoto] {
         try store.read { db in
-            try Self.fetchPhotos(db, where: "photo.viewed_at IS NOT NULL", order: "photo.viewed_at DESC, photo.id",
+            try Self.fetchPhotos(db, where: "photo.view_seq IS NOT NULL", order: "photo.view_seq DESC",
                                  arguments: [], limit: limit)
         }
     }

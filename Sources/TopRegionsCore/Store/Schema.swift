@@ -94,6 +94,23 @@ enum Schema {
                 """)
         }
 
+        migrator.registerMigration("v3 thumbnails and view order") { db in
+            try db.execute(sql: """
+                -- Recents: views within one second keep their order through a sequence.
+                ALTER TABLE photo ADD COLUMN view_seq INTEGER;
+                DROP INDEX photo_by_view;
+                CREATE INDEX photo_by_view_order ON photo (view_seq DESC) WHERE view_seq IS NOT NULL;
+
+                -- Square thumbnails, downloaded once when someone asks, kept with their photo
+                -- (deleting or pruning the photo deletes its thumbnail).
+                CREATE TABLE thumbnail (
+                    photo_id TEXT PRIMARY KEY REFERENCES photo(id) ON DELETE CASCADE,
+                    bytes BLOB NOT NULL,
+                    fetched_at INTEGER NOT NULL
+                );
+                """)
+        }
+
         return migrator
     }()
 }

@@ -1,0 +1,90 @@
+import Foundation
+import TopRegionsCore
+
+/// The photos a tool was given: ids on the command line, else lines on stdin, each a
+/// photo record (its `id` is used and the record is passed on) or a bare id.
+struct PhotoInput {
+    /// One photo asked for, with the record to pass on when it came as a record.
+    struct Item {
+        var id: String
+        var object: JSONObject?
+    }
+
+    /// Reads items in chunks (what one read delivered, at most `chunk`), handing each chunk
+    /// to `handle` in input order, so output streams while input arrives.
+    static func read(
+        ids: [String], context: ToolContext, chunk: Int = 200, handle: ([Item]) throws -> Void
+    ) throws {
+        if !ids.isEmpty {
+            try handle(ids.map { Item(id: $0, object: nil) })
+            return
+        }
+        var pending: [Item] = []
+        func flush() throws {
+            guard !pending.isEmpty else { return }
+            try handle(pending)
+            pending.removeAll(keepingCapacity: true)
+        }
+        try LineReader.forEachLine(in: context.standardInput, afterEachRead: flush) { number, line in
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
+            let value: JSONValue
+            do throws(JSONSyntaxError) {
+                value = try JSONParser.parse(line)
+            } catch {
+                throw ToolError(.dataError, "stdin: line \(number): not a photo record or id: \(error.message)")
+            }
+            switch value {
+            case .object(let object):
+                guard let id = object["id"]?.scalarText, !id.isEmpty else {
+                    throw ToolError(.dataError, "stdin: line \(number): the record has no \"id\"")
+                }
+                pending.append(Item(id: id, object: object))
+            case .string(let id) where !id.isEmpty:
+                pending.append(Item(id: id, object: nil))
+            case .number(let id):
+                pending.append(Item(id: id, object: nil))
+            default:
+                throw ToolError(.dataError, "stdin: line \(number): expected a photo record or id, found \(value.kindName)")
+            }
+            if pending.count >= chunk { try flush() }
+        }
+        try flush()
+    }
+
+    /// The line to print for `item`: the record it came with, or the stored one, plus the
+    /// stage's own fields (replacing fields of the same name).
+    static func line(for item: Item, stored: StoredPhoto?, adding fields: [(String, JSONValue)]) -> [UInt8] {
+        var writer = JSONWriter()
+        if var object = item.object {
+            for (key, value) in fields { object[key] = value }
+            writer.value(.object(object))
+        } else if let stored {
+            stored.record.write(to: &writer, additional: fields)
+        } else {
+            var object = JSONObject([(key: "id", value: .string(item.id))])
+            for (key, value) in fields { object[key] = value }
+            writer.value(.object(object))
+        }
+        writer.newline()
+        return writer.bytes
+    }
+}
+
+/// Tallies per-photo failures into the exit status: 69 (or 75 when every failure might
+/// pass) for downloads, 66 for photos the database does not have.
+struct FailureTally {
+    var unknown = 0
+    var failed = 0
+    var transientOnly = true
+
+    mutating func record(_ error: DownloadError) {
+        failed += 1
+        if !error.isTransient { transientOnly = false }
+    }
+
+    var status: SysExit {
+        if failed > 0 { return transientOnly ? .tempFail : .unavailable }
+        if unknown > 0 { return .noInput }
+        return .ok
+    }
+}

@@ -1,0 +1,272 @@
+import Foundation
+import Synchronization
+
+/// Full-size photos in a directory capped at about `capBytes` (10 MB by default), least
+/// recently used out first. The directory is the whole truth, so the cache survives
+/// restarts and needs no database:
+///
+/// - an entry is `<id>.jpg`; its modification time is its last use, set by the cache to a
+///   strictly increasing value (file systems' own clocks are too coarse to order two quick
+///   uses);
+/// - a download streams into `.tmp-<id>-<pid>-<n>` and is renamed into place only once
+///   complete, so a reader never sees part of a photo;
+/// - `.lock` holds per-photo locks (one download of a photo at a time, across processes)
+///   and an index lock (installs, touches and evictions are serialized);
+/// - a photo larger than the whole cap is served from `.oversize/` and not kept (removed an
+///   hour later);
+/// - anything else in the directory is someone else's and ignored: not counted, not touched.
+public struct PhotoCache: Sendable {
+    public let directory: String
+    public let capBytes: Int64
+    private let locks: KeyLockFile
+
+    public static let defaultCap: Int64 = 10 << 20
+    static let oversizeLifetime: Double = 3600
+
+    public struct Entry: Sendable, Equatable {
+        public var name: String
+        public var path: String
+        public var bytes: Int64
+        /// Last use, Unix seconds.
+        public var usedAt: Double
+    }
+
+    public enum Outcome: Sendable, Equatable {
+        case hit(Entry)
+        case downloaded(Entry)
+        /// Larger than the cap: served from `.oversize/`, not kept.
+        case oversize(Entry)
+
+        public var entry: Entry {
+            switch self {
+            case .hit(let entry), .downloaded(let entry), .oversize(let entry): entry
+            }
+        }
+    }
+
+    public struct Info: Sendable {
+        public var entries: [Entry]
+        public var bytes: Int64
+        /// Files in the directory that are not entries (and not the cache's own).
+        public var ignored: Int
+    }
+
+    /// `TOPREGIONS_CACHE`, else `$XDG_CACHE_HOME/topregions/photos` (~/.cache when unset).
+    public static func defaultDirectory(environment: [String: String]) throws -> String {
+        if let explicit = environment["TOPREGIONS_CACHE"], !explicit.isEmpty { return explicit }
+        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/topregions/photos" }
+        guard let home = environment["HOME"], !home.isEmpty else {
+            throw ToolError(.config, "no cache directory: use --cache-dir or set TOPREGIONS_CACHE (HOME is not set)")
+        }
+        return home + "/.cache/topregions/photos"
+    }
+
+    public init(directory: String, capBytes: Int64) throws {
+        self.directory = directory
+        self.capBytes = capBytes
+        do {
+            try FileManager.default.createDirectory(atPath: directory + "/.oversize", withIntermediateDirectories: true)
+        } catch {
+            throw ToolError(.cantCreate, "cannot create the cache directory \(directory): \(error.localizedDescription)")
+        }
+        let tag = directory + "/CACHEDIR.TAG"
+        if !FileManager.default.fileExists(atPath: tag) {
+            // Tells backup tools to skip the directory (https://bford.info/cachedir/).
+            try? SafeName.writeAtomically(Array("""
+                Signature: 8a477f597d28d172789f06886806bc55
+                # This file is a cache directory tag created by topregions (photo-cache).
+                # For information about cache directory tags, see https://bford.info/cachedir/
+
+                """.utf8), to: tag)
+        }
+        locks = try KeyLockFile(path: directory + "/.lock")
+    }
+
+    // MARK: Using the cache
+
+    /// Makes sure the photo is cached and returns where it is: a hit touches the entry, a
+    /// miss (or a damaged entry) downloads it through `downloader` and evicts what no longer
+    /// fits.
+    public func ensure(photoID: String, url: String, downloader: Downloader, now: Double) throws -> Outcome {
+        let name = SafeName.fileName(for: photoID, extension: "jpg")
+        let path = directory + "/" + name
+        let photoLock = locks.lock("photo:" + name)
+        defer { photoLock.unlock() }
+
+        if Self.isIntact(path) {
+            let entry = try locks.withLock("index") { try touch(name, now: now) }
+            return .hit(entry)
+        }
+
+        let temporary = directory + "/.tmp-\(name)-\(getpid())-\(Self.sequence.wrappingAdd(1, ordering: .relaxed).newValue)"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw ToolError(.cantCreate, "cannot write in the cache \(directory): \(String(cString: strerror(errno)))") }
+        var closed = false
+        defer {
+            if !closed { close(fd) }
+            unlink(temporary)  // after a rename there is nothing left to remove
+        }
+        let size: Int64
+        do {
+            size = try downloader.download(url, begin: {
+                guard ftruncate(fd, 0) == 0, lseek(fd, 0, SEEK_SET) == 0 else { throw CacheWriteError(errno: errno) }
+            }, write: { chunk in
+                var offset = 0
+                while offset < chunk.count {
+                    let written = Glibc.write(fd, chunk.baseAddress! + offset, chunk.count - offset)
+                    if written < 0 {
+                        if errno == EINTR { continue }
+                        throw CacheWriteError(errno: errno)
+                    }
+                    offset += written
+                }
+            })
+        }
+        close(fd)
+        closed = true
+
+        if size > capBytes {
+            let oversize = directory + "/.oversize/" + name
+            guard rename(temporary, oversize) == 0 else { throw CacheWriteError(errno: errno) }
+            return .oversize(Entry(name: name, path: oversize, bytes: size, usedAt: now))
+        }
+        return try locks.withLock("index") {
+            guard rename(temporary, path) == 0 else { throw CacheWriteError(errno: errno) }
+            let entry = try touch(name, now: now)
+            _ = try evict(keeping: name, now: now)
+            return .downloaded(entry)
+        }
+    }
+
+    /// Brings the cache under its cap and clears leftovers (temporary files of downloads
+    /// that died, old oversize photos). Returns the entries removed.
+    @discardableResult
+    public func enforceCap(now: Double) throws -> [Entry] {
+        try locks.withLock("index") { try evict(keeping: nil, now: now) }
+    }
+
+    public func info() throws -> Info {
+        let scan = try self.scan()
+        return Info(entries: scan.entries.sorted(by: Self.lruOrder), bytes: scan.entries.reduce(0) { $0 + $1.bytes }, ignored: scan.ignored)
+    }
+
+    // MARK: Internals
+
+    private static let sequence = Atomic<Int>(0)
+
+    struct CacheWriteError: Error, CustomStringConvertible {
+        var errno: Int32
+        var description: String { "cannot write in the cache: \(String(cString: strerror(errno)))" }
+    }
+
+    private struct Scan {
+        var entries: [Entry] = []
+        var temporaries: [String] = []
+        var ignored = 0
+    }
+
+    static func lruOrder(_ a: Entry, _ b: Entry) -> Bool {
+        (a.usedAt, a.name) < (b.usedAt, b.name)
+    }
+
+    /// An entry worth serving: not empty, starting and ending like a JPEG (so a file cut
+    /// or overwritten outside the cache is downloaded again rather than served).
+    static func isIntact(_ path: String) -> Bool {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size >= 4 else { return false }
+        var head = [UInt8](repeating: 0, count: 2)
+        var tail = [UInt8](repeating: 0, count: 2)
+        guard pread(fd, &head, 2, 0) == 2, pread(fd, &tail, 2, info.st_size - 2) == 2 else { return false }
+        return head == [0xFF, 0xD8] && tail == [0xFF, 0xD9]
+    }
+
+    /// Marks `name` as used now: a time later than every other entry's, so the order of
+    /// uses is exact even within one clock tick.
+    private func touch(_ name: String, now: Double) throws -> Entry {
+        let newest = try scan().entries.filter { $0.name != name }.map(\.usedAt).max() ?? 0
+        let stamp = max(now, newest + 0.000_001)
+        let path = directory + "/" + name
+        var times = [Self.timespec(stamp), Self.timespec(stamp)]
+        guard utimensat(AT_FDCWD, path, &times, 0) == 0 else { throw CacheWriteError(errno: errno) }
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw CacheWriteError(errno: errno) }
+        return Entry(name: name, path: path, bytes: Int64(info.st_size), usedAt: Self.seconds(info.st_mtim))
+    }
+
+    /// Removes least recently used entries until the rest fit under the cap. Entries whose
+    /// photo lock is held elsewhere (being served or replaced right now) are passed over.
+    private func evict(keeping kept: String?, now: Double) throws -> [Entry] {
+        let scan = try self.scan()
+        var total = scan.entries.reduce(0) { $0 + $1.bytes }
+        var removed: [Entry] = []
+        for entry in scan.entries.sorted(by: Self.lruOrder) where total > capBytes && entry.name != kept {
+            guard let held = locks.tryLock("photo:" + entry.name) else { continue }
+            defer { held.unlock() }
+            if unlink(entry.path) == 0 {
+                total -= entry.bytes
+                removed.append(entry)
+            }
+        }
+        // Leftovers of downloads that died: nobody holds their photo's lock.
+        for temporary in scan.temporaries {
+            // .tmp-<entry name>-<pid>-<n>; the entry name may itself contain '-'.
+            let parts = temporary.dropFirst(".tmp-".count).split(separator: "-", omittingEmptySubsequences: false)
+            guard parts.count >= 3 else { continue }
+            let entryName = parts.dropLast(2).joined(separator: "-")
+            guard let held = locks.tryLock("photo:" + entryName) else { continue }
+            unlink(directory + "/" + temporary)
+            held.unlock()
+        }
+        // Oversize photos are served once, then left for an hour.
+        if let names = try? FileManager.default.contentsOfDirectory(atPath: directory + "/.oversize") {
+            for name in names {
+                var info = stat()
+                let path = directory + "/.oversize/" + name
+                if stat(path, &info) == 0, now - Self.seconds(info.st_mtim) > Self.oversizeLifetime { unlink(path) }
+            }
+        }
+        return removed
+    }
+
+    private func scan() throws -> Scan {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory)
+        } catch {
+            throw ToolError(.ioError, "cannot read the cache directory \(directory): \(error.localizedDescription)")
+        }
+        var scan = Scan()
+        for name in names {
+            if name.hasPrefix(".tmp-") {
+                scan.temporaries.append(name)
+                continue
+            }
+            if name == ".lock" || name == ".oversize" || name == "CACHEDIR.TAG" { continue }
+            var info = stat()
+            guard Self.isEntryName(name), lstat(directory + "/" + name, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+                scan.ignored += 1
+                continue
+            }
+            scan.entries.append(Entry(name: name, path: directory + "/" + name, bytes: Int64(info.st_size), usedAt: Self.seconds(info.st_mtim)))
+        }
+        return scan
+    }
+
+    /// Names the cache itself gives: `SafeName` characters, then `.jpg`.
+    static func isEntryName(_ name: String) -> Bool {
+        guard name.hasSuffix(".jpg"), name.count > 4 else { return false }
+        return name.dropLast(4).unicodeScalars.allSatisfy(SafeName.isSafe)
+    }
+
+    static func timespec(_ seconds: Double) -> Glibc.timespec {
+        let whole = seconds.rounded(.down)
+        return Glibc.timespec(tv_sec: Int(whole), tv_nsec: Int(((seconds - whole) * 1e9).rounded()))
+    }
+
+    static func seconds(_ time: Glibc.timespec) -> Double {
+        Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+}

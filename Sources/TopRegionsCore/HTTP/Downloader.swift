@@ -1,0 +1,109 @@
+import Foundation
+
+/// Why an image could not be downloaded (after retries, when the failure was transient).
+public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
+    case http(status: Int)
+    case transport(HTTPError)
+    /// Not an image: an HTML error page, an empty body.
+    case notAnImage(String)
+    /// Writing it failed (disk full, ...).
+    case storage(String)
+
+    public var isTransient: Bool {
+        switch self {
+        case .http(let status): status == 429 || status >= 500
+        case .transport(let error): error.isTransient
+        case .notAnImage, .storage: false
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .http(let status): "HTTP \(status)"
+        case .transport(let error): error.description
+        case .notAnImage(let why): why
+        case .storage(let why): why
+        }
+    }
+}
+
+/// Downloads images (static files: they do not count against the API key's hourly limit)
+/// over one connection, streaming the body to a sink, retrying transient failures with
+/// backoff and honouring Retry-After.
+public final class Downloader {
+    public let retry: RetryPolicy
+    public let sleep: @Sendable (Double) -> Void
+    public let now: @Sendable () -> Double
+    private let session = CurlSession()
+
+    public init(retry: RetryPolicy, now: @escaping @Sendable () -> Double, sleep: @escaping @Sendable (Double) -> Void = { Thread.sleep(forTimeInterval: $0) }) {
+        self.retry = retry
+        self.now = now
+        self.sleep = sleep
+    }
+
+    /// Downloads `url`. `begin` is called before each attempt (to start the sink afresh),
+    /// `write` with each chunk of the body of a 200 response. Returns the body size.
+    public func download(
+        _ url: String, begin: () throws -> Void, write: (UnsafeRawBufferPointer) throws -> Void
+    ) throws(DownloadError) -> Int64 {
+        var attempt = 0
+        while true {
+            attempt += 1
+            var failure: DownloadError
+            var retryAfter: Double?
+            do {
+                do {
+                    try begin()
+                } catch {
+                    throw HTTPError.aborted("\(error)")
+                }
+                var isImageBody = true
+                var first = true
+                let head = try session.get(url, timeouts: .download) { chunk in
+                    // Only an image body reaches the sink; HTML error pages are dropped.
+                    if first {
+                        first = false
+                        isImageBody = Self.looksLikeImage(chunk)
+                    }
+                    if isImageBody { try write(chunk) }
+                }
+                if head.status == 200 {
+                    guard head.bodyBytes > 0 else { throw DownloadError.notAnImage("empty body") }
+                    guard isImageBody else {
+                        throw DownloadError.notAnImage("not an image (\(head.headers["content-type"] ?? "no content type"))")
+                    }
+                    return head.bodyBytes
+                }
+                failure = .http(status: head.status)
+                if head.status == 429 { retryAfter = RetryPolicy.retryAfter(head.headers["retry-after"], now: now()) }
+            } catch let error as DownloadError {
+                failure = error
+            } catch let error as HTTPError {
+                if case .aborted(let why) = error { throw .storage(why) }
+                failure = .transport(error)
+            } catch {
+                failure = .storage("\(error)")
+            }
+            guard failure.isTransient, attempt < retry.maxAttempts else { throw failure }
+            if let retryAfter, retryAfter > retry.maxRetryAfter { throw failure }
+            sleep(max(retryAfter ?? 0, retry.backoff(after: attempt)))
+        }
+    }
+
+    /// JPEG, PNG or GIF magic bytes.
+    static func looksLikeImage(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let start = Array(bytes.prefix(3))
+        return start.starts(with: [0xFF, 0xD8]) || start.starts(with: [0x89, 0x50, 0x4E]) || start.starts(with: [0x47, 0x49, 0x46])
+    }
+
+    /// Downloads a small image into memory.
+    public func fetch(_ url: String, limit: Int = 4 << 20) throws(DownloadError) -> [UInt8] {
+        var data: [UInt8] = []
+        _ = try download(url, begin: { data.removeAll(keepingCapacity: true) }) { chunk in
+            guard data.count + chunk.count <= limit else { throw HTTPError.tooLarge(limit: limit) }
+            data.append(contentsOf: chunk)
+        }
+        return data
+    }
+}
