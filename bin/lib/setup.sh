@@ -2,7 +2,7 @@
 # topregions. Installs only what is missing, without asking.
 
 # The Debian packages the build links against.
-TOPREGIONS_APT_PACKAGES=(libsqlite3-dev libcurl4-openssl-dev curl)
+TOPREGIONS_APT_PACKAGES=(libsqlite3-dev libcurl4-openssl-dev curl time sqlite3)
 
 topregions_ensure_swift() {
     if ! command -v swift >/dev/null 2>&1 && [ -x /opt/swift/bin/swift ]; then
