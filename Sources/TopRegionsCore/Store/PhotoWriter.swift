@@ -80,8 +80,8 @@ public struct PhotoWriter: Sendable {
             // Photographers, regions and places first, deduplicated in memory, so each photo
             // is staged with the ids it counts for and no statement resolves them row by row.
             let photographers = try Self.upsertPhotographers(of: batch, db)
-            let regions = try Self.upsertRegions(of: batch, db)
-            let places = try Self.placeRegions(of: batch, regions: regions, now: now, db)
+            let regions = try Self.upsertRegions(Self.regions(of: batch), db)
+            let places = try Self.placeRegions(of: batch, now: now, db)
             try Self.stage(batch, photographers: photographers, regions: regions, places: places, db)
 
             try db.execute(sql: "DELETE FROM incoming WHERE id IN (SELECT id FROM deleted_photo)")
@@ -151,30 +151,8 @@ public struct PhotoWriter: Sendable {
         guard !resolutions.isEmpty else { return 0 }
         return try store.write { db in
             try Self.prepareStaging(db)
-            let region = try BulkStatement(db, sql: "INSERT OR REPLACE INTO incoming_region (place_id, name, sort_key, latitude, longitude) VALUES (?, ?, ?, ?, ?)")
-            let place = try BulkStatement(db, sql: "INSERT OR REPLACE INTO incoming_place (place_id, region_place_id) VALUES (?, ?)")
-            for resolution in resolutions {
-                if let info = resolution.region {
-                    region.bind(1, info.placeID)
-                    region.bind(2, info.name.isEmpty ? nil : info.name)
-                    region.bind(3, info.name.isEmpty ? nil : Self.sortKey(info.name))
-                    region.bind(4, info.latitude)
-                    region.bind(5, info.longitude)
-                    try region.run()
-                }
-                place.bind(1, resolution.placeID)
-                place.bind(2, resolution.region?.placeID)
-                try place.run()
-            }
-            try Self.upsertRegions(db)
-            try db.execute(sql: """
-                INSERT INTO learned_place (place_id, region_place_id)
-                    SELECT place_id, region_place_id FROM incoming_place ip
-                    WHERE NOT EXISTS (SELECT 1 FROM place WHERE place_id = ip.place_id);
-                INSERT INTO place (place_id, region, resolved_at)
-                    SELECT l.place_id, r.id, ? FROM learned_place l LEFT JOIN region r ON r.place_id = l.region_place_id;
-                """, arguments: [now])
-            let attached = try Self.attachPhotosAwaitingLearnedPlaces(db)
+            _ = try Self.upsertRegions(resolutions.compactMap(\.region), db)
+            let attached = try Self.learnPlaces(resolutions.map { ($0.placeID, $0.region?.placeID, true) }, now: now, db)
             try CountDeltas.apply(db)
             try Self.clearStaging(db)
             return attached
@@ -215,7 +193,7 @@ public struct PhotoWriter: Sendable {
                 place_id TEXT PRIMARY KEY, name TEXT, sort_key TEXT, latitude REAL, longitude REAL
             ) WITHOUT ROWID;
             CREATE TEMP TABLE IF NOT EXISTS incoming_place (
-                place_id TEXT PRIMARY KEY, region_place_id TEXT
+                place_id TEXT PRIMARY KEY, region_place_id TEXT, answered INTEGER NOT NULL
             ) WITHOUT ROWID;
             CREATE TEMP TABLE IF NOT EXISTS learned_place (
                 place_id TEXT PRIMARY KEY, region_place_id TEXT
@@ -254,29 +232,49 @@ public struct PhotoWriter: Sendable {
         return try idMap(db, sql: "SELECT p.nsid, p.id FROM incoming_photographer i JOIN photographer p ON p.nsid = i.nsid")
     }
 
-    /// Upserts the regions the records name; returns region place id → row id.
-    private static func upsertRegions(of batch: [PhotoRecord], _ db: Database) throws -> [String: Int64] {
+    /// The regions the records name, each once (a non-empty name wins).
+    private static func regions(of batch: [PhotoRecord]) -> [RegionInfo] {
         var names: [String: String] = [:]
         for record in batch {
             guard let regionID = record.regionID else { continue }
             if let name = record.region, !name.isEmpty || names[regionID] == nil { names[regionID] = name }
         }
-        guard !names.isEmpty else { return [:] }
-        let stage = try BulkStatement(db, sql: "INSERT INTO incoming_region (place_id, name, sort_key) VALUES (?, ?, ?)")
-        for (placeID, name) in names {
-            stage.bind(1, placeID)
-            stage.bind(2, name.isEmpty ? nil : name)
-            stage.bind(3, name.isEmpty ? nil : sortKey(name))
+        return names.map { RegionInfo(placeID: $0.key, name: $0.value) }
+    }
+
+    /// Upserts regions: new ones get their name (or their id while the name is unknown);
+    /// known ones take a newer non-empty name and coordinates. Returns place id → row id.
+    private static func upsertRegions(_ regions: [RegionInfo], _ db: Database) throws -> [String: Int64] {
+        guard !regions.isEmpty else { return [:] }
+        let stage = try BulkStatement(db, sql: "INSERT OR REPLACE INTO incoming_region (place_id, name, sort_key, latitude, longitude) VALUES (?, ?, ?, ?, ?)")
+        for region in regions {
+            stage.bind(1, region.placeID)
+            stage.bind(2, region.name.isEmpty ? nil : region.name)
+            stage.bind(3, region.name.isEmpty ? nil : sortKey(region.name))
+            stage.bind(4, region.latitude)
+            stage.bind(5, region.longitude)
             try stage.run()
         }
-        try upsertRegions(db)
+        try db.execute(sql: """
+            INSERT INTO region (place_id, name, sort_key, latitude, longitude)
+                SELECT place_id, COALESCE(name, place_id), COALESCE(sort_key, lower(place_id)), latitude, longitude
+                FROM incoming_region WHERE true
+                ON CONFLICT (place_id) DO UPDATE SET
+                    name = CASE WHEN excluded.name <> excluded.place_id THEN excluded.name ELSE name END,
+                    sort_key = CASE WHEN excluded.name <> excluded.place_id THEN excluded.sort_key ELSE sort_key END,
+                    latitude = COALESCE(excluded.latitude, latitude),
+                    longitude = COALESCE(excluded.longitude, longitude)
+                WHERE (excluded.name <> excluded.place_id AND excluded.name <> name)
+                   OR excluded.latitude IS NOT NULL AND excluded.latitude IS NOT latitude
+                   OR excluded.longitude IS NOT NULL AND excluded.longitude IS NOT longitude
+            """)
         return try idMap(db, sql: "SELECT r.place_id, r.id FROM incoming_region i JOIN region r ON r.place_id = i.place_id")
     }
 
     /// The region of every place in the batch, as far as the store knows it, after learning
-    /// the places whose region the records carry (and giving stored photos waiting for
-    /// those places their region). Returns place id → region row id; absent = not known.
-    private static func placeRegions(of batch: [PhotoRecord], regions: [String: Int64], now: Int64, _ db: Database) throws -> [String: Int64] {
+    /// the places whose region the records carry. Returns place id → region row id; absent
+    /// = not known (or no region).
+    private static func placeRegions(of batch: [PhotoRecord], now: Int64, _ db: Database) throws -> [String: Int64] {
         var places: [String: String?] = [:]
         for record in batch {
             guard let placeID = record.placeID else { continue }
@@ -287,21 +285,30 @@ public struct PhotoWriter: Sendable {
             }
         }
         guard !places.isEmpty else { return [:] }
-        let stage = try BulkStatement(db, sql: "INSERT INTO incoming_place (place_id, region_place_id) VALUES (?, ?)")
-        for (placeID, regionID) in places {
-            stage.bind(1, placeID)
-            stage.bind(2, regionID)
+        // A record without a region says nothing about its place: only look it up.
+        _ = try learnPlaces(places.map { ($0.key, $0.value, $0.value != nil) }, now: now, db)
+        return try idMap(db, sql: "SELECT pl.place_id, pl.region FROM incoming_place i JOIN place pl ON pl.place_id = i.place_id WHERE pl.region IS NOT NULL")
+    }
+
+    /// Stages places and remembers the `answered` ones not known yet (their region, or
+    /// none when `regionPlaceID` is nil; a place never changes), then gives stored photos
+    /// waiting for those places their region. Returns how many photos gained one.
+    private static func learnPlaces(_ places: [(placeID: String, regionPlaceID: String?, answered: Bool)], now: Int64, _ db: Database) throws -> Int {
+        let stage = try BulkStatement(db, sql: "INSERT OR REPLACE INTO incoming_place (place_id, region_place_id, answered) VALUES (?, ?, ?)")
+        for place in places {
+            stage.bind(1, place.placeID)
+            stage.bind(2, place.regionPlaceID)
+            stage.bind(3, place.answered ? 1 : 0 as Int64)
             try stage.run()
         }
         try db.execute(sql: """
             INSERT INTO learned_place (place_id, region_place_id)
                 SELECT place_id, region_place_id FROM incoming_place ip
-                WHERE region_place_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM place WHERE place_id = ip.place_id);
+                WHERE answered AND NOT EXISTS (SELECT 1 FROM place WHERE place_id = ip.place_id);
             INSERT INTO place (place_id, region, resolved_at)
-                SELECT l.place_id, r.id, ? FROM learned_place l JOIN region r ON r.place_id = l.region_place_id;
+                SELECT l.place_id, r.id, ? FROM learned_place l LEFT JOIN region r ON r.place_id = l.region_place_id;
             """, arguments: [now])
-        try attachPhotosAwaitingLearnedPlaces(db)
-        return try idMap(db, sql: "SELECT pl.place_id, pl.region FROM incoming_place i JOIN place pl ON pl.place_id = i.place_id WHERE pl.region IS NOT NULL")
+        return try attachPhotosAwaitingLearnedPlaces(db)
     }
 
     private static func idMap(_ db: Database, sql: String) throws -> [String: Int64] {
@@ -346,24 +353,6 @@ public struct PhotoWriter: Sendable {
             }
             try photo.run()
         }
-    }
-
-    /// New regions get their name (or their id while the name is unknown); known ones
-    /// take a newer non-empty name and coordinates.
-    private static func upsertRegions(_ db: Database) throws {
-        try db.execute(sql: """
-            INSERT INTO region (place_id, name, sort_key, latitude, longitude)
-                SELECT place_id, COALESCE(name, place_id), COALESCE(sort_key, lower(place_id)), latitude, longitude
-                FROM incoming_region WHERE true
-                ON CONFLICT (place_id) DO UPDATE SET
-                    name = CASE WHEN excluded.name <> excluded.place_id THEN excluded.name ELSE name END,
-                    sort_key = CASE WHEN excluded.name <> excluded.place_id THEN excluded.sort_key ELSE sort_key END,
-                    latitude = COALESCE(excluded.latitude, latitude),
-                    longitude = COALESCE(excluded.longitude, longitude)
-                WHERE (excluded.name <> excluded.place_id AND excluded.name <> name)
-                   OR excluded.latitude IS NOT NULL AND excluded.latitude IS NOT latitude
-                   OR excluded.longitude IS NOT NULL AND excluded.longitude IS NOT longitude
-            """)
     }
 
     /// Stored photos in a place that `learned_place` just resolved get that place's region.
