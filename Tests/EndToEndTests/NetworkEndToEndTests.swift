@@ -233,3 +233,22 @@ import Testing
         #expect(try setup.fake.requests().map(\.status) == [429, 200])
     }
 }
+
+extension NetworkEndToEndTests {
+    /// Proxies come from the environment as libcurl reads them: a dead proxy breaks the
+    /// call, unless NO_PROXY exempts the host.
+    @Test func proxiesFromTheEnvironmentAndNoProxy() throws {
+        let setup = try Setup()
+        var proxied = setup.environment
+        proxied["http_proxy"] = "http://127.0.0.1:9"
+        let broken = try Tools.run("flickr-recent", ["-q", "--db", setup.db, "--pages", "1", "--retries", "0"], environment: proxied)
+        #expect(broken.status == 75)
+        #expect(broken.stderr.contains("127.0.0.1 port 9"), "\(broken.stderr)")
+        #expect(try setup.fake.requests().isEmpty)
+
+        proxied["NO_PROXY"] = "127.0.0.1"
+        let direct = try Tools.run("flickr-recent", ["-q", "--db", setup.db, "--pages", "1", "--per-page", "5"], environment: proxied)
+        #expect(direct.status == 0, "\(direct.stderr)")
+        #expect(direct.stdout.split(separator: "\n").count == 5)
+    }
+}

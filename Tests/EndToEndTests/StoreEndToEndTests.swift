@@ -282,3 +282,49 @@ extension StoreEndToEndTests {
         #expect(photos.stdout.contains("1,a@N01,,New,"))
     }
 }
+
+extension StoreEndToEndTests {
+    /// kill -9 in the middle of a load: what is stored is whole batches, with exact counts.
+    @Test func aKilledLoadLeavesWholeBatchesAndExactCounts() throws {
+        let scratch = Scratch()
+        let environment = Tools.environment(home: scratch.path)
+        let db = scratch.file("photos.db")
+        let input = scratch.file("big.ndjson")
+        let lines = (0..<300_000).map { i in
+            #"{"id":"\#(i)","owner":"o\#(i % 499)@N01","title":"Photo \#(i)","region_id":"R\#(i % 61)","region":"Region \#(i % 61)","place_id":"P\#(i % 613)"}"#
+        }
+        try (lines.joined(separator: "\n") + "\n").write(toFile: input, atomically: true, encoding: .utf8)
+        let load = try Tools.start("regions-load", ["--db", db, "--batch-size", "5000", input], environment: environment)
+        // Wait for the first committed batches, then kill without warning.
+        let deadline = Date().addingTimeInterval(60)
+        var stored = 0
+        while stored < 10_000 && Date() < deadline {
+            let count = try Tools.run("/usr/bin/sqlite3", [db, "SELECT COUNT(*) FROM photo"], environment: environment)
+            stored = Int(count.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+            if stored < 10_000 { usleep(10_000) }
+        }
+        kill(load.pid, SIGKILL)
+        let result = try load.wait()
+        #expect(result.status != 0)
+
+        let check = try Tools.run("/usr/bin/sqlite3", [db, """
+            PRAGMA integrity_check;
+            SELECT COUNT(*) FROM photo;
+            SELECT COUNT(*) FROM (
+                SELECT r.id, r.photographers, r.photos, COUNT(DISTINCT p.photographer) AS n, COUNT(p.id) AS m
+                FROM region r LEFT JOIN photo p ON p.region = r.id GROUP BY r.id
+            ) WHERE n <> photographers OR m <> photos;
+            """], environment: environment)
+        let answers = check.stdout.split(separator: "\n")
+        #expect(answers.first == "ok")
+        let count = Int(answers[1])!
+        // The first batch holds 1,000 records, the others 5,000.
+        #expect(count >= 10_000 && count < 300_000 && (count - 1000) % 5000 == 0, "\(count) photos stored")
+        #expect(answers[2] == "0", "counts differ from a recomputation")
+        // The load can simply be run again: it finishes the job.
+        let again = try Tools.run("regions-load", ["-q", "--db", db, input], environment: environment)
+        #expect(again.status == 0)
+        let total = try Tools.run("/usr/bin/sqlite3", [db, "SELECT COUNT(*), SUM(photos) FROM region"], environment: environment)
+        #expect(total.stdout == "61|300000\n")
+    }
+}
