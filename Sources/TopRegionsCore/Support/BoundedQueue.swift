@@ -6,8 +6,8 @@ import Foundation
 final class BoundedQueue<Element: Sendable, Outcome: Sendable>: @unchecked Sendable {
     // All mutable state is guarded by `condition`.
     private let condition = NSCondition()
+    /// At most `capacity` elements: removing from the front is cheap enough.
     private var items: [Element] = []
-    private var head = 0
     private var finished = false
     private var cancelled = false
     private var result: Outcome?
@@ -23,7 +23,7 @@ final class BoundedQueue<Element: Sendable, Outcome: Sendable>: @unchecked Senda
     func push(_ element: Element) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        while items.count - head >= capacity && !cancelled { condition.wait() }
+        while items.count >= capacity && !cancelled { condition.wait() }
         if cancelled { return false }
         items.append(element)
         condition.broadcast()
@@ -36,7 +36,6 @@ final class BoundedQueue<Element: Sendable, Outcome: Sendable>: @unchecked Senda
         defer { condition.unlock() }
         cancelled = true
         items.removeAll()
-        head = 0
         condition.broadcast()
     }
 
@@ -50,14 +49,10 @@ final class BoundedQueue<Element: Sendable, Outcome: Sendable>: @unchecked Senda
     func pop() -> Element? {
         condition.lock()
         defer { condition.unlock() }
-        while head == items.count && !finished { condition.wait() }
-        guard head < items.count else { return nil }
-        let element = items[head]
-        head += 1
-        if head == items.count {
-            items.removeAll(keepingCapacity: true)
-            head = 0
-        }
+        while items.isEmpty && !finished { condition.wait() }
+        guard !items.isEmpty else { return nil }
+        // Removed, not just passed over: the queue must not keep consumed batches alive.
+        let element = items.removeFirst()
         condition.broadcast()
         return element
     }

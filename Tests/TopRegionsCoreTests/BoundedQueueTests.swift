@@ -1,0 +1,39 @@
+import Testing
+@testable import TopRegionsCore
+
+@Suite struct BoundedQueueTests {
+    final class Batch: Sendable {
+        let number: Int
+        init(_ number: Int) { self.number = number }
+    }
+
+    /// The loader's decoder stays one batch ahead of the writer; a consumed batch must not
+    /// stay referenced by the queue (it did once, and memory grew with the input).
+    @Test func consumedElementsAreReleasedWhileTheProducerStaysAhead() {
+        let queue = BoundedQueue<Batch, Int>(capacity: 2)
+        weak var first: Batch?
+        do {
+            let batch = Batch(1)
+            first = batch
+            queue.push(batch)
+        }
+        queue.push(Batch(2))
+        #expect(queue.pop()?.number == 1)
+        queue.push(Batch(3))
+        #expect(queue.pop()?.number == 2)
+        #expect(first == nil, "the queue still holds a consumed element")
+        queue.finish(with: 7)
+        #expect(queue.pop()?.number == 3)
+        #expect(queue.pop() == nil)
+        #expect(queue.outcome == 7)
+    }
+
+    @Test func aCancelledQueueRefusesMoreAndDropsWhatItHeld() {
+        let queue = BoundedQueue<Batch, Int>(capacity: 2)
+        #expect(queue.push(Batch(1)))
+        queue.cancel()
+        #expect(!queue.push(Batch(2)))
+        queue.finish(with: 0)
+        #expect(queue.pop() == nil)
+    }
+}
