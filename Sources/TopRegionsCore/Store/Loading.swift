@@ -56,7 +56,7 @@ public struct Loader: Sendable {
         var writeError: (any Error)?
         while let batch = batches.pop() {
             do {
-                report.batch += try writer.store(batch.records, now: now)
+                report.batch += try writer.store(batch.prepared, now: now)
                 checkpointer.committed()
                 report.read += batch.read
                 report.bad += batch.bad
@@ -92,10 +92,17 @@ public struct Loader: Sendable {
 
     struct DecodedBatch: Sendable {
         var records: [PhotoRecord] = []
+        /// Filled on the decoding thread just before the batch is queued.
+        var prepared = PreparedBatch([])
         var read = 0
         var bad = 0
         /// The last line this batch covers.
         var end: (source: String, line: Int)?
+
+        mutating func prepare() {
+            prepared = PreparedBatch(records)
+            records = []
+        }
     }
 
     enum DecodeOutcome: Sendable {
@@ -131,6 +138,7 @@ public struct Loader: Sendable {
                     }
                     current.end = (name, number)
                     if current.records.count >= limit {
+                        current.prepare()
                         guard batches.push(current) else { throw DecodeStop.cancelled }
                         limit = options.batchSize
                         current = DecodedBatch()
@@ -146,6 +154,7 @@ public struct Loader: Sendable {
             return .thrown(error)
         }
         if !current.records.isEmpty {
+            current.prepare()
             batches.push(current)
             return .finished(DecodedBatch())
         }

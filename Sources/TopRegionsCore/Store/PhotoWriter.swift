@@ -51,6 +51,63 @@ public struct PlaceResolution: Sendable, Equatable {
     }
 }
 
+/// A batch made ready for the store: repeats removed (the last copy of an id wins), the
+/// photographers, regions and places it mentions collected once each, unknown fields
+/// serialized. Preparing is pure work on the records, so the loader does it on its decoding
+/// thread, leaving the writer's thread to the database.
+public struct PreparedBatch: Sendable {
+    var records: [PhotoRecord] = []
+    /// Records repeated within the batch (the earlier copies).
+    var duplicates = 0
+    var photographers: [(nsid: String, name: String)] = []
+    var regions: [RegionInfo] = []
+    /// Places the records name; `answered` when a record tells the place's region.
+    var places: [(placeID: String, regionPlaceID: String?, answered: Bool)] = []
+    /// Each record's unknown fields as a JSON object, or nil.
+    var extras: [String?] = []
+
+    public var count: Int { records.count + duplicates }
+
+    public init(_ batch: [PhotoRecord]) {
+        var latest: [String: Int] = [:]
+        latest.reserveCapacity(batch.count)
+        for index in batch.indices where latest.updateValue(index, forKey: batch[index].id) != nil {
+            duplicates += 1
+        }
+        records = duplicates == 0 ? batch : batch.indices.filter { latest[batch[$0].id] == $0 }.map { batch[$0] }
+
+        var names: [String: String] = [:]
+        var regionNames: [String: String] = [:]
+        var placeRegions: [String: String?] = [:]
+        var writer = JSONWriter(capacity: 256)
+        extras.reserveCapacity(records.count)
+        for record in records {
+            if !record.ownerName.isEmpty || names[record.owner] == nil { names[record.owner] = record.ownerName }
+            if let regionID = record.regionID, let name = record.region, !name.isEmpty || regionNames[regionID] == nil {
+                regionNames[regionID] = name
+            }
+            if let placeID = record.placeID {
+                if let regionID = record.regionID {
+                    placeRegions[placeID] = .some(regionID)
+                } else if placeRegions[placeID] == nil {
+                    placeRegions[placeID] = .some(nil)
+                }
+            }
+            if record.extra.isEmpty {
+                extras.append(nil)
+            } else {
+                writer.removeAll()
+                writer.value(.object(record.extra))
+                extras.append(String(decoding: writer.bytes, as: UTF8.self))
+            }
+        }
+        photographers = names.map { ($0.key, $0.value) }
+        regions = regionNames.map { RegionInfo(placeID: $0.key, name: $0.value) }
+        // A record without a region says nothing about its place: only look it up.
+        places = placeRegions.map { ($0.key, $0.value, $0.value != nil) }
+    }
+}
+
 /// Writes photos and place resolutions with set-based statements: each batch is staged
 /// into temporary tables, then a fixed handful of INSERT ... SELECT / UPDATE ... FROM
 /// statements applies it, whatever the batch size. One transaction per batch.
@@ -65,23 +122,20 @@ public struct PhotoWriter: Sendable {
 
     /// Stores a batch of records in one transaction. Records for the same id: the last wins.
     public func store(_ records: [PhotoRecord], now: Int64) throws -> BatchResult {
-        var result = BatchResult()
-        // Repeats within the batch: the last copy is stored, the others count as skipped, so
-        // the summary tells what changed in the store.
-        var latest: [String: Int] = [:]
-        latest.reserveCapacity(records.count)
-        for (index, record) in records.enumerated() {
-            if latest.updateValue(index, forKey: record.id) != nil { result.duplicates += 1 }
-        }
-        let batch = records.indices.filter { latest[records[$0].id] == $0 }.map { records[$0] }
+        try store(PreparedBatch(records), now: now)
+    }
 
+    /// Stores a prepared batch in one transaction.
+    public func store(_ batch: PreparedBatch, now: Int64) throws -> BatchResult {
+        var result = BatchResult()
+        result.duplicates = batch.duplicates
         try store.write { db in
             try Self.prepareStaging(db)
             // Photographers, regions and places first, deduplicated in memory, so each photo
             // is staged with the ids it counts for and no statement resolves them row by row.
-            let photographers = try Self.upsertPhotographers(of: batch, db)
-            let regions = try Self.upsertRegions(Self.regions(of: batch), db)
-            let places = try Self.placeRegions(of: batch, now: now, db)
+            let photographers = try Self.upsertPhotographers(batch.photographers, db)
+            let regions = try Self.upsertRegions(batch.regions, db)
+            let places = try Self.placeRegions(batch.places, now: now, db)
             try Self.stage(batch, photographers: photographers, regions: regions, places: places, db)
 
             try db.execute(sql: "DELETE FROM incoming WHERE id IN (SELECT id FROM deleted_photo)")
@@ -127,7 +181,7 @@ public struct PhotoWriter: Sendable {
                     FROM incoming WHERE old_rowid IS NULL
                 """, arguments: [now])
             result.new = db.changesCount
-            result.unchanged = batch.count - result.deletedEarlier - result.new - result.updated
+            result.unchanged = batch.records.count - result.deletedEarlier - result.new - result.updated
 
             try CountDeltas.apply(db)
 
@@ -211,14 +265,10 @@ public struct PhotoWriter: Sendable {
             """)
     }
 
-    /// Upserts the batch's photographers; returns NSID → row id.
-    private static func upsertPhotographers(of batch: [PhotoRecord], _ db: Database) throws -> [String: Int64] {
-        var names: [String: String] = [:]
-        for record in batch where !record.ownerName.isEmpty || names[record.owner] == nil {
-            names[record.owner] = record.ownerName
-        }
+    /// Upserts photographers; returns NSID → row id.
+    private static func upsertPhotographers(_ photographers: [(nsid: String, name: String)], _ db: Database) throws -> [String: Int64] {
         let stage = try BulkStatement(db, sql: "INSERT INTO incoming_photographer (nsid, name) VALUES (?, ?)")
-        for (nsid, name) in names {
+        for (nsid, name) in photographers {
             stage.bind(1, nsid)
             stage.bind(2, name)
             try stage.run()
@@ -230,16 +280,6 @@ public struct PhotoWriter: Sendable {
                 WHERE excluded.name <> '' AND name <> excluded.name
             """)
         return try idMap(db, sql: "SELECT p.nsid, p.id FROM incoming_photographer i JOIN photographer p ON p.nsid = i.nsid")
-    }
-
-    /// The regions the records name, each once (a non-empty name wins).
-    private static func regions(of batch: [PhotoRecord]) -> [RegionInfo] {
-        var names: [String: String] = [:]
-        for record in batch {
-            guard let regionID = record.regionID else { continue }
-            if let name = record.region, !name.isEmpty || names[regionID] == nil { names[regionID] = name }
-        }
-        return names.map { RegionInfo(placeID: $0.key, name: $0.value) }
     }
 
     /// Upserts regions: new ones get their name (or their id while the name is unknown);
@@ -274,19 +314,9 @@ public struct PhotoWriter: Sendable {
     /// The region of every place in the batch, as far as the store knows it, after learning
     /// the places whose region the records carry. Returns place id → region row id; absent
     /// = not known (or no region).
-    private static func placeRegions(of batch: [PhotoRecord], now: Int64, _ db: Database) throws -> [String: Int64] {
-        var places: [String: String?] = [:]
-        for record in batch {
-            guard let placeID = record.placeID else { continue }
-            if let regionID = record.regionID {
-                places[placeID] = .some(regionID)
-            } else if places[placeID] == nil {
-                places[placeID] = .some(nil)
-            }
-        }
+    private static func placeRegions(_ places: [(placeID: String, regionPlaceID: String?, answered: Bool)], now: Int64, _ db: Database) throws -> [String: Int64] {
         guard !places.isEmpty else { return [:] }
-        // A record without a region says nothing about its place: only look it up.
-        _ = try learnPlaces(places.map { ($0.key, $0.value, $0.value != nil) }, now: now, db)
+        _ = try learnPlaces(places, now: now, db)
         return try idMap(db, sql: "SELECT pl.place_id, pl.region FROM incoming_place i JOIN place pl ON pl.place_id = i.place_id WHERE pl.region IS NOT NULL")
     }
 
@@ -322,7 +352,7 @@ public struct PhotoWriter: Sendable {
 
     /// The only per-record statement: one cached INSERT per photo into `temp.incoming`.
     private static func stage(
-        _ batch: [PhotoRecord], photographers: [String: Int64], regions: [String: Int64], places: [String: Int64],
+        _ batch: PreparedBatch, photographers: [String: Int64], regions: [String: Int64], places: [String: Int64],
         _ db: Database
     ) throws {
         let photo = try BulkStatement(db, sql: """
@@ -330,28 +360,24 @@ public struct PhotoWriter: Sendable {
                                   uploaded, thumb_url, photo_url, extra)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
-        var extraWriter = JSONWriter(capacity: 256)
-        for record in batch {
-            photo.bind(1, record.id)
-            photo.bind(2, photographers[record.owner]!)
-            // The record's own region wins; else what the store knows of its place.
-            photo.bind(3, record.regionID.flatMap { regions[$0] } ?? record.placeID.flatMap { places[$0] })
-            photo.bind(4, record.title)
-            photo.bind(5, record.description)
-            photo.bind(6, record.latitude)
-            photo.bind(7, record.longitude)
-            photo.bind(8, record.placeID)
-            photo.bind(9, record.uploaded)
-            photo.bind(10, record.thumbURL)
-            photo.bind(11, record.photoURL)
-            if record.extra.isEmpty {
-                photo.bind(12, nil as String?)
-            } else {
-                extraWriter.removeAll()
-                extraWriter.value(.object(record.extra))
-                photo.bind(12, String(decoding: extraWriter.bytes, as: UTF8.self))
+        try batch.records.withUnsafeBufferPointer { records in
+            for index in records.indices {
+                let record = records[index]
+                photo.bind(1, record.id)
+                photo.bind(2, photographers[record.owner]!)
+                // The record's own region wins; else what the store knows of its place.
+                photo.bind(3, record.regionID.flatMap { regions[$0] } ?? record.placeID.flatMap { places[$0] })
+                photo.bind(4, record.title)
+                photo.bind(5, record.description)
+                photo.bind(6, record.latitude)
+                photo.bind(7, record.longitude)
+                photo.bind(8, record.placeID)
+                photo.bind(9, record.uploaded)
+                photo.bind(10, record.thumbURL)
+                photo.bind(11, record.photoURL)
+                photo.bind(12, batch.extras[index])
+                try photo.run()
             }
-            try photo.run()
         }
     }
 
