@@ -38,6 +38,29 @@ struct BulkStatement {
         sqlite3_bind_double(statement, index, value)
     }
 
+    /// Binds the texts in `row` without SQLite copying them (they stay put in the row's
+    /// buffer until the step is done), then runs. For long texts such as descriptions this
+    /// saves an allocation and a copy per field.
+    func run(texts row: TextRow) throws {
+        try row.bytes.withUnsafeBufferPointer { buffer in
+            try buffer.withMemoryRebound(to: CChar.self) { chars in
+                let base = chars.baseAddress
+                for field in row.fields {
+                    if field.start < 0 {
+                        sqlite3_bind_null(statement, field.index)
+                    } else if let base {
+                        sqlite3_bind_text(statement, field.index, base + field.start, Int32(field.count), Self.static)
+                    } else {
+                        sqlite3_bind_text(statement, field.index, "", 0, Self.transient)
+                    }
+                }
+                try run()
+            }
+        }
+    }
+
+    private static let `static` = unsafeBitCast(0, to: sqlite3_destructor_type.self)
+
     /// Runs the statement once with the bound values, then clears them.
     func run() throws {
         let code = sqlite3_step(statement)
@@ -46,5 +69,30 @@ struct BulkStatement {
         guard code == SQLITE_DONE else {
             throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(connection)))
         }
+    }
+}
+
+/// The text parameters of one row, laid out in one reusable buffer.
+struct TextRow {
+    fileprivate(set) var bytes: [UInt8] = []
+    fileprivate(set) var fields: [(index: Int32, start: Int, count: Int)] = []
+
+    mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+        fields.removeAll(keepingCapacity: true)
+    }
+
+    /// Sets parameter `index` to `text` (NULL when nil).
+    mutating func set(_ index: Int32, _ text: String?) {
+        guard let text else {
+            fields.append((index, -1, 0))
+            return
+        }
+        let start = bytes.count
+        // The contiguous fast path is a memcpy; appending the UTF-8 view walks it byte by byte.
+        if text.utf8.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) == nil {
+            bytes.append(contentsOf: text.utf8)
+        }
+        fields.append((index, start, bytes.count - start))
     }
 }

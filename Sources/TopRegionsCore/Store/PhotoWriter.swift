@@ -360,23 +360,25 @@ public struct PhotoWriter: Sendable {
                                   uploaded, thumb_url, photo_url, extra)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
+        var texts = TextRow()
         try batch.records.withUnsafeBufferPointer { records in
             for index in records.indices {
                 let record = records[index]
-                photo.bind(1, record.id)
+                texts.removeAll()
+                texts.set(1, record.id)
+                texts.set(4, record.title)
+                texts.set(5, record.description)
+                texts.set(8, record.placeID)
+                texts.set(10, record.thumbURL)
+                texts.set(11, record.photoURL)
+                texts.set(12, batch.extras[index])
                 photo.bind(2, photographers[record.owner]!)
                 // The record's own region wins; else what the store knows of its place.
                 photo.bind(3, record.regionID.flatMap { regions[$0] } ?? record.placeID.flatMap { places[$0] })
-                photo.bind(4, record.title)
-                photo.bind(5, record.description)
                 photo.bind(6, record.latitude)
                 photo.bind(7, record.longitude)
-                photo.bind(8, record.placeID)
                 photo.bind(9, record.uploaded)
-                photo.bind(10, record.thumbURL)
-                photo.bind(11, record.photoURL)
-                photo.bind(12, batch.extras[index])
-                try photo.run()
+                try photo.run(texts: texts)
             }
         }
     }
