@@ -26,8 +26,9 @@ let package = Package(
     targets: [
         // libcurl from the system (libcurl4-openssl-dev).
         .systemLibrary(name: "CCurl", path: "Sources/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
-        // The few C calls Swift cannot make directly: variadic curl_easy_setopt, OFD locks.
-        .target(name: "CSupport", dependencies: ["CCurl"], linkerSettings: [.linkedLibrary("curl")]),
+        // The few C calls Swift cannot make directly: libcurl opened at run time (variadic
+        // curl_easy_setopt), OFD locks.
+        .target(name: "CSupport", dependencies: ["CCurl"]),
 
         // Everything the six tools do: records & NDJSON, store, HTTP, Flickr client, cache.
         .target(

@@ -1,37 +1,92 @@
 #define _GNU_SOURCE
 #include "CSupport.h"
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
+// libcurl is opened on first use rather than linked: linking it makes the dynamic loader
+// map and relocate libcurl and its ~50 dependencies (OpenSSL, Kerberos, LDAP, ...) at every
+// start, about a third of a tool's start-up, even for `--help` or a database-only query.
+static struct {
+    CURLcode (*global_init)(long);
+    CURL *(*easy_init)(void);
+    void (*easy_cleanup)(CURL *);
+    void (*easy_reset)(CURL *);
+    CURLcode (*easy_perform)(CURL *);
+    CURLcode (*easy_setopt)(CURL *, CURLoption, ...);
+    CURLcode (*easy_getinfo)(CURL *, CURLINFO, ...);
+    const char *(*easy_strerror)(CURLcode);
+    struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
+    void (*slist_free_all)(struct curl_slist *);
+} curl;
+static char load_error[512];
+static pthread_once_t load_once = PTHREAD_ONCE_INIT;
+
+static void load(void) {
+    void *library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
+    if (!library) {
+        snprintf(load_error, sizeof load_error, "cannot load libcurl (libcurl4): %s", dlerror());
+        return;
+    }
+#define RESOLVE(field, symbol)                                                            \
+    if (!(*(void **)&curl.field = dlsym(library, symbol))) {                              \
+        snprintf(load_error, sizeof load_error, "libcurl lacks %s", symbol);              \
+        return;                                                                           \
+    }
+    RESOLVE(global_init, "curl_global_init")
+    RESOLVE(easy_init, "curl_easy_init")
+    RESOLVE(easy_cleanup, "curl_easy_cleanup")
+    RESOLVE(easy_reset, "curl_easy_reset")
+    RESOLVE(easy_perform, "curl_easy_perform")
+    RESOLVE(easy_setopt, "curl_easy_setopt")
+    RESOLVE(easy_getinfo, "curl_easy_getinfo")
+    RESOLVE(easy_strerror, "curl_easy_strerror")
+    RESOLVE(slist_append, "curl_slist_append")
+    RESOLVE(slist_free_all, "curl_slist_free_all")
+#undef RESOLVE
+    curl.global_init(CURL_GLOBAL_DEFAULT);
+}
+
+const char *tr_curl_load(void) {
+    pthread_once(&load_once, load);
+    return load_error[0] ? load_error : NULL;
+}
+
+CURL *tr_curl_easy_init(void) { return curl.easy_init(); }
+void tr_curl_easy_cleanup(CURL *handle) { curl.easy_cleanup(handle); }
+void tr_curl_easy_reset(CURL *handle) { curl.easy_reset(handle); }
+CURLcode tr_curl_easy_perform(CURL *handle) { return curl.easy_perform(handle); }
+const char *tr_curl_easy_strerror(CURLcode code) { return curl.easy_strerror(code); }
+struct curl_slist *tr_curl_slist_append(struct curl_slist *list, const char *string) { return curl.slist_append(list, string); }
+void tr_curl_slist_free_all(struct curl_slist *list) { curl.slist_free_all(list); }
+
 CURLcode tr_curl_setopt_long(CURL *handle, CURLoption option, long value) {
-    return curl_easy_setopt(handle, option, value);
+    return curl.easy_setopt(handle, option, value);
 }
 
 CURLcode tr_curl_setopt_string(CURL *handle, CURLoption option, const char *value) {
-    return curl_easy_setopt(handle, option, value);
+    return curl.easy_setopt(handle, option, value);
 }
 
 CURLcode tr_curl_setopt_pointer(CURL *handle, CURLoption option, void *value) {
-    return curl_easy_setopt(handle, option, value);
+    return curl.easy_setopt(handle, option, value);
 }
 
 CURLcode tr_curl_setopt_write_function(CURL *handle, CURLoption option,
                                        size_t (*callback)(char *, size_t, size_t, void *)) {
-    return curl_easy_setopt(handle, option, callback);
+    return curl.easy_setopt(handle, option, callback);
 }
 
 CURLcode tr_curl_getinfo_long(CURL *handle, CURLINFO info, long *value) {
-    return curl_easy_getinfo(handle, info, value);
+    return curl.easy_getinfo(handle, info, value);
 }
 
 CURLcode tr_curl_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *value) {
-    return curl_easy_getinfo(handle, info, value);
-}
-
-CURLcode tr_curl_getinfo_string(CURL *handle, CURLINFO info, const char **value) {
-    return curl_easy_getinfo(handle, info, value);
+    return curl.easy_getinfo(handle, info, value);
 }
 
 static int ofd(int fd, int64_t offset, short type, bool wait) {

@@ -5,8 +5,20 @@
 #include <stdint.h>
 #include <stdbool.h>
 
-// curl_easy_setopt is variadic, which Swift cannot call. One typed entry point per kind of
-// argument libcurl takes (long, string, pointer, callback, off_t).
+// libcurl, opened with dlopen on first use (see shim.c for why). Call tr_curl_load() first:
+// it returns NULL when libcurl is ready (and globally initialized), else why it is not.
+const char *tr_curl_load(void);
+
+CURL *tr_curl_easy_init(void);
+void tr_curl_easy_cleanup(CURL *handle);
+void tr_curl_easy_reset(CURL *handle);
+CURLcode tr_curl_easy_perform(CURL *handle);
+const char *tr_curl_easy_strerror(CURLcode code);
+struct curl_slist *tr_curl_slist_append(struct curl_slist *list, const char *string);
+void tr_curl_slist_free_all(struct curl_slist *list);
+
+// curl_easy_setopt and curl_easy_getinfo are variadic, which Swift cannot call: one typed
+// entry point per kind of argument.
 CURLcode tr_curl_setopt_long(CURL *handle, CURLoption option, long value);
 CURLcode tr_curl_setopt_string(CURL *handle, CURLoption option, const char *value);
 CURLcode tr_curl_setopt_pointer(CURL *handle, CURLoption option, void *value);
@@ -14,7 +26,6 @@ CURLcode tr_curl_setopt_write_function(CURL *handle, CURLoption option,
                                        size_t (*callback)(char *, size_t, size_t, void *));
 CURLcode tr_curl_getinfo_long(CURL *handle, CURLINFO info, long *value);
 CURLcode tr_curl_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *value);
-CURLcode tr_curl_getinfo_string(CURL *handle, CURLINFO info, const char **value);
 
 // Open-file-description byte-range locks (F_OFD_SETLK/F_OFD_SETLKW). Unlike flock or POSIX
 // record locks they belong to the open file, so two threads of one process exclude each

@@ -71,6 +71,7 @@ public struct PhotoCacheCommand: ToolCommand {
             return .ok
         }
 
+        try CurlSession.requireLibrary()
         let store = try database.open(context)
         let queries = Queries(store: store)
         let writer = PhotoWriter(store: store)

@@ -41,6 +41,7 @@ public struct ThumbGet: ToolCommand {
     }
 
     public func execute(_ context: ToolContext) throws -> SysExit {
+        try CurlSession.requireLibrary()
         let store = try database.open(context)
         let queries = Queries(store: store)
         let thumbnails = Thumbnails(store: store)

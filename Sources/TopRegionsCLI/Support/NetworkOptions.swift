@@ -31,6 +31,7 @@ public struct FlickrOptions: ParsableArguments {
     /// Everything a Flickr client of this run needs. The key is checked first: without one
     /// there is nothing to do (exit 78).
     public func settings(_ context: ToolContext, store: Store) throws -> FlickrSettings {
+        try CurlSession.requireLibrary()
         let key = try FlickrAPIKey.load(file: apiKeyFile, environment: context.environment)
         let endpoints = FlickrEndpoints.from(environment: context.environment)
         guard CurlSession.isFetchable(endpoints.apiBase) else {

@@ -88,20 +88,24 @@ public final class CurlSession {
 
     public static let userAgent = "topregions/0.1.0 (libcurl)"
 
-    /// libcurl's global setup, exactly once per process and before any handle.
-    private static let globalInit: Void = {
-        curl_global_init(Int(CURL_GLOBAL_DEFAULT))
-    }()
+    /// Why libcurl cannot be used in this process, if it cannot (checked once).
+    public static let unavailable: String? = tr_curl_load().map { String(cString: $0) }
 
+    /// Stops a tool early, with a clear message, when libcurl cannot be loaded.
+    public static func requireLibrary() throws {
+        if let reason = unavailable { throw ToolError(.unavailable, reason) }
+    }
+
+    /// A handle on a connection. Tools call `requireLibrary()` before making one.
     public init() {
-        _ = Self.globalInit
-        guard let handle = curl_easy_init() else { fatalError("curl_easy_init failed: out of memory") }
+        if let reason = Self.unavailable { fatalError(reason) }
+        guard let handle = tr_curl_easy_init() else { fatalError("curl_easy_init failed: out of memory") }
         self.handle = handle
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
     }
 
     deinit {
-        curl_easy_cleanup(handle)
+        tr_curl_easy_cleanup(handle)
         errorBuffer.deallocate()
     }
 
@@ -112,7 +116,7 @@ public final class CurlSession {
         body: (UnsafeRawBufferPointer) throws -> Void
     ) throws(HTTPError) -> HTTPResponseHead {
         guard Self.isFetchable(url) else { throw .unsupportedURL }
-        curl_easy_reset(handle)
+        tr_curl_easy_reset(handle)
         // The callbacks only run inside curl_easy_perform below, so `body` does not escape.
         let outcome: Result<HTTPResponseHead, HTTPError> = withoutActuallyEscaping(body) { body in
             let transfer = Transfer(body: body)
@@ -125,8 +129,8 @@ public final class CurlSession {
         do throws(HTTPError) {
             let context = Unmanaged.passUnretained(transfer).toOpaque()
             var headerList: UnsafeMutablePointer<curl_slist>?
-            defer { curl_slist_free_all(headerList) }
-            for header in headers { headerList = curl_slist_append(headerList, header) }
+            defer { tr_curl_slist_free_all(headerList) }
+            for header in headers { headerList = tr_curl_slist_append(headerList, header) }
 
             setString(CURLOPT_URL, url)
             setLong(CURLOPT_HTTPGET, 1)
@@ -150,7 +154,7 @@ public final class CurlSession {
             _ = tr_curl_setopt_pointer(handle, CURLOPT_HEADERDATA, context)
             errorBuffer[0] = 0
 
-            let code = curl_easy_perform(handle)
+            let code = tr_curl_easy_perform(handle)
             if let failure = transfer.bodyError { throw .aborted(failure) }
             var status = 0
             _ = tr_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
@@ -193,7 +197,7 @@ public final class CurlSession {
     }
 
     private func classify(_ code: CURLcode) -> HTTPError {
-        let detail = String(validatingCString: errorBuffer[0] != 0 ? UnsafePointer(errorBuffer) : curl_easy_strerror(code)) ?? "libcurl error \(code.rawValue)"
+        let detail = String(validatingCString: errorBuffer[0] != 0 ? UnsafePointer(errorBuffer) : tr_curl_easy_strerror(code)) ?? "libcurl error \(code.rawValue)"
         switch code {
         case CURLE_OPERATION_TIMEDOUT: return .timedOut
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY, CURLE_COULDNT_CONNECT, CURLE_SEND_ERROR,
