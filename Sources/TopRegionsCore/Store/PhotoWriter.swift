@@ -138,8 +138,12 @@ public struct PhotoWriter: Sendable {
             let places = try Self.placeRegions(batch.places, now: now, db)
             try Self.stage(batch, photographers: photographers, regions: regions, places: places, db)
 
-            try db.execute(sql: "DELETE FROM incoming WHERE id IN (SELECT id FROM deleted_photo)")
-            result.deletedEarlier = db.changesCount
+            // (Each step below is skipped when it has nothing to do: a fresh load meets no
+            // deleted and no stored photos, and scanning the staged batch for them costs.)
+            if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM deleted_photo)")! {
+                try db.execute(sql: "DELETE FROM incoming WHERE id IN (SELECT id FROM deleted_photo)")
+                result.deletedEarlier = db.changesCount
+            }
 
             // What the stored copy (if any) counted for. A record that knows no region keeps
             // the stored photo's region: a less informed copy does not take it away.
@@ -147,40 +151,50 @@ public struct PhotoWriter: Sendable {
                 UPDATE incoming SET
                     old_rowid = p.rowid, old_region = p.region, old_photographer = p.photographer,
                     region = COALESCE(incoming.region, p.region)
-                    FROM photo p WHERE p.id = incoming.id;
-
-                INSERT INTO count_delta (region, photographer, n)
-                    SELECT old_region, old_photographer, -1 FROM incoming
-                    WHERE old_region IS NOT NULL AND (old_region IS NOT region OR old_photographer <> photographer);
+                    FROM photo p WHERE p.id = incoming.id
+                """)
+            let stored = db.changesCount
+            if stored > 0 {
+                try db.execute(sql: """
+                    INSERT INTO count_delta (region, photographer, n)
+                        SELECT old_region, old_photographer, -1 FROM incoming
+                        WHERE old_region IS NOT NULL AND (old_region IS NOT region OR old_photographer <> photographer)
+                    """)
+            }
+            try db.execute(sql: """
                 INSERT INTO count_delta (region, photographer, n)
                     SELECT region, photographer, COUNT(*) FROM incoming
                     WHERE region IS NOT NULL AND (old_rowid IS NULL OR old_region IS NOT region OR old_photographer <> photographer)
-                    GROUP BY region, photographer;
+                    GROUP BY region, photographer
                 """)
 
-            try db.execute(sql: """
-                UPDATE photo SET
-                    photographer = i.photographer, title = i.title, description = i.description,
-                    latitude = i.latitude, longitude = i.longitude, place_id = i.place_id, region = i.region,
-                    uploaded = i.uploaded, thumb_url = i.thumb_url, photo_url = i.photo_url, extra = i.extra
-                FROM incoming i
-                WHERE photo.rowid = i.old_rowid AND (
-                    photo.photographer IS NOT i.photographer OR photo.title IS NOT i.title
-                    OR photo.description IS NOT i.description OR photo.latitude IS NOT i.latitude
-                    OR photo.longitude IS NOT i.longitude OR photo.place_id IS NOT i.place_id
-                    OR photo.region IS NOT i.region OR photo.uploaded IS NOT i.uploaded
-                    OR photo.thumb_url IS NOT i.thumb_url OR photo.photo_url IS NOT i.photo_url
-                    OR photo.extra IS NOT i.extra)
-                """)
-            result.updated = db.changesCount
-            try db.execute(sql: """
-                INSERT INTO photo (id, photographer, title, description, latitude, longitude, place_id, region,
-                                   uploaded, thumb_url, photo_url, extra, added_at)
-                    SELECT id, photographer, title, description, latitude, longitude, place_id, region,
-                           uploaded, thumb_url, photo_url, extra, ?
-                    FROM incoming WHERE old_rowid IS NULL
-                """, arguments: [now])
-            result.new = db.changesCount
+            if stored > 0 {
+                try db.execute(sql: """
+                    UPDATE photo SET
+                        photographer = i.photographer, title = i.title, description = i.description,
+                        latitude = i.latitude, longitude = i.longitude, place_id = i.place_id, region = i.region,
+                        uploaded = i.uploaded, thumb_url = i.thumb_url, photo_url = i.photo_url, extra = i.extra
+                    FROM incoming i
+                    WHERE photo.rowid = i.old_rowid AND (
+                        photo.photographer IS NOT i.photographer OR photo.title IS NOT i.title
+                        OR photo.description IS NOT i.description OR photo.latitude IS NOT i.latitude
+                        OR photo.longitude IS NOT i.longitude OR photo.place_id IS NOT i.place_id
+                        OR photo.region IS NOT i.region OR photo.uploaded IS NOT i.uploaded
+                        OR photo.thumb_url IS NOT i.thumb_url OR photo.photo_url IS NOT i.photo_url
+                        OR photo.extra IS NOT i.extra)
+                    """)
+                result.updated = db.changesCount
+            }
+            if stored < batch.records.count - result.deletedEarlier {
+                try db.execute(sql: """
+                    INSERT INTO photo (id, photographer, title, description, latitude, longitude, place_id, region,
+                                       uploaded, thumb_url, photo_url, extra, added_at)
+                        SELECT id, photographer, title, description, latitude, longitude, place_id, region,
+                               uploaded, thumb_url, photo_url, extra, ?
+                        FROM incoming WHERE old_rowid IS NULL
+                    """, arguments: [now])
+                result.new = db.changesCount
+            }
             result.unchanged = batch.records.count - result.deletedEarlier - result.new - result.updated
 
             try CountDeltas.apply(db)
