@@ -27,7 +27,9 @@ import Testing
             }
             for record in last.values where !deleted.contains(record.id) {
                 let known: String? = record.placeID.flatMap { places[$0] ?? nil }
-                let region = record.regionID ?? known ?? photos[record.id]?.region
+                let stored = photos[record.id]
+                let kept = stored?.place == record.placeID ? stored?.region : nil
+                let region = record.regionID ?? known ?? kept
                 let addedAt = photos[record.id]?.addedAt ?? now
                 photos[record.id] = Photo(owner: record.owner, place: record.placeID, region: region, addedAt: addedAt)
             }

@@ -145,12 +145,17 @@ public struct PhotoWriter: Sendable {
                 result.deletedEarlier = db.changesCount
             }
 
-            // What the stored copy (if any) counted for. A record that knows no region keeps
-            // the stored photo's region: a less informed copy does not take it away.
+            // What the stored copy (if any) counted for. A record that knows no region for the
+            // same place keeps the stored photo's region (a less informed copy does not take
+            // it away); a photo that moved to another place takes that place's answer, or
+            // waits for it.
             try db.execute(sql: """
                 UPDATE incoming SET
                     old_rowid = p.rowid, old_region = p.region, old_photographer = p.photographer,
-                    region = COALESCE(incoming.region, p.region)
+                    region = CASE
+                        WHEN incoming.region IS NOT NULL THEN incoming.region
+                        WHEN incoming.place_id IS p.place_id THEN p.region
+                    END
                     FROM photo p WHERE p.id = incoming.id
                 """)
             let stored = db.changesCount
