@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 @testable import TopRegionsCore
 
@@ -40,6 +41,9 @@ import Testing
         #expect(RetryPolicy.retryAfter(" 0 ", now: 0) == 0)
         #expect(RetryPolicy.retryAfter("Wed, 21 Oct 2015 07:28:00 GMT", now: 1_445_412_470) == 10)
         #expect(RetryPolicy.retryAfter("soon", now: 0) == nil)
+        // Whatever a server sends, the wait stays a finite number of seconds.
+        #expect(RetryPolicy.retryAfter("inf", now: 0) == nil)
+        #expect(RetryPolicy.retryAfter("99999999999999999999", now: 0) == 86_400)
         #expect(RetryPolicy.retryAfter(nil, now: 0) == nil)
     }
 
@@ -107,17 +111,23 @@ import Testing
         #expect(throws: FlickrError.hourlyLimitReached(limit: 3, nextCallIn: 1100)) { try second.admit(now: 3500) }
         // The first call leaves the window an hour after it was made.
         try second.admit(now: 4600.5)
-        #expect(try first.callsInLastHour(now: 4600.5) == 3)
+        let recorded = try store.read { try Double.fetchAll($0, sql: "SELECT at FROM api_call ORDER BY at") }
+        #expect(recorded == [1500, 2000, 4600.5])
     }
 }
 
 @Suite struct NamesAndTimesTests {
     @Test func fileNamesFromIDsStayInTheirDirectory() {
         #expect(SafeName.fileName(for: "53120987654", extension: "jpg") == "53120987654.jpg")
-        #expect(SafeName.fileName(for: "../../etc/passwd", extension: "jpg") == "______etc_passwd.jpg")
-        #expect(SafeName.fileName(for: "", extension: "jpg") == "_.jpg")
-        #expect(SafeName.fileName(for: "a/b\u{0}c", extension: "jpg") == "a_b_c.jpg")
-        #expect(SafeName.fileName(for: "ĳ", extension: "jpg") == "_.jpg")
+        #expect(SafeName.fileName(for: "a_b-1", extension: "jpg") == "a_b-1.jpg")
+        for id in ["../../etc/passwd", "", "a/b\u{0}c", "ĳ", "a.b", String(repeating: "9", count: 200)] {
+            let name = SafeName.fileName(for: id, extension: "jpg")
+            #expect(name.hasSuffix(".jpg") && !name.contains("/") && !name.hasPrefix("."), "\(id) → \(name)")
+            #expect(name.dropLast(4).unicodeScalars.allSatisfy(SafeName.isSafe), "\(id) → \(name)")
+        }
+        // Ids that differ only where characters had to be replaced keep apart.
+        #expect(SafeName.fileName(for: "a.b", extension: "jpg") != SafeName.fileName(for: "a_b", extension: "jpg"))
+        #expect(SafeName.fileName(for: "a.b", extension: "jpg") != SafeName.fileName(for: "a,b", extension: "jpg"))
     }
 
     @Test func timesReadAsSecondsDatesOrAges() {
@@ -126,5 +136,8 @@ import Testing
         #expect(Units.parseTime("2023-11-14", now: 0) == 1_699_920_000)
         #expect(Units.parseTime("2h", now: 10_000) == 2_800)
         #expect(Units.parseTime("yesterday", now: 0) == nil)
+        #expect(Units.parseTime("1e300d", now: 0) == nil)
+        #expect(Units.parseDuration("1e300d") == nil)
+        #expect(Units.parseDuration("1e308w") == nil)
     }
 }

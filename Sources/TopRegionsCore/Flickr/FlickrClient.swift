@@ -147,21 +147,26 @@ public final class FlickrClient {
         let url = base + separator + query + "&api_key=" + Self.encode(settings.key.value)
         let shown = base + separator + query + "&api_key=[API%20key]"
 
-        var attempt = 0
-        while true {
-            attempt += 1
+        let settings = self.settings
+        return try settings.retry.run(
+            sleep: settings.sleep,
+            rateLimited: { _, seconds in .rateLimited(method: method, retryAfter: seconds) },
+            beforeRetry: { failure, next, wait in
+                trace("\(method): \(failure.description); attempt \(next) of \(settings.retry.maxAttempts) in \(String(format: "%.2f", wait)) s")
+            }
+        ) { (_: Int) throws(FlickrError) -> RetryPolicy.Attempt<JSONObject, FlickrError> in
             try settings.budget.take()
             try settings.ledger?.admit(now: settings.now())
             let started = settings.now()
             let failure: FlickrError
             var retryAfter: Double?
-            do {
+            do throws(HTTPError) {
                 let (head, body) = try session.fetch(url, timeouts: .api)
                 trace("GET \(shown) → \(head.status), \(body.count) bytes, \(String(format: "%.2f", settings.now() - started)) s")
                 switch head.status {
                 case 200:
                     switch Self.interpret(body, method: method) {
-                    case .success(let object): return object
+                    case .success(let object): return .done(object)
                     case .failure(let error): failure = error
                     }
                 case 429:
@@ -171,22 +176,13 @@ public final class FlickrClient {
                     failure = .http(method: method, status: head.status)
                 }
             } catch {
-                trace("GET \(shown) → \(settings.key.redact(error.description))")
-                failure = .transport(method: method, error)
+                // libcurl's messages name hosts, not queries, but nothing printed may hold the key.
+                let redacted = error.redacted(settings.key)
+                trace("GET \(shown) → \(redacted)")
+                failure = .transport(method: method, redacted)
             }
-
             guard failure.isTemporary else { throw failure }
-            if let retryAfter, retryAfter > settings.retry.maxRetryAfter {
-                throw .rateLimited(method: method, retryAfter: retryAfter)
-            }
-            guard attempt < settings.retry.maxAttempts else {
-                if let retryAfter { throw .rateLimited(method: method, retryAfter: retryAfter) }
-                throw failure
-            }
-            // Honour Retry-After when Flickr sends one; otherwise back off with jitter.
-            let wait = max(retryAfter ?? 0, settings.retry.backoff(after: attempt))
-            trace("\(method): \(failure.description); attempt \(attempt + 1) of \(settings.retry.maxAttempts) in \(String(format: "%.2f", wait)) s")
-            settings.sleep(wait)
+            return .transient(failure, retryAfter: retryAfter)
         }
     }
 

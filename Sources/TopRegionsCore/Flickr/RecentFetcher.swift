@@ -62,7 +62,8 @@ public struct RecentFetcher {
             emit(fresh)
             progress(report, page)
 
-            if page.photos.isEmpty || query.page >= page.pages { return }
+            // An empty page ends the walk; one whose photos were all unreadable does not.
+            if page.photos.isEmpty && page.unreadable.isEmpty || query.page >= page.pages { return }
             let perPage = max(1, page.perPage)
             if query.page * perPage >= Self.resultCap {
                 // Past this page the query returns nothing more: ask again from the newest

@@ -26,6 +26,17 @@ public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The same error with `key` removed from its messages.
+    func redacted(_ key: FlickrAPIKey) -> HTTPError {
+        switch self {
+        case .connection(let message): .connection(key.redact(message))
+        case .tls(let message): .tls(key.redact(message))
+        case .aborted(let message): .aborted(key.redact(message))
+        case .other(let message): .other(key.redact(message))
+        default: self
+        }
+    }
+
     public var description: String {
         switch self {
         case .unsupportedURL: "only http and https URLs are fetched"
@@ -135,8 +146,7 @@ public final class CurlSession {
             setString(CURLOPT_URL, url)
             setLong(CURLOPT_HTTPGET, 1)
             setLong(CURLOPT_NOSIGNAL, 1)  // threads: no SIGALRM-based DNS timeouts
-            setString(CURLOPT_PROTOCOLS_STR, "http,https")
-            setString(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+            try restrictProtocols()
             setLong(CURLOPT_FOLLOWLOCATION, 1)
             setLong(CURLOPT_MAXREDIRS, 5)
             setLong(CURLOPT_SSL_VERIFYPEER, 1)
@@ -155,7 +165,9 @@ public final class CurlSession {
             errorBuffer[0] = 0
 
             let code = tr_curl_easy_perform(handle)
-            if let failure = transfer.bodyError { throw .aborted(failure) }
+            if let failure = transfer.bodyError {
+                throw failure as? HTTPError ?? .aborted("\(failure)")
+            }
             var status = 0
             _ = tr_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
             var announced: curl_off_t = -1
@@ -179,13 +191,11 @@ public final class CurlSession {
     public func fetch(_ url: String, headers: [String] = [], timeouts: HTTPTimeouts = .api, limit: Int = 16 << 20) throws(HTTPError) -> (HTTPResponseHead, [UInt8]) {
         var data: [UInt8] = []
         let head = try get(url, headers: headers, timeouts: timeouts) { chunk in
-            guard data.count + chunk.count <= limit else { throw BodyTooLarge() }
+            guard data.count + chunk.count <= limit else { throw HTTPError.tooLarge(limit: limit) }
             data.append(contentsOf: chunk)
         }
         return (head, data)
     }
-
-    private struct BodyTooLarge: Error {}
 
     /// http:// and https:// only (case-insensitive), with a host.
     public static func isFetchable(_ url: String) -> Bool {
@@ -194,6 +204,20 @@ public final class CurlSession {
             return lower.count > scheme.count && !lower.dropFirst(scheme.count).hasPrefix("/")
         }
         return false
+    }
+
+    /// Only http and https, for the request and any redirect. libcurl before 7.85 does not
+    /// know the string options and takes the older bitmask ones; if neither takes, no
+    /// request is made.
+    private func restrictProtocols() throws(HTTPError) {
+        let web = Int(CURLPROTO_HTTP | CURLPROTO_HTTPS)
+        // 181 and 182: CURLOPT_PROTOCOLS and CURLOPT_REDIR_PROTOCOLS (deprecated, so not
+        // imported by name).
+        for (named, mask) in [(CURLOPT_PROTOCOLS_STR, CURLoption(181)), (CURLOPT_REDIR_PROTOCOLS_STR, CURLoption(182))] {
+            let restricted = "http,https".withCString { tr_curl_setopt_string(handle, named, $0) } == CURLE_OK
+                || tr_curl_setopt_long(handle, mask, web) == CURLE_OK
+            guard restricted else { throw .other("this libcurl cannot be limited to http and https; nothing was fetched") }
+        }
     }
 
     private func classify(_ code: CURLcode) -> HTTPError {
@@ -226,7 +250,8 @@ private final class Transfer {
     let body: (UnsafeRawBufferPointer) throws -> Void
     var headers: [String: String] = [:]
     var received: Int64 = 0
-    var bodyError: String?
+    /// What the body's receiver threw, which stopped the transfer.
+    var bodyError: (any Error)?
 
     init(body: @escaping (UnsafeRawBufferPointer) throws -> Void) {
         self.body = body
@@ -241,7 +266,7 @@ private func writeCallback(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ 
         transfer.received += Int64(length)
         return length
     } catch {
-        transfer.bodyError = "\(error)"
+        transfer.bodyError = error
         return 0  // anything but `length` makes libcurl stop with CURLE_WRITE_ERROR
     }
 }

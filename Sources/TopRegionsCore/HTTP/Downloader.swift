@@ -47,16 +47,14 @@ public final class Downloader {
     public func download(
         _ url: String, begin: () throws -> Void, write: (UnsafeRawBufferPointer) throws -> Void
     ) throws(DownloadError) -> Int64 {
-        var attempt = 0
-        while true {
-            attempt += 1
+        try retry.run(sleep: sleep, rateLimited: { failure, _ in failure }) { (_: Int) throws(DownloadError) -> RetryPolicy.Attempt<Int64, DownloadError> in
             var failure: DownloadError
             var retryAfter: Double?
             do {
                 do {
                     try begin()
                 } catch {
-                    throw HTTPError.aborted("\(error)")
+                    throw DownloadError.storage("\(error)")
                 }
                 var isImageBody = true
                 var first = true
@@ -71,30 +69,31 @@ public final class Downloader {
                 if head.status == 200 {
                     guard head.bodyBytes > 0 else { throw DownloadError.notAnImage("empty body") }
                     guard isImageBody else {
-                        throw DownloadError.notAnImage("not an image (\(head.headers["content-type"] ?? "no content type"))")
+                        throw DownloadError.notAnImage("not a JPEG (\(head.headers["content-type"] ?? "no content type"))")
                     }
-                    return head.bodyBytes
+                    return .done(head.bodyBytes)
                 }
                 failure = .http(status: head.status)
                 if head.status == 429 { retryAfter = RetryPolicy.retryAfter(head.headers["retry-after"], now: now()) }
             } catch let error as DownloadError {
                 failure = error
             } catch let error as HTTPError {
+                // A sink that could not write (disk full) is not the network's fault.
                 if case .aborted(let why) = error { throw .storage(why) }
                 failure = .transport(error)
             } catch {
                 failure = .storage("\(error)")
             }
-            guard failure.isTransient, attempt < retry.maxAttempts else { throw failure }
-            if let retryAfter, retryAfter > retry.maxRetryAfter { throw failure }
-            sleep(max(retryAfter ?? 0, retry.backoff(after: attempt)))
+            guard failure.isTransient else { throw failure }
+            return .transient(failure, retryAfter: retryAfter)
         }
     }
 
-    /// JPEG, PNG or GIF magic bytes.
+    /// A JPEG's first bytes. Flickr serves every size the tools ask for (`_s`, `_b`) as
+    /// JPEG; anything else (an HTML error page, the PNG "photo unavailable" placeholder a
+    /// redirect leads to) is not the photo and must not be stored as if it were.
     static func looksLikeImage(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        let start = Array(bytes.prefix(3))
-        return start.starts(with: [0xFF, 0xD8]) || start.starts(with: [0x89, 0x50, 0x4E]) || start.starts(with: [0x47, 0x49, 0x46])
+        Array(bytes.prefix(3)) == [0xFF, 0xD8, 0xFF]
     }
 
     /// Downloads a small image into memory.

@@ -26,6 +26,9 @@ public enum InputSource: Sendable {
 /// and hands each line (without its `\n` or `\r\n`) to the caller as a buffer that is valid
 /// only during the call.
 public enum LineReader {
+    /// The longest line read (a saved Flickr page of 500 photos is about 0.5 MiB).
+    static let maxLineLength = 64 << 20
+
     /// `afterEachRead` runs when the lines of one read have been handed over: a filter that
     /// batches lines can pass on what it has before waiting for a slow upstream (a pipe
     /// from flickr-recent delivers a page, then pauses).
@@ -63,7 +66,11 @@ public enum LineReader {
         var lineNumber = 0
         while true {
             if filled == buffer.count {
-                // One line longer than the buffer: grow it.
+                // One line longer than the buffer: grow it, up to a limit no record comes
+                // near (binary input or /dev/zero would otherwise take all memory).
+                guard buffer.count < maxLineLength else {
+                    throw ToolError(.dataError, "\(name): line \(lineNumber + 1) is longer than \(maxLineLength >> 20) MiB: not NDJSON")
+                }
                 buffer.append(contentsOf: [UInt8](repeating: 0, count: buffer.count))
             }
             let count = buffer.withUnsafeMutableBytes { raw in

@@ -68,7 +68,8 @@ public struct Loader: Sendable {
             }
         }
         if let writeError {
-            while batches.pop() != nil {}  // wait for the decoder to stop
+            // The decoder stops at its next line; it may be waiting for upstream input, so
+            // do not wait for it: the error is the answer now.
             throw writeError
         }
         switch batches.outcome {
@@ -76,14 +77,13 @@ public struct Loader: Sendable {
             report.read += tail.read
             report.bad += tail.bad
             return report
-        case .failed(let inputError, let tail):
+        case .failed(let inputError):
             var message = inputError.description
             if report.read > 0, let stored = storedBeforeLine {
                 message += "\n(stored the \(report.read) records up to \(stored.source) line \(stored.line); nothing after that was written)"
             } else {
                 message += "\n(nothing was written)"
             }
-            _ = tail
             throw ToolError(.dataError, message)
         case .thrown(let error):
             throw error
@@ -109,7 +109,7 @@ public struct Loader: Sendable {
         /// All input read; what is left after the last full batch has been queued.
         case finished(DecodedBatch)
         /// A bad line in strict mode; the partial batch is not written.
-        case failed(InputError, DecodedBatch)
+        case failed(InputError)
         case thrown(any Error)
     }
 
@@ -124,6 +124,7 @@ public struct Loader: Sendable {
             for input in inputs {
                 let name = input.name
                 try LineReader.forEachLine(in: input) { number, line in
+                    if batches.isCancelled { throw DecodeStop.cancelled }
                     do throws(InputError) {
                         let records = try RecordDecoder.decode(line: line, number: number, source: name)
                         for var record in records {
@@ -147,7 +148,7 @@ public struct Loader: Sendable {
                 }
             }
         } catch DecodeStop.bad(let error) {
-            return .failed(error, current)
+            return .failed(error)
         } catch DecodeStop.cancelled {
             return .finished(DecodedBatch())
         } catch {

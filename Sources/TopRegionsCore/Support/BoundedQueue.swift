@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A blocking queue between one producer thread and one consumer, with a small capacity so
 /// a fast producer waits for a slow consumer instead of filling memory. The producer ends
@@ -10,6 +11,8 @@ final class BoundedQueue<Element: Sendable, Outcome: Sendable>: @unchecked Senda
     private var items: [Element] = []
     private var finished = false
     private var cancelled = false
+    /// The same as `cancelled`, readable without the lock (the producer checks it per item).
+    private let cancelledFlag = Atomic<Bool>(false)
     private var result: Outcome?
     private let capacity: Int
 
@@ -35,14 +38,13 @@ final class BoundedQueue<Element: Sendable, Outcome: Sendable>: @unchecked Senda
         condition.lock()
         defer { condition.unlock() }
         cancelled = true
+        cancelledFlag.store(true, ordering: .releasing)
         items.removeAll()
         condition.broadcast()
     }
 
     var isCancelled: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return cancelled
+        cancelledFlag.load(ordering: .acquiring)
     }
 
     /// Returns nil once the producer has finished and the queue is empty.

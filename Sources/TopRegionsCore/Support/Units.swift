@@ -2,13 +2,17 @@ import Foundation
 
 /// Parses the human units the flags take.
 public enum Units {
+    /// The longest age accepted (about 3,000 years): anything longer is a typo, and would
+    /// not fit the Unix times it is subtracted from.
+    static let longestDuration: Double = 1e11
+
     /// An age such as `90s`, `15m`, `12h`, `7d`, `2w`, or plain seconds. Returns seconds.
     public static func parseDuration(_ text: String) -> Double? {
         let trimmed = text.trimmingSpaces().lowercased()
         guard let last = trimmed.last else { return nil }
         let multipliers: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 604_800]
         let (digits, multiplier) = multipliers[last].map { (String(trimmed.dropLast()), $0) } ?? (trimmed, 1)
-        guard let value = Double(digits), value.isFinite, value >= 0 else { return nil }
+        guard let value = Double(digits), value.isFinite, value >= 0, value * multiplier <= longestDuration else { return nil }
         return value * multiplier
     }
 
