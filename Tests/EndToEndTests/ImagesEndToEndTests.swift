@@ -83,6 +83,10 @@ import Testing
         #expect(try setup.imageRequests().count == setup.ids.count, "a rerun downloaded again")
         #expect(try setup.ids.map { try Data(contentsOf: URL(fileURLWithPath: "\(out)/\($0).jpg")) } == bytes)
 
+        // Ids on stdin, as '-' asks.
+        let dash = try Tools.run("thumb-get", ["--db", setup.db, "-"], input: Array("\(setup.ids[0])\n\(setup.ids[1])\n".utf8), environment: setup.environment)
+        #expect(dash.status == 0 && dash.stdout.split(separator: "\n").count == 2)
+
         // By id, without --out: from the database, with its size.
         let one = try Tools.run("thumb-get", ["--db", setup.db, setup.ids[0]], environment: setup.environment)
         let record = try JSONSerialization.jsonObject(with: Data(one.stdout.utf8)) as! [String: Any]

@@ -50,7 +50,7 @@ public struct PhotoCacheCommand: ToolCommand {
     @Flag(name: .long, help: "Evict down to --max-bytes and remove leftovers of interrupted downloads.")
     public var prune = false
 
-    @Argument(help: ArgumentHelp("Photo ids (default: records or ids on standard input).", valueName: "id"))
+    @Argument(help: ArgumentHelp("Photo ids ('-' or none: records or ids on standard input).", valueName: "id"))
     public var ids: [String] = []
 
     public init() {}
@@ -72,7 +72,7 @@ public struct PhotoCacheCommand: ToolCommand {
         }
 
         try CurlSession.requireLibrary()
-        let store = try database.open(context)
+        let store = try database.open(context, create: false)
         let queries = Queries(store: store)
         let writer = PhotoWriter(store: store)
         let retry = RetryPolicy.from(environment: context.environment, maxAttempts: 5)

@@ -31,7 +31,7 @@ public struct ThumbGet: ToolCommand {
     @Option(name: .long, help: ArgumentHelp("Download at most this many thumbnails at once.", valueName: "n"))
     public var parallel = 4
 
-    @Argument(help: ArgumentHelp("Photo ids (default: records or ids on standard input).", valueName: "id"))
+    @Argument(help: ArgumentHelp("Photo ids ('-' or none: records or ids on standard input).", valueName: "id"))
     public var ids: [String] = []
 
     public init() {}
@@ -42,7 +42,7 @@ public struct ThumbGet: ToolCommand {
 
     public func execute(_ context: ToolContext) throws -> SysExit {
         try CurlSession.requireLibrary()
-        let store = try database.open(context)
+        let store = try database.open(context, create: false)
         let queries = Queries(store: store)
         let thumbnails = Thumbnails(store: store)
         if let out {

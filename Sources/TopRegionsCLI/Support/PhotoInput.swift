@@ -1,8 +1,9 @@
 import Foundation
 import TopRegionsCore
 
-/// The photos a tool was given: ids on the command line, else lines on stdin, each a
-/// photo record (its `id` is used and the record is passed on) or a bare id.
+/// The photos a tool was given: ids on the command line, and lines on stdin when there are
+/// none or one of them is `-`; a line is a photo record (its `id` is used and the record is
+/// passed on) or a bare id.
 struct PhotoInput {
     /// One photo asked for, with the record to pass on when it came as a record.
     struct Item {
@@ -15,10 +16,9 @@ struct PhotoInput {
     static func read(
         ids: [String], context: ToolContext, chunk: Int = 200, handle: ([Item]) throws -> Void
     ) throws {
-        if !ids.isEmpty {
-            try handle(ids.map { Item(id: $0, object: nil) })
-            return
-        }
+        let given = ids.filter { $0 != "-" }
+        if !given.isEmpty { try handle(given.map { Item(id: $0, object: nil) }) }
+        guard given.count < ids.count || ids.isEmpty else { return }
         var pending: [Item] = []
         func flush() throws {
             guard !pending.isEmpty else { return }

@@ -169,18 +169,18 @@ public struct PhotoCache: Sendable {
         (a.usedAt, a.name) < (b.usedAt, b.name)
     }
 
-    /// An entry worth serving: not empty, starting and ending like a JPEG (so a file cut
-    /// or overwritten outside the cache is downloaded again rather than served).
+    /// An entry worth serving: a regular file that starts like a JPEG, as every download
+    /// the cache keeps does (so a file overwritten outside the cache is downloaded again
+    /// rather than served). Completeness needs no check: entries appear only by rename,
+    /// after the whole announced length arrived.
     static func isIntact(_ path: String) -> Bool {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return false }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size >= 4 else { return false }
-        var head = [UInt8](repeating: 0, count: 2)
-        var tail = [UInt8](repeating: 0, count: 2)
-        guard pread(fd, &head, 2, 0) == 2, pread(fd, &tail, 2, info.st_size - 2) == 2 else { return false }
-        return head == [0xFF, 0xD8] && tail == [0xFF, 0xD9]
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size >= 3 else { return false }
+        var head = [UInt8](repeating: 0, count: 3)
+        return pread(fd, &head, 3, 0) == 3 && head == [0xFF, 0xD8, 0xFF]
     }
 
     /// Marks `name` as used now: a time later than every other entry's, so the order of

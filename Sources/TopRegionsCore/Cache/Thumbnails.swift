@@ -80,8 +80,12 @@ public enum SafeName {
         for scalar in id.unicodeScalars {
             name.append(isSafe(scalar) ? Character(scalar) : "_")
         }
-        if name.isEmpty { name = "_" }
         if name.count > 100 { name = String(name.prefix(100)) }
+        // An id that had to be changed (or cut) gets a hash of the original, so two ids
+        // that differ only in unsafe characters never share a file.
+        if name != id || name.isEmpty {
+            name += "-" + String(UInt64(bitPattern: KeyLockFile.offset(for: id)) & 0xFFFF_FFFF, radix: 16)
+        }
         return name + "." + ext
     }
 
