@@ -252,3 +252,32 @@ extension NetworkEndToEndTests {
         #expect(direct.stdout.split(separator: "\n").count == 5)
     }
 }
+
+extension NetworkEndToEndTests {
+    /// After a limit stops the lookups, records whose place the store already knows still
+    /// get their region; only the unknown ones pass through without.
+    @Test func knownPlacesStillCountAfterALimitStopsLookups() throws {
+        let setup = try Setup()
+        let records = try Tools.run("flickr-recent", ["-q", "--db", setup.db], environment: setup.environment)
+        let lines = records.stdout.split(separator: "\n")
+        // Learn the places of the second half.
+        let secondHalf = Array((lines[(lines.count / 2)...].joined(separator: "\n") + "\n").utf8)
+        let learn = try Tools.run("place-resolve", ["-q", "--db", setup.db], input: secondHalf, environment: setup.environment)
+        #expect(learn.status == 0)
+        let before = try setup.fake.requests(method: "flickr.places.getInfo").count
+
+        let limited = try Tools.run("place-resolve", ["-q", "--db", setup.db, "--max-calls", "1"], input: records.stdoutBytes, environment: setup.environment)
+        #expect(limited.status == 75)
+        #expect(try setup.fake.requests(method: "flickr.places.getInfo").count == before + 1)
+        let known = try Tools.run("/usr/bin/sqlite3", [setup.db, "SELECT place_id FROM place WHERE region IS NOT NULL"], environment: setup.environment)
+        let knownPlaces = Set(known.stdout.split(separator: "\n").map(String.init))
+        var withRegion = 0
+        for line in limited.stdout.split(separator: "\n") {
+            let record = try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
+            guard let place = record["place_id"] as? String, knownPlaces.contains(place) else { continue }
+            #expect(record["region_id"] != nil, "a record in known place \(place) lost its region")
+            withRegion += 1
+        }
+        #expect(withRegion > lines.count / 2)
+    }
+}

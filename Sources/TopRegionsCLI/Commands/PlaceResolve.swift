@@ -85,8 +85,11 @@ public struct PlaceResolve: ToolCommand {
             guard !pendingRecords.isEmpty else { return }
             let needed = Set(pendingRecords.filter { $0.regionID == nil }.compactMap(\.placeID))
                 .filter { answers[$0] == nil && failed[$0] == nil }
-            if !needed.isEmpty && stoppedBy == nil {
-                let outcome = try resolver.resolve(needed.sorted()) { done, total in progress.update("\(done)/\(total) places") }
+            if !needed.isEmpty {
+                // After a limit stopped the lookups, places the store knows still count.
+                let outcome = try resolver.resolve(needed.sorted(), lookUp: stoppedBy == nil) { done, total in
+                    progress.update("\(done)/\(total) places")
+                }
                 progress.finish()
                 answers.merge(outcome.resolved) { $1 }
                 failed.merge(outcome.failed) { $1 }

@@ -51,7 +51,7 @@ public struct RegionsTop: ToolCommand {
     }
 
     public func execute(_ context: ToolContext) throws -> SysExit {
-        let store = try database.open(context)
+        let store = try database.open(context, create: false)
         let queries = Queries(store: store)
         let format = format ?? (context.stdoutIsTerminal ? .table : .ndjson)
         let emphasis = format == .table && context.useColor

@@ -74,7 +74,8 @@ public struct DatabaseOptions: ParsableArguments {
 
     public init() {}
 
-    public func open(_ context: ToolContext) throws -> Store {
-        try Store.open(path: Store.resolvePath(option: db, environment: context.environment))
+    /// The store; `create: false` for tools that only read what others stored.
+    public func open(_ context: ToolContext, create: Bool = true) throws -> Store {
+        try Store.open(path: Store.resolvePath(option: db, environment: context.environment), create: create)
     }
 }

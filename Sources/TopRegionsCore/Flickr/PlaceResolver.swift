@@ -30,12 +30,16 @@ public struct PlaceResolver: Sendable {
         self.parallel = parallel
     }
 
-    public func resolve(_ placeIDs: [String], progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) throws -> ResolveOutcome {
+    /// Answers for `placeIDs`: what the store knows, and, when `lookUp`, Flickr's answer for
+    /// the rest (without it, after a limit stopped the run, the store's answers still count).
+    public func resolve(
+        _ placeIDs: [String], lookUp: Bool = true, progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }
+    ) throws -> ResolveOutcome {
         let queries = Queries(store: store)
         var outcome = ResolveOutcome()
         outcome.resolved = try queries.knownPlaces(among: placeIDs)
         let unknown = placeIDs.filter { outcome.resolved[$0] == nil }
-        guard !unknown.isEmpty else { return outcome }
+        guard lookUp, !unknown.isEmpty else { return outcome }
 
         let shared = Mutex(outcome)
         let done = Atomic<Int>(0)

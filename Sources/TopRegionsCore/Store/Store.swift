@@ -17,8 +17,14 @@ public final class Store: Sendable {
     /// How long a writer waits for another process's write transaction to finish.
     public static let busyTimeout: TimeInterval = 60
 
-    public static func open(path: String) throws -> Store {
-        try Store(path: path)
+    /// Opens the database at `path`, creating it (and its schema) when `create` is true;
+    /// tools that only ask questions pass false, so a mistyped path is an error (66), not a
+    /// new empty database.
+    public static func open(path: String, create: Bool = true) throws -> Store {
+        if !create, !FileManager.default.fileExists(atPath: path) {
+            throw ToolError(.noInput, "no database at \(path) (photos get there with flickr-recent | place-resolve | regions-load)")
+        }
+        return try Store(path: path)
     }
 
     private init(path: String) throws {
