@@ -56,3 +56,14 @@ import Testing
         #expect(JSONWriter.format(.nan) == "null")
     }
 }
+
+@Suite struct TerminalTests {
+    @Test func controlCharactersNeverReachTheTerminal() {
+        #expect(Terminal.printable("plain Île 東京") == "plain Île 東京")
+        #expect(Terminal.printable("a\u{1B}[31mred\u{9B}2J\u{7F}") == "a\u{FFFD}[31mred\u{FFFD}2J\u{FFFD}")
+        #expect(Terminal.printable("two\nlines", keepingLineBreaks: true) == "two\nlines")
+        var table = TextTable(columns: [.init("NAME"), .init("N", .right)])
+        table.append(["evil\u{1B}]0;title\u{07}name\nnext", "1"])
+        #expect(table.render(emphasis: false) == "NAME" + String(repeating: " ", count: 21) + "N\nevil\u{FFFD}]0;title\u{FFFD}name next  1\n")
+    }
+}

@@ -31,7 +31,8 @@ public struct TextTable {
     public func render(emphasis: Bool) -> String {
         let cells = rows.map { row in
             row.enumerated().map { index, cell in
-                columns[index].maxWidth.map { Self.truncate(cell, to: $0) } ?? cell
+                let flat = Self.singleLine(cell)
+                return columns[index].maxWidth.map { Self.truncate(flat, to: $0) } ?? flat
             }
         }
         var widths = columns.map { Self.displayWidth($0.title) }
@@ -78,10 +79,15 @@ public struct TextTable {
         return 1
     }
 
-    /// Cuts `text` to at most `width` cells, ending in "…" when cut. Newlines and tabs
-    /// become spaces so a cell stays on its line.
+    /// A cell's text on one line: newlines and tabs become spaces, other control
+    /// characters U+FFFD.
+    static func singleLine(_ text: String) -> String {
+        Terminal.printable(String(text.map { $0.isNewline || $0 == "\t" ? " " : $0 }))
+    }
+
+    /// Cuts `text` to at most `width` cells, ending in "…" when cut.
     public static func truncate(_ text: String, to width: Int) -> String {
-        let flat = String(text.map { $0.isNewline || $0 == "\t" ? " " : $0 })
+        let flat = singleLine(text)
         guard displayWidth(flat) > width else { return flat }
         var result = ""
         var used = 0

@@ -63,9 +63,10 @@ public struct ToolContext: Sendable {
 
     public var nowSeconds: Int64 { Int64(now().rounded(.down)) }
 
-    /// Writes "tool: message" on stderr.
+    /// Writes "tool: message" on stderr. Messages quote input (ids, field values), so control
+    /// characters other than line breaks are shown as U+FFFD rather than sent to a terminal.
     public func diagnose(_ message: String) {
-        standardError.line("\(toolName): \(message)")
+        standardError.line("\(toolName): \(Terminal.printable(message, keepingLineBreaks: true))")
     }
 
     /// Colour and emphasis only on a terminal, and never with NO_COLOR set (no-color.org).
