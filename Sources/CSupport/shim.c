@@ -106,7 +106,3 @@ static int ofd(int fd, int64_t offset, short type, bool wait) {
 int tr_ofd_lock(int fd, int64_t offset, bool exclusive, bool wait) {
     return ofd(fd, offset, exclusive ? F_WRLCK : F_RDLCK, wait);
 }
-
-int tr_ofd_unlock(int fd, int64_t offset) {
-    return ofd(fd, offset, F_UNLCK, false);
-}

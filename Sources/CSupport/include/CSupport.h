@@ -31,8 +31,7 @@ CURLcode tr_curl_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *value);
 // record locks they belong to the open file, so two threads of one process exclude each
 // other, and the kernel drops them when the process dies (kill -9 included).
 // Returns 0 on success, otherwise an errno value (EAGAIN/EACCES when `wait` is false and the
-// range is held elsewhere).
+// range is held elsewhere). Closing the descriptor releases the lock.
 int tr_ofd_lock(int fd, int64_t offset, bool exclusive, bool wait);
-int tr_ofd_unlock(int fd, int64_t offset);
 
 #endif

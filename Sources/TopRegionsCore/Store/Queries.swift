@@ -89,8 +89,7 @@ public struct Queries: Sendable {
     public func photos(ids: [String]) throws -> [String: StoredPhoto] {
         try store.read { db in
             var found: [String: StoredPhoto] = [:]
-            for chunk in stride(from: 0, to: ids.count, by: 500).map({ Array(ids[$0..<min($0 + 500, ids.count)]) }) {
-                let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+            try Self.inChunks(ids) { marks, chunk in
                 for photo in try Self.fetchPhotos(db, where: "photo.id IN (\(marks))", order: "photo.id",
                                                   arguments: StatementArguments(chunk), limit: nil) {
                     found[photo.record.id] = photo
@@ -111,9 +110,7 @@ public struct Queries: Sendable {
     public func knownPlaces(among placeIDs: [String]) throws -> [String: PlaceResolution] {
         try store.read { db in
             var known: [String: PlaceResolution] = [:]
-            for start in stride(from: 0, to: placeIDs.count, by: 500) {
-                let chunk = Array(placeIDs[start..<min(start + 500, placeIDs.count)])
-                let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+            try Self.inChunks(placeIDs) { marks, chunk in
                 let rows = try Row.fetchAll(db, sql: """
                     SELECT pl.place_id, r.place_id, r.name, r.latitude, r.longitude
                     FROM place pl LEFT JOIN region r ON r.id = pl.region
@@ -140,6 +137,15 @@ public struct Queries: Sendable {
                   AND NOT EXISTS (SELECT 1 FROM place WHERE place.place_id = photo.place_id)
                 ORDER BY place_id
                 """)
+        }
+    }
+
+    /// Runs `body` over `values` 500 at a time, with the chunk's `?,?,…` placeholders: an
+    /// IN list per query, bound, whatever the number of values.
+    static func inChunks(_ values: [String], _ body: (_ marks: String, _ chunk: [String]) throws -> Void) rethrows {
+        for start in stride(from: 0, to: values.count, by: 500) {
+            let chunk = Array(values[start..<min(start + 500, values.count)])
+            try body(Array(repeating: "?", count: chunk.count).joined(separator: ","), chunk)
         }
     }
 

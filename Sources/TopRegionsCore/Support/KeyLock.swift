@@ -6,8 +6,10 @@ import Foundation
 /// Each key maps to one byte of the file (by hash) and is locked with an open-file-
 /// description lock on a file descriptor of its own, so two threads of one process exclude
 /// each other just as two processes do, and a process killed with -9 releases its locks.
-/// Two keys that hash to the same byte only serialize more than needed; they never deadlock
-/// as long as a holder takes one key at a time.
+/// Two keys that hash to the same byte only serialize more than needed. A holder that takes
+/// a second key while holding one must always take them in the same order everywhere (the
+/// photo cache: a photo's key, then "index"), or use `tryLock` for the second, as eviction
+/// does; otherwise two holders could wait for each other forever.
 public final class KeyLockFile: Sendable {
     public let path: String
 

@@ -39,19 +39,18 @@ public final class Output: Sendable {
     }
 
     public func write(_ bytes: [UInt8]) {
-        let pending: [UInt8]? = state.withLock { state in
+        // The write(2) happens under the lock too, so chunks from two threads never reorder.
+        state.withLock { state in
             switch target {
             case .memory:
                 state.captured.append(contentsOf: bytes)
-                return nil
             case .descriptor:
                 state.buffer.append(contentsOf: bytes)
-                guard state.buffer.count > bufferLimit else { return nil }
-                defer { state.buffer.removeAll(keepingCapacity: true) }
-                return state.buffer
+                guard state.buffer.count > bufferLimit else { return }
+                writeAll(state.buffer)
+                state.buffer.removeAll(keepingCapacity: true)
             }
         }
-        if let pending { writeAll(pending) }
     }
 
     /// Writes one line: `text` and a newline.
@@ -60,11 +59,10 @@ public final class Output: Sendable {
     }
 
     public func flush() {
-        let pending: [UInt8] = state.withLock { state in
-            defer { state.buffer.removeAll(keepingCapacity: true) }
-            return state.buffer
+        state.withLock { state in
+            if !state.buffer.isEmpty { writeAll(state.buffer) }
+            state.buffer.removeAll(keepingCapacity: true)
         }
-        if !pending.isEmpty { writeAll(pending) }
     }
 
     /// What was written, for memory outputs.
