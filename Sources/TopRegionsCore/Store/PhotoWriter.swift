@@ -374,30 +374,42 @@ public struct PhotoWriter: Sendable {
         _ batch: PreparedBatch, photographers: [String: Int64], regions: [String: Int64], places: [String: Int64],
         _ db: Database
     ) throws {
-        let photo = try BulkStatement(db, sql: """
-            INSERT INTO incoming (id, photographer, region, title, description, latitude, longitude, place_id,
-                                  uploaded, thumb_url, photo_url, extra)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
+        // Rows go in `rowsPerInsert` at a time: one statement step per group instead of per
+        // row (each step has a fixed cost).
+        let rowsPerInsert = 32
+        func insert(rows: Int) throws -> BulkStatement {
+            let row = "(" + Array(repeating: "?", count: 12).joined(separator: ",") + ")"
+            return try BulkStatement(db, sql: """
+                INSERT INTO incoming (id, photographer, region, title, description, latitude, longitude, place_id,
+                                      uploaded, thumb_url, photo_url, extra)
+                VALUES \(Array(repeating: row, count: rows).joined(separator: ","))
+                """)
+        }
+        let full = try insert(rows: rowsPerInsert)
         var texts = TextRow()
         try batch.records.withUnsafeBufferPointer { records in
-            for index in records.indices {
-                let record = records[index]
+            for groupStart in stride(from: 0, to: records.count, by: rowsPerInsert) {
+                let groupEnd = min(groupStart + rowsPerInsert, records.count)
+                let statement = groupEnd - groupStart == rowsPerInsert ? full : try insert(rows: groupEnd - groupStart)
                 texts.removeAll()
-                texts.set(1, record.id)
-                texts.set(4, record.title)
-                texts.set(5, record.description)
-                texts.set(8, record.placeID)
-                texts.set(10, record.thumbURL)
-                texts.set(11, record.photoURL)
-                texts.set(12, batch.extras[index])
-                photo.bind(2, photographers[record.owner]!)
-                // The record's own region wins; else what the store knows of its place.
-                photo.bind(3, record.regionID.flatMap { regions[$0] } ?? record.placeID.flatMap { places[$0] })
-                photo.bind(6, record.latitude)
-                photo.bind(7, record.longitude)
-                photo.bind(9, record.uploaded)
-                try photo.run(texts: texts)
+                for index in groupStart..<groupEnd {
+                    let record = records[index]
+                    let base = Int32((index - groupStart) * 12)
+                    texts.set(base + 1, record.id)
+                    texts.set(base + 4, record.title)
+                    texts.set(base + 5, record.description)
+                    texts.set(base + 8, record.placeID)
+                    texts.set(base + 10, record.thumbURL)
+                    texts.set(base + 11, record.photoURL)
+                    texts.set(base + 12, batch.extras[index])
+                    statement.bind(base + 2, photographers[record.owner]!)
+                    // The record's own region wins; else what the store knows of its place.
+                    statement.bind(base + 3, record.regionID.flatMap { regions[$0] } ?? record.placeID.flatMap { places[$0] })
+                    statement.bind(base + 6, record.latitude)
+                    statement.bind(base + 7, record.longitude)
+                    statement.bind(base + 9, record.uploaded)
+                }
+                try statement.run(texts: texts)
             }
         }
     }
