@@ -38,20 +38,16 @@ public struct PlaceResolve: ToolCommand {
     @Flag(name: .long, help: "Resolve the places of stored photos that have no region yet (reads no records).")
     public var pending = false
 
-    @Flag(name: .long, help: "Report bad lines on stderr and skip them (exit status 65 at the end) instead of stopping at the first.")
-    public var skipBadLines = false
-
     @Flag(name: .shortAndLong, help: "Do not print the summary.")
     public var quiet = false
 
-    @Argument(help: ArgumentHelp("NDJSON files to read ('-' for standard input; default: standard input).", valueName: "file"))
-    public var files: [String] = []
+    @OptionGroup public var input: RecordInputOptions
 
     public init() {}
 
     public func validate() throws {
         guard (1...32).contains(parallel) else { throw ValidationError("--parallel must be between 1 and 32") }
-        if pending && !files.isEmpty { throw ValidationError("--pending reads the database, not files") }
+        if pending && !input.files.isEmpty { throw ValidationError("--pending reads the database, not files") }
     }
 
     public func execute(_ context: ToolContext) throws -> SysExit {
@@ -115,13 +111,13 @@ public struct PlaceResolve: ToolCommand {
             pendingRecords.removeAll(keepingCapacity: true)
         }
 
-        for input in InputSource.from(arguments: files, standardInput: context.standardInput) {
-            let name = input.name
-            try LineReader.forEachLine(in: input, afterEachRead: flush) { number, line in
+        for source in input.sources(context) {
+            let name = source.name
+            try LineReader.forEachLine(in: source, afterEachRead: flush) { number, line in
                 do throws(InputError) {
                     pendingRecords += try RecordDecoder.decode(line: line, number: number, source: name)
                 } catch {
-                    guard skipBadLines else {
+                    guard input.skipBadLines else {
                         try flush()  // what came before the bad line goes on
                         throw ToolError(.dataError, error.description)
                     }
@@ -135,7 +131,7 @@ public struct PlaceResolve: ToolCommand {
         if !quiet {
             var summary = "\(counts.records) records, \(answers.count) places known, \(counts.lookedUp) looked up"
             if !failed.isEmpty { summary += ", \(failed.count) failed" }
-            if skipBadLines { summary += ", bad lines \(counts.bad)" }
+            if input.skipBadLines { summary += ", bad lines \(counts.bad)" }
             context.diagnose(summary)
         }
         let status = try finish(stoppedBy, failed: failed, context)

@@ -28,9 +28,6 @@ public struct RegionsLoad: ToolCommand {
 
     @OptionGroup public var database: DatabaseOptions
 
-    @Flag(name: .long, help: "Report bad lines on stderr and skip them (exit status 65 at the end) instead of stopping at the first.")
-    public var skipBadLines = false
-
     @Option(name: .long, help: ArgumentHelp("Records per transaction.", valueName: "n"))
     public var batchSize = 10_000
 
@@ -46,8 +43,7 @@ public struct RegionsLoad: ToolCommand {
     @Flag(name: .shortAndLong, help: "Do not print the summary.")
     public var quiet = false
 
-    @Argument(help: ArgumentHelp("NDJSON files to read ('-' for standard input; default: standard input).", valueName: "file"))
-    public var files: [String] = []
+    @OptionGroup public var input: RecordInputOptions
 
     public init() {}
 
@@ -74,20 +70,20 @@ public struct RegionsLoad: ToolCommand {
         }
 
         // With only maintenance to do, do not wait for someone to type records.
-        let maintenanceOnly = (!delete.isEmpty || pruneOlderThan != nil) && files.isEmpty && context.stdinIsTerminal
+        let maintenanceOnly = (!delete.isEmpty || pruneOlderThan != nil) && input.files.isEmpty && context.stdinIsTerminal
         var status = SysExit.ok
         if !maintenanceOnly {
             var options = LoadOptions()
             options.batchSize = batchSize
-            options.skipBadLines = skipBadLines
+            options.skipBadLines = input.skipBadLines
             options.staticBase = FlickrEndpoints.from(environment: context.environment).staticBase
             let loader = Loader(writer: writer, options: options)
-            let inputs = InputSource.from(arguments: files, standardInput: context.standardInput)
+            let inputs = input.sources(context)
             let report = try loader.load(inputs, now: now) { error in
                 context.diagnose("skipped \(error)")
             }
             var line = "read \(report.read), new \(report.batch.new), updated \(report.batch.updated), skipped \(report.skipped)"
-            if skipBadLines { line += ", bad lines \(report.bad)" }
+            if input.skipBadLines { line += ", bad lines \(report.bad)" }
             summary.insert(line, at: 0)
             if report.bad > 0 { status = .dataError }
         }

@@ -79,3 +79,18 @@ public struct DatabaseOptions: ParsableArguments {
         try Store.open(path: Store.resolvePath(option: db, environment: context.environment), create: create)
     }
 }
+
+/// Where records come from, for the stages that read them: files, or standard input.
+public struct RecordInputOptions: ParsableArguments {
+    @Flag(name: .long, help: "Report bad lines on stderr and skip them (exit status 65 at the end) instead of stopping at the first.")
+    public var skipBadLines = false
+
+    @Argument(help: ArgumentHelp("NDJSON files to read ('-' for standard input; default: standard input).", valueName: "file"))
+    public var files: [String] = []
+
+    public init() {}
+
+    public func sources(_ context: ToolContext) -> [InputSource] {
+        InputSource.from(arguments: files, standardInput: context.standardInput)
+    }
+}
