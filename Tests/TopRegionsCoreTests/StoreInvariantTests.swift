@@ -212,6 +212,30 @@ import Testing
         #expect(try Queries(store: store).topRegions(limit: 50).isEmpty)
     }
 
+    /// The loader turns SQLite's per-row foreign key checks off while it runs (a batch only
+    /// writes references it has just looked up); they must be back on after it, whether it
+    /// finished or stopped at a bad line, or deleting a photo would leave its thumbnail.
+    @Test func foreignKeyChecksAreBackOnAfterALoad() throws {
+        let directory = TemporaryDirectory()
+        let store = try Store.open(path: directory.file("store.db"))
+        let loader = Loader(writer: PhotoWriter(store: store), options: LoadOptions())
+        func danglingInsertFails() -> Bool {
+            (try? store.write { db in
+                try db.execute(sql: "INSERT INTO photo (id, photographer, title, description, added_at) VALUES ('x', 999, '', '', 1)")
+            }) == nil
+        }
+        let good = #"{"id":"1","owner":"a@N01","place_id":"P","region_id":"R","region":"Somewhere"}"# + "\n"
+        let report = try loader.load([.bytes("good", Array(good.utf8))], now: 1) { _ in }
+        #expect(report.batch.new == 1)
+        #expect(danglingInsertFails())
+
+        #expect(throws: ToolError.self) {
+            _ = try loader.load([.bytes("bad", Array((good + "{\n").utf8))], now: 2) { _ in }
+        }
+        #expect(danglingInsertFails())
+        #expect(try Queries(store: store).topRegions(limit: 50).map(\.photographers) == [1])
+    }
+
     @Test func topRegionsTiesGoByCaseInsensitiveNameThenRegionID() throws {
         let directory = TemporaryDirectory()
         let store = try Store.open(path: directory.file("store.db"))

@@ -29,7 +29,7 @@ public struct RegionsLoad: ToolCommand {
     @OptionGroup public var database: DatabaseOptions
 
     @Option(name: .long, help: ArgumentHelp("Records per transaction.", valueName: "n"))
-    public var batchSize = 10_000
+    public var batchSize = 20_000
 
     @Option(name: .long, help: ArgumentHelp(
         "After loading, remove photos stored longer ago than this (e.g. 12h, 7d, 2w). Counts stay exact.",

@@ -14,6 +14,22 @@ struct BulkStatement {
         connection = db.sqliteConnection!
     }
 
+    /// `INSERT INTO table (columns) VALUES (...), ...` for `rows` rows at once: one step
+    /// per group of rows instead of per row (each step has a fixed cost). Parameters are
+    /// numbered row by row: row r (from 0), column c (from 1) is `r * columns.count + c`;
+    /// the optional `sameInEveryRow` column takes one more parameter, the last.
+    init(_ db: Database, insertInto table: String, columns: [String], rows: Int, sameInEveryRow shared: String? = nil) throws {
+        let width = columns.count
+        let tail = shared == nil ? "" : ",?\(rows * width + 1)"
+        let values = (0..<rows).map { row in
+            "(" + (1...width).map { "?\(row * width + $0)" }.joined(separator: ",") + tail + ")"
+        }
+        try self.init(db, sql: """
+            INSERT INTO \(table) (\((columns + (shared.map { [$0] } ?? [])).joined(separator: ", ")))
+            VALUES \(values.joined(separator: ","))
+            """)
+    }
+
     func bind(_ index: Int32, _ value: String?) {
         guard let value else { sqlite3_bind_null(statement, index); return }
         if value.isEmpty {
@@ -80,6 +96,13 @@ struct TextRow {
     mutating func removeAll() {
         bytes.removeAll(keepingCapacity: true)
         fields.removeAll(keepingCapacity: true)
+    }
+
+    /// Sets parameter `index` to UTF-8 `text`.
+    mutating func set(_ index: Int32, _ text: [UInt8]) {
+        let start = bytes.count
+        bytes.append(contentsOf: text)
+        fields.append((index, start, text.count))
     }
 
     /// Sets parameter `index` to `text` (NULL when nil).

@@ -52,21 +52,50 @@ public struct PlaceResolution: Sendable, Equatable {
 }
 
 /// A batch made ready for the store: repeats removed (the last copy of an id wins), the
-/// photographers, regions and places it mentions collected once each, unknown fields
-/// serialized. Preparing is pure work on the records, so the loader does it on its decoding
-/// thread, leaving the writer's thread to the database.
+/// photographers, regions and places it mentions collected once each, and the photos laid
+/// out column by column as the staging statement binds them. Preparing is pure work on the
+/// records, so the loader does it on its decoding thread: the writer's thread, the one a
+/// load waits for, is left with the database work, and with freeing a few big buffers
+/// rather than every record's strings.
 public struct PreparedBatch: Sendable {
-    var records: [PhotoRecord] = []
-    /// Records repeated within the batch (the earlier copies).
-    var duplicates = 0
-    var photographers: [(nsid: String, name: String)] = []
-    var regions: [RegionInfo] = []
-    /// Places the records name; `answered` when a record tells the place's region.
-    var places: [(placeID: String, regionPlaceID: String?, answered: Bool)] = []
-    /// Each record's unknown fields as a JSON object, or nil.
-    var extras: [String?] = []
+    /// How many photos one staging statement inserts: one statement step per group
+    /// instead of per photo (each step has a fixed cost).
+    static let rowsPerInsert = 32
+    /// The staging table's columns, in parameter order: photo i of a group binds
+    /// parameters `i * stagedColumns.count + 1 ...`.
+    static let stagedColumns = [
+        "id", "photographer", "region", "title", "description", "latitude", "longitude", "place_id",
+        "uploaded", "thumb_url", "photo_url", "extra",
+    ]
 
-    public var count: Int { records.count + duplicates }
+    /// Photos in the batch, after removing repeats.
+    private(set) var photoCount = 0
+    /// Records repeated within the batch (the earlier copies).
+    private(set) var duplicates = 0
+    private(set) var photographers: [(nsid: String, name: String)] = []
+    private(set) var regions: [RegionInfo] = []
+    /// Places the records name; `answered` when a record tells the place's region.
+    private(set) var places: [(placeID: String, regionPlaceID: String?, answered: Bool)] = []
+
+    // One entry per photo: indexes into the arrays above (-1: none), and the numbers.
+    private(set) var photographerIndex: [Int32] = []
+    private(set) var regionIndex: [Int32] = []
+    private(set) var placeIndex: [Int32] = []
+    private(set) var latitude: [Double?] = []
+    private(set) var longitude: [Double?] = []
+    private(set) var uploaded: [Int64?] = []
+    /// The text parameters (id, title, description, place, URLs, unknown fields as a JSON
+    /// object) of each group of `rowsPerInsert` photos, numbered for the staging statement.
+    private(set) var texts: [TextRow] = []
+    /// The newest upload time in the batch.
+    private(set) var newestUpload: Int64?
+    /// The photo ids as a JSON array, to ask the store about all of them in one statement.
+    private(set) var idsJSON = "[]"
+    /// The smallest and largest photo id, in SQLite's text order (bytewise UTF-8).
+    private(set) var firstID: String?
+    private(set) var lastID: String?
+
+    public var count: Int { photoCount + duplicates }
 
     public init(_ batch: [PhotoRecord]) {
         var latest: [String: Int] = [:]
@@ -74,37 +103,93 @@ public struct PreparedBatch: Sendable {
         for index in batch.indices where latest.updateValue(index, forKey: batch[index].id) != nil {
             duplicates += 1
         }
-        records = duplicates == 0 ? batch : batch.indices.filter { latest[batch[$0].id] == $0 }.map { batch[$0] }
+        let records = duplicates == 0 ? batch : batch.indices.filter { latest[batch[$0].id] == $0 }.map { batch[$0] }
+        photoCount = records.count
 
-        var names: [String: String] = [:]
-        var regionNames: [String: String] = [:]
-        var placeRegions: [String: String?] = [:]
-        var writer = JSONWriter(capacity: 256)
-        extras.reserveCapacity(records.count)
-        for record in records {
-            if !record.ownerName.isEmpty || names[record.owner] == nil { names[record.owner] = record.ownerName }
-            if let regionID = record.regionID, let name = record.region, !name.isEmpty || regionNames[regionID] == nil {
-                regionNames[regionID] = name
-            }
-            if let placeID = record.placeID {
-                if let regionID = record.regionID {
-                    placeRegions[placeID] = .some(regionID)
-                } else if placeRegions[placeID] == nil {
-                    placeRegions[placeID] = .some(nil)
-                }
-            }
-            if record.extra.isEmpty {
-                extras.append(nil)
+        var photographerSlots: [String: Int32] = [:]
+        var regionSlots: [String: Int32] = [:]
+        var placeSlots: [String: Int32] = [:]
+        var extra = JSONWriter(capacity: 256)
+        photographerIndex.reserveCapacity(records.count)
+        regionIndex.reserveCapacity(records.count)
+        placeIndex.reserveCapacity(records.count)
+        latitude.reserveCapacity(records.count)
+        longitude.reserveCapacity(records.count)
+        uploaded.reserveCapacity(records.count)
+        texts.reserveCapacity(records.count / Self.rowsPerInsert + 1)
+        let columns = Int32(Self.stagedColumns.count)
+
+        for (index, record) in records.enumerated() {
+            // Photographers: the last non-empty name wins.
+            if let slot = photographerSlots[record.owner] {
+                if !record.ownerName.isEmpty { photographers[Int(slot)].name = record.ownerName }
+                photographerIndex.append(slot)
             } else {
-                writer.removeAll()
-                writer.value(.object(record.extra))
-                extras.append(String(decoding: writer.bytes, as: UTF8.self))
+                let slot = Int32(photographers.count)
+                photographerSlots[record.owner] = slot
+                photographers.append((record.owner, record.ownerName))
+                photographerIndex.append(slot)
+            }
+            // Regions the records name: the last non-empty name wins.
+            if let regionID = record.regionID {
+                let name = record.region ?? ""
+                if let slot = regionSlots[regionID] {
+                    if !name.isEmpty { regions[Int(slot)].name = name }
+                    regionIndex.append(slot)
+                } else {
+                    let slot = Int32(regions.count)
+                    regionSlots[regionID] = slot
+                    regions.append(RegionInfo(placeID: regionID, name: name))
+                    regionIndex.append(slot)
+                }
+            } else {
+                regionIndex.append(-1)
+            }
+            // Places: a record with a region answers for its place; one without says
+            // nothing about it, so the place is only looked up.
+            if let placeID = record.placeID {
+                if let slot = placeSlots[placeID] {
+                    if let regionID = record.regionID { places[Int(slot)] = (placeID, regionID, true) }
+                    placeIndex.append(slot)
+                } else {
+                    let slot = Int32(places.count)
+                    placeSlots[placeID] = slot
+                    places.append((placeID, record.regionID, record.regionID != nil))
+                    placeIndex.append(slot)
+                }
+            } else {
+                placeIndex.append(-1)
+            }
+            latitude.append(record.latitude)
+            longitude.append(record.longitude)
+            uploaded.append(record.uploaded)
+            if let time = record.uploaded, time > newestUpload ?? .min { newestUpload = time }
+
+            let row = index % Self.rowsPerInsert
+            if row == 0 { texts.append(TextRow()) }
+            let base = Int32(row) * columns
+            texts[texts.count - 1].set(base + 1, record.id)
+            texts[texts.count - 1].set(base + 4, record.title)
+            texts[texts.count - 1].set(base + 5, record.description)
+            texts[texts.count - 1].set(base + 8, record.placeID)
+            texts[texts.count - 1].set(base + 10, record.thumbURL)
+            texts[texts.count - 1].set(base + 11, record.photoURL)
+            if record.extra.isEmpty {
+                texts[texts.count - 1].set(base + 12, nil)
+            } else {
+                extra.removeAll()
+                extra.value(.object(record.extra))
+                texts[texts.count - 1].set(base + 12, extra.bytes)
             }
         }
-        photographers = names.map { ($0.key, $0.value) }
-        regions = regionNames.map { RegionInfo(placeID: $0.key, name: $0.value) }
-        // A record without a region says nothing about its place: only look it up.
-        places = placeRegions.map { ($0.key, $0.value, $0.value != nil) }
+        extra.removeAll()
+        extra.value(.array(records.map { .string($0.id) }))
+        idsJSON = String(decoding: extra.bytes, as: UTF8.self)
+        // Compared as UTF-8 bytes, as SQLite's BINARY collation does (Swift's own string
+        // order treats canonically equivalent strings as equal).
+        func bytewise(_ a: PhotoRecord, _ b: PhotoRecord) -> Bool { a.id.utf8.lexicographicallyPrecedes(b.id.utf8) }
+        firstID = records.min(by: bytewise)?.id
+        lastID = records.max(by: bytewise)?.id
     }
 }
 
@@ -127,92 +212,130 @@ public struct PhotoWriter: Sendable {
 
     /// Stores a prepared batch in one transaction.
     public func store(_ batch: PreparedBatch, now: Int64) throws -> BatchResult {
-        var result = BatchResult()
-        result.duplicates = batch.duplicates
         try store.write { db in
             try Self.prepareStaging(db)
             // Photographers, regions and places first, deduplicated in memory, so each photo
-            // is staged with the ids it counts for and no statement resolves them row by row.
+            // is written with the ids it counts for and no statement resolves them row by row.
             let photographers = try Self.upsertPhotographers(batch.photographers, db)
             let regions = try Self.upsertRegions(batch.regions, db)
             let places = try Self.placeRegions(batch.places, now: now, db)
-            try Self.stage(batch, photographers: photographers, regions: regions, places: places, db)
+            let references = References(batch, photographers: photographers, regions: regions, places: places)
 
-            // (Each step below is skipped when it has nothing to do: a fresh load meets no
-            // deleted and no stored photos, and scanning the staged batch for them costs.)
-            if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM deleted_photo)")! {
-                try db.execute(sql: "DELETE FROM incoming WHERE id IN (SELECT id FROM deleted_photo)")
-                result.deletedEarlier = db.changesCount
+            var result = BatchResult()
+            result.duplicates = batch.duplicates
+            let newest: Int64?
+            if try Self.isAllNew(batch, db) {
+                // The common case of a load or a refresh: no photo in the batch is stored or
+                // deleted, so the photos go straight into `photo`, and what they count for
+                // is what was counted while writing them.
+                let counts = try Self.insert(batch, references, into: .photo(addedAt: now), db)
+                try Self.insertDeltas(counts, db)
+                result.new = batch.photoCount
+                newest = batch.newestUpload
+            } else {
+                _ = try Self.insert(batch, references, into: .staging, db)
+                try Self.merge(batch, now: now, into: &result, db)
+                newest = try Int64.fetchOne(db, sql: "SELECT MAX(uploaded) FROM incoming")
             }
-
-            // What the stored copy (if any) counted for. A record that knows no region for the
-            // same place keeps the stored photo's region (a less informed copy does not take
-            // it away); a photo that moved to another place takes that place's answer, or
-            // waits for it.
-            try db.execute(sql: """
-                UPDATE incoming SET
-                    old_rowid = p.rowid, old_region = p.region, old_photographer = p.photographer,
-                    region = CASE
-                        WHEN incoming.region IS NOT NULL THEN incoming.region
-                        WHEN incoming.place_id IS p.place_id THEN p.region
-                    END
-                    FROM photo p WHERE p.id = incoming.id
-                """)
-            let stored = db.changesCount
-            if stored > 0 {
-                try db.execute(sql: """
-                    INSERT INTO count_delta (region, photographer, n)
-                        SELECT old_region, old_photographer, -1 FROM incoming
-                        WHERE old_region IS NOT NULL AND (old_region IS NOT region OR old_photographer <> photographer)
-                    """)
-            }
-            try db.execute(sql: """
-                INSERT INTO count_delta (region, photographer, n)
-                    SELECT region, photographer, COUNT(*) FROM incoming
-                    WHERE region IS NOT NULL AND (old_rowid IS NULL OR old_region IS NOT region OR old_photographer <> photographer)
-                    GROUP BY region, photographer
-                """)
-
-            if stored > 0 {
-                try db.execute(sql: """
-                    UPDATE photo SET
-                        photographer = i.photographer, title = i.title, description = i.description,
-                        latitude = i.latitude, longitude = i.longitude, place_id = i.place_id, region = i.region,
-                        uploaded = i.uploaded, thumb_url = i.thumb_url, photo_url = i.photo_url, extra = i.extra
-                    FROM incoming i
-                    WHERE photo.rowid = i.old_rowid AND (
-                        photo.photographer IS NOT i.photographer OR photo.title IS NOT i.title
-                        OR photo.description IS NOT i.description OR photo.latitude IS NOT i.latitude
-                        OR photo.longitude IS NOT i.longitude OR photo.place_id IS NOT i.place_id
-                        OR photo.region IS NOT i.region OR photo.uploaded IS NOT i.uploaded
-                        OR photo.thumb_url IS NOT i.thumb_url OR photo.photo_url IS NOT i.photo_url
-                        OR photo.extra IS NOT i.extra)
-                    """)
-                result.updated = db.changesCount
-            }
-            if stored < batch.records.count - result.deletedEarlier {
-                try db.execute(sql: """
-                    INSERT INTO photo (id, photographer, title, description, latitude, longitude, place_id, region,
-                                       uploaded, thumb_url, photo_url, extra, added_at)
-                        SELECT id, photographer, title, description, latitude, longitude, place_id, region,
-                               uploaded, thumb_url, photo_url, extra, ?
-                        FROM incoming WHERE old_rowid IS NULL
-                    """, arguments: [now])
-                result.new = db.changesCount
-            }
-            result.unchanged = batch.records.count - result.deletedEarlier - result.new - result.updated
-
             try CountDeltas.apply(db)
 
-            if let newest = try Int64.fetchOne(db, sql: "SELECT MAX(uploaded) FROM incoming") {
+            if let newest {
                 try db.execute(sql: """
                     INSERT INTO store_state (key, value) VALUES ('newest_upload', ?1)
                     ON CONFLICT (key) DO UPDATE SET value = ?1 WHERE value IS NULL OR value < ?1
                     """, arguments: [newest])
             }
             try Self.clearStaging(db)
+            return result
         }
-        return result
+    }
+
+    /// Whether no photo of the batch is stored or was deleted.
+    private static func isAllNew(_ batch: PreparedBatch, _ db: Database) throws -> Bool {
+        guard let first = batch.firstID, let last = batch.lastID else { return true }
+        // Photo ids grow with time, so the ids of a load or a refresh usually lie outside
+        // every stored range: when nothing stored falls between the batch's first and last
+        // id (two index probes), nothing in the batch is stored.
+        let overlaps = try Bool.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT 1 FROM photo WHERE id BETWEEN ?1 AND ?2)
+                OR EXISTS (SELECT 1 FROM deleted_photo WHERE id BETWEEN ?1 AND ?2)
+            """, arguments: [first, last])!
+        guard overlaps else { return true }
+        // Else one indexed lookup per id, stopping at the first stored one.
+        return try !Bool.fetchOne(db, sql: """
+            SELECT EXISTS (
+                SELECT 1 FROM json_each(?) j
+                WHERE EXISTS (SELECT 1 FROM photo WHERE id = j.value)
+                   OR EXISTS (SELECT 1 FROM deleted_photo WHERE id = j.value))
+            """, arguments: [batch.idsJSON])!
+    }
+
+    /// Applies a batch staged in `temp.incoming` that holds stored or deleted photos: drops
+    /// the deleted, updates the stored that changed, inserts the new, and records what each
+    /// photo counted for before and counts for now in `temp.count_delta`.
+    private static func merge(_ batch: PreparedBatch, now: Int64, into result: inout BatchResult, _ db: Database) throws {
+        if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM deleted_photo)")! {
+            try db.execute(sql: "DELETE FROM incoming WHERE id IN (SELECT id FROM deleted_photo)")
+            result.deletedEarlier = db.changesCount
+        }
+
+        // What the stored copy (if any) counted for. A record that knows no region for the
+        // same place keeps the stored photo's region (a less informed copy does not take
+        // it away); a photo that moved to another place takes that place's answer, or
+        // waits for it.
+        try db.execute(sql: """
+            UPDATE incoming SET
+                old_rowid = p.rowid, old_region = p.region, old_photographer = p.photographer,
+                region = CASE
+                    WHEN incoming.region IS NOT NULL THEN incoming.region
+                    WHEN incoming.place_id IS p.place_id THEN p.region
+                END
+                FROM photo p WHERE p.id = incoming.id
+            """)
+        let stored = db.changesCount
+        if stored > 0 {
+            try db.execute(sql: """
+                INSERT INTO count_delta (region, photographer, n)
+                    SELECT old_region, old_photographer, -1 FROM incoming
+                    WHERE old_region IS NOT NULL AND (old_region IS NOT region OR old_photographer <> photographer)
+                """)
+        }
+        try db.execute(sql: """
+            INSERT INTO count_delta (region, photographer, n)
+                SELECT region, photographer, COUNT(*) FROM incoming
+                WHERE region IS NOT NULL AND (old_rowid IS NULL OR old_region IS NOT region OR old_photographer <> photographer)
+                GROUP BY region, photographer
+            """)
+
+        // (Each step is skipped when it has nothing to do: scanning the batch costs.)
+        if stored > 0 {
+            try db.execute(sql: """
+                UPDATE photo SET
+                    photographer = i.photographer, title = i.title, description = i.description,
+                    latitude = i.latitude, longitude = i.longitude, place_id = i.place_id, region = i.region,
+                    uploaded = i.uploaded, thumb_url = i.thumb_url, photo_url = i.photo_url, extra = i.extra
+                FROM incoming i
+                WHERE photo.rowid = i.old_rowid AND (
+                    photo.photographer IS NOT i.photographer OR photo.title IS NOT i.title
+                    OR photo.description IS NOT i.description OR photo.latitude IS NOT i.latitude
+                    OR photo.longitude IS NOT i.longitude OR photo.place_id IS NOT i.place_id
+                    OR photo.region IS NOT i.region OR photo.uploaded IS NOT i.uploaded
+                    OR photo.thumb_url IS NOT i.thumb_url OR photo.photo_url IS NOT i.photo_url
+                    OR photo.extra IS NOT i.extra)
+                """)
+            result.updated = db.changesCount
+        }
+        if stored < batch.photoCount - result.deletedEarlier {
+            try db.execute(sql: """
+                INSERT INTO photo (id, photographer, title, description, latitude, longitude, place_id, region,
+                                   uploaded, thumb_url, photo_url, extra, added_at)
+                    SELECT id, photographer, title, description, latitude, longitude, place_id, region,
+                           uploaded, thumb_url, photo_url, extra, ?
+                    FROM incoming WHERE old_rowid IS NULL
+                """, arguments: [now])
+            result.new = db.changesCount
+        }
+        result.unchanged = batch.photoCount - result.deletedEarlier - result.new - result.updated
     }
 
     // MARK: Places
@@ -369,48 +492,95 @@ public struct PhotoWriter: Sendable {
         return map
     }
 
-    /// The only per-record statement: one cached INSERT per photo into `temp.incoming`.
-    private static func stage(
-        _ batch: PreparedBatch, photographers: [String: Int64], regions: [String: Int64], places: [String: Int64],
-        _ db: Database
-    ) throws {
-        // Rows go in `rowsPerInsert` at a time: one statement step per group instead of per
-        // row (each step has a fixed cost).
-        let rowsPerInsert = 32
-        func insert(rows: Int) throws -> BulkStatement {
-            let row = "(" + Array(repeating: "?", count: 12).joined(separator: ",") + ")"
-            return try BulkStatement(db, sql: """
-                INSERT INTO incoming (id, photographer, region, title, description, latitude, longitude, place_id,
-                                      uploaded, thumb_url, photo_url, extra)
-                VALUES \(Array(repeating: row, count: rows).joined(separator: ","))
-                """)
+    private struct RegionPhotographer: Hashable {
+        var region: Int64
+        var photographer: Int64
+    }
+
+    /// The row ids of what a batch names, looked up once per photographer, region and
+    /// place rather than once per photo.
+    private struct References {
+        var photographers: [Int64]
+        var regions: [Int64?]
+        /// The region of each place, as far as the store knows it.
+        var placeRegions: [Int64?]
+
+        init(_ batch: PreparedBatch, photographers: [String: Int64], regions: [String: Int64], places: [String: Int64]) {
+            self.photographers = batch.photographers.map { photographers[$0.nsid]! }
+            self.regions = batch.regions.map { regions[$0.placeID] }
+            placeRegions = batch.places.map { places[$0.placeID] }
         }
-        let full = try insert(rows: rowsPerInsert)
-        var texts = TextRow()
-        try batch.records.withUnsafeBufferPointer { records in
-            for groupStart in stride(from: 0, to: records.count, by: rowsPerInsert) {
-                let groupEnd = min(groupStart + rowsPerInsert, records.count)
-                let statement = groupEnd - groupStart == rowsPerInsert ? full : try insert(rows: groupEnd - groupStart)
-                texts.removeAll()
-                for index in groupStart..<groupEnd {
-                    let record = records[index]
-                    let base = Int32((index - groupStart) * 12)
-                    texts.set(base + 1, record.id)
-                    texts.set(base + 4, record.title)
-                    texts.set(base + 5, record.description)
-                    texts.set(base + 8, record.placeID)
-                    texts.set(base + 10, record.thumbURL)
-                    texts.set(base + 11, record.photoURL)
-                    texts.set(base + 12, batch.extras[index])
-                    statement.bind(base + 2, photographers[record.owner]!)
-                    // The record's own region wins; else what the store knows of its place.
-                    statement.bind(base + 3, record.regionID.flatMap { regions[$0] } ?? record.placeID.flatMap { places[$0] })
-                    statement.bind(base + 6, record.latitude)
-                    statement.bind(base + 7, record.longitude)
-                    statement.bind(base + 9, record.uploaded)
-                }
-                try statement.run(texts: texts)
+
+        /// The photo's own region wins; else what the store knows of its place.
+        func region(of photo: Int, in batch: PreparedBatch) -> Int64? {
+            let regionSlot = batch.regionIndex[photo], placeSlot = batch.placeIndex[photo]
+            return (regionSlot >= 0 ? regions[Int(regionSlot)] : nil) ?? (placeSlot >= 0 ? placeRegions[Int(placeSlot)] : nil)
+        }
+    }
+
+    /// Where `insert` writes a batch's photos.
+    private enum Destination {
+        /// Straight into `photo`, stamped with the load time.
+        case photo(addedAt: Int64)
+        /// Into `temp.incoming`, to be merged with what is stored.
+        case staging
+    }
+
+    /// The only per-photo statement: the batch goes in a group of photos at a time.
+    /// Returns the photos written per (region, photographer).
+    private static func insert(
+        _ batch: PreparedBatch, _ references: References, into destination: Destination, _ db: Database
+    ) throws -> [RegionPhotographer: Int64] {
+        func statement(rows: Int) throws -> BulkStatement {
+            switch destination {
+            case .photo:
+                try BulkStatement(db, insertInto: "photo", columns: PreparedBatch.stagedColumns, rows: rows, sameInEveryRow: "added_at")
+            case .staging:
+                try BulkStatement(db, insertInto: "incoming", columns: PreparedBatch.stagedColumns, rows: rows)
             }
+        }
+        let full = try statement(rows: PreparedBatch.rowsPerInsert)
+        let columns = Int32(PreparedBatch.stagedColumns.count)
+        var counts: [RegionPhotographer: Int64] = [:]
+        for (group, texts) in batch.texts.enumerated() {
+            let groupStart = group * PreparedBatch.rowsPerInsert
+            let rows = min(PreparedBatch.rowsPerInsert, batch.photoCount - groupStart)
+            let insert = rows == PreparedBatch.rowsPerInsert ? full : try statement(rows: rows)
+            for index in groupStart..<groupStart + rows {
+                let base = Int32(index - groupStart) * columns
+                let photographer = references.photographers[Int(batch.photographerIndex[index])]
+                let region = references.region(of: index, in: batch)
+                insert.bind(base + 2, photographer)
+                insert.bind(base + 3, region)
+                insert.bind(base + 6, batch.latitude[index])
+                insert.bind(base + 7, batch.longitude[index])
+                insert.bind(base + 9, batch.uploaded[index])
+                if let region {
+                    counts[RegionPhotographer(region: region, photographer: photographer), default: 0] += 1
+                }
+            }
+            if case .photo(let addedAt) = destination {
+                insert.bind(Int32(rows) * columns + 1, addedAt)
+            }
+            try insert.run(texts: texts)
+        }
+        return counts
+    }
+
+    /// Adds photo counts to `temp.count_delta`, many rows per statement.
+    private static func insertDeltas(_ counts: [RegionPhotographer: Int64], _ db: Database) throws {
+        let rowsPerInsert = 100
+        let deltas = Array(counts)
+        for groupStart in stride(from: 0, to: deltas.count, by: rowsPerInsert) {
+            let group = deltas[groupStart..<min(groupStart + rowsPerInsert, deltas.count)]
+            let statement = try BulkStatement(db, insertInto: "count_delta", columns: ["region", "photographer", "n"], rows: group.count)
+            for (offset, delta) in group.enumerated() {
+                let base = Int32(offset * 3)
+                statement.bind(base + 1, delta.key.region)
+                statement.bind(base + 2, delta.key.photographer)
+                statement.bind(base + 3, delta.value)
+            }
+            try statement.run()
         }
     }
 
