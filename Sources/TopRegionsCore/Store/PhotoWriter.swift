@@ -193,9 +193,10 @@ public struct PreparedBatch: Sendable {
     }
 }
 
-/// Writes photos and place resolutions with set-based statements: each batch is staged
-/// into temporary tables, then a fixed handful of INSERT ... SELECT / UPDATE ... FROM
-/// statements applies it, whatever the batch size. One transaction per batch.
+/// Writes photos and place resolutions with set-based statements, one transaction per
+/// batch. The photos themselves go in 32 to a statement: straight into `photo` when none
+/// of them is stored yet (a load, a refresh), else into a temporary table that a fixed
+/// handful of INSERT ... SELECT / UPDATE ... FROM statements merges, whatever the batch size.
 public struct PhotoWriter: Sendable {
     public let store: Store
 
