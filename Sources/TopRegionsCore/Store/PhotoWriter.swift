@@ -95,8 +95,6 @@ public struct PreparedBatch: Sendable {
     private(set) var firstID: String?
     private(set) var lastID: String?
 
-    public var count: Int { photoCount + duplicates }
-
     public init(_ batch: [PhotoRecord]) {
         var latest: [String: Int] = [:]
         latest.reserveCapacity(batch.count)
@@ -118,6 +116,7 @@ public struct PreparedBatch: Sendable {
         uploaded.reserveCapacity(records.count)
         texts.reserveCapacity(records.count / Self.rowsPerInsert + 1)
         let columns = Int32(Self.stagedColumns.count)
+        var group = TextRow()
 
         for (index, record) in records.enumerated() {
             // Photographers: the last non-empty name wins.
@@ -166,20 +165,23 @@ public struct PreparedBatch: Sendable {
             if let time = record.uploaded, time > newestUpload ?? .min { newestUpload = time }
 
             let row = index % Self.rowsPerInsert
-            if row == 0 { texts.append(TextRow()) }
             let base = Int32(row) * columns
-            texts[texts.count - 1].set(base + 1, record.id)
-            texts[texts.count - 1].set(base + 4, record.title)
-            texts[texts.count - 1].set(base + 5, record.description)
-            texts[texts.count - 1].set(base + 8, record.placeID)
-            texts[texts.count - 1].set(base + 10, record.thumbURL)
-            texts[texts.count - 1].set(base + 11, record.photoURL)
+            group.set(base + 1, record.id)
+            group.set(base + 4, record.title)
+            group.set(base + 5, record.description)
+            group.set(base + 8, record.placeID)
+            group.set(base + 10, record.thumbURL)
+            group.set(base + 11, record.photoURL)
             if record.extra.isEmpty {
-                texts[texts.count - 1].set(base + 12, nil)
+                group.set(base + 12, nil)
             } else {
                 extra.removeAll()
                 extra.value(.object(record.extra))
-                texts[texts.count - 1].set(base + 12, extra.bytes)
+                group.set(base + 12, extra.bytes)
+            }
+            if row == Self.rowsPerInsert - 1 || index == records.count - 1 {
+                texts.append(group)
+                group = TextRow()
             }
         }
         extra.removeAll()
@@ -528,7 +530,8 @@ public struct PhotoWriter: Sendable {
     }
 
     /// The only per-photo statement: the batch goes in a group of photos at a time.
-    /// Returns the photos written per (region, photographer).
+    /// Writing straight into `photo`, returns the photos written per (region,
+    /// photographer); staged photos are counted by the merge, so then it returns nothing.
     private static func insert(
         _ batch: PreparedBatch, _ references: References, into destination: Destination, _ db: Database
     ) throws -> [RegionPhotographer: Int64] {
@@ -543,6 +546,7 @@ public struct PhotoWriter: Sendable {
         let full = try statement(rows: PreparedBatch.rowsPerInsert)
         let columns = Int32(PreparedBatch.stagedColumns.count)
         var counts: [RegionPhotographer: Int64] = [:]
+        let countsWhatItWrites = if case .photo = destination { true } else { false }
         for (group, texts) in batch.texts.enumerated() {
             let groupStart = group * PreparedBatch.rowsPerInsert
             let rows = min(PreparedBatch.rowsPerInsert, batch.photoCount - groupStart)
@@ -556,7 +560,7 @@ public struct PhotoWriter: Sendable {
                 insert.bind(base + 6, batch.latitude[index])
                 insert.bind(base + 7, batch.longitude[index])
                 insert.bind(base + 9, batch.uploaded[index])
-                if let region {
+                if countsWhatItWrites, let region {
                     counts[RegionPhotographer(region: region, photographer: photographer), default: 0] += 1
                 }
             }
