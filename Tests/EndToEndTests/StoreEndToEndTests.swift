@@ -198,17 +198,74 @@ import Testing
         // Owners o1 and o0 remain (ids 5, 7 → o1; 6 → o0).
         #expect(try Tools.run("regions-top", csv, environment: later).stdout.contains("1,R1,One,2,3,,"))
 
-        let delete = try Tools.run("regions-load", ["--db", db, "--delete", "6", "--delete", "99"], environment: later)
-        #expect(delete.status == 0)
-        #expect(delete.stderr == """
-            regions-load: photo 99 was not stored; it will not be loaded in the future
-            regions-load: read 0, new 0, updated 0, skipped 0, deleted 1
+        // An id that was never stored is a typo: refused, and nothing deleted.
+        let typo = try Tools.run("regions-load", ["--db", db, "--delete", "6", "--delete", "99"], environment: later)
+        #expect(typo.status == 64)
+        #expect(typo.stderr == "regions-load: --delete: no photo 99 is stored (a typo?); nothing changed\n")
+        #expect(try Tools.run("regions-top", csv, environment: later).stdout.contains("1,R1,One,2,3,,"))
 
-            """)
+        let delete = try Tools.run("regions-load", ["--db", db, "--delete", "6"], environment: later)
+        #expect(delete.status == 0)
+        #expect(delete.stderr == "regions-load: read 0, new 0, updated 0, skipped 0, deleted 1\n")
         #expect(try Tools.run("regions-top", csv, environment: later).stdout.contains("1,R1,One,1,2,,"))
         let reload = try Tools.run("regions-load", ["--db", db], input: Array(new.utf8), environment: later)
         #expect(reload.stderr == "regions-load: read 3, new 0, updated 0, skipped 3\n")
         #expect(try Tools.run("regions-top", csv, environment: later).stdout.contains("1,R1,One,1,2,,"))
+
+        // Deleting again says so; undeleting lets the next load store it again.
+        let again = try Tools.run("regions-load", ["--db", db, "--delete", "6"], environment: later)
+        #expect(again.stderr == "regions-load: photo 6 was already deleted\nregions-load: read 0, new 0, updated 0, skipped 0, deleted 0\n")
+        let notDeleted = try Tools.run("regions-load", ["--db", db, "--undelete", "5"], environment: later)
+        #expect(notDeleted.status == 64)
+        #expect(notDeleted.stderr == "regions-load: --undelete: photo 5 was not deleted; nothing changed\n")
+        let undelete = try Tools.run("regions-load", ["--db", db, "--undelete", "6"], environment: later)
+        #expect(undelete.status == 0)
+        #expect(undelete.stderr == "regions-load: read 0, new 0, updated 0, skipped 0, undeleted 1\n")
+        let back = try Tools.run("regions-load", ["--db", db], input: Array(new.utf8), environment: later)
+        #expect(back.stderr == "regions-load: read 3, new 1, updated 0, skipped 2\n")
+        #expect(try Tools.run("regions-top", csv, environment: later).stdout.contains("1,R1,One,2,3,,"))
+    }
+
+    /// `--prune-older-than 7` once meant seven seconds and emptied the database.
+    @Test func pruneNeedsAUnitAndDryRunChangesNothing() throws {
+        let scratch = Scratch()
+        let db = scratch.file("photos.db")
+        let early = Tools.environment(home: scratch.path, ["TOPREGIONS_NOW": "1000000"])
+        let later = Tools.environment(home: scratch.path, ["TOPREGIONS_NOW": "1090000"])
+        let old = (1...4).map { #"{"id":"\#($0)","owner":"o\#($0)@N01","region_id":"R1","region":"One"}"# }.joined(separator: "\n")
+        let new = (5...7).map { #"{"id":"\#($0)","owner":"o\#($0 % 2)@N01","region_id":"R1","region":"One"}"# }.joined(separator: "\n")
+        _ = try Tools.run("regions-load", ["--db", db], input: Array(old.utf8), environment: early)
+        _ = try Tools.run("regions-load", ["--db", db], input: Array(new.utf8), environment: later)
+        let csv = ["--db", db, "--format", "csv"]
+        let before = try Tools.run("regions-top", csv, environment: later).stdout
+        #expect(before.contains("1,R1,One,5,7,,"))
+
+        for age in ["7", "7.5", " 7 "] {
+            let bare = try Tools.run("regions-load", ["--db", db, "--prune-older-than", age], environment: later)
+            #expect(bare.status == 64, "\(age)")
+            #expect(bare.stderr.contains("has no unit: write it with one of s, m, h, d, w"), "\(age)")
+        }
+        #expect(try Tools.run("regions-top", csv, environment: later).stdout == before)
+
+        let dry = try Tools.run("regions-load", ["--db", db, "--prune-older-than", "1d", "--delete", "6", "--dry-run"], environment: later)
+        #expect(dry.status == 0)
+        #expect(dry.stdout == """
+            {"action":"delete","id":"6"}
+            {"action":"prune","id":"1"}
+            {"action":"prune","id":"2"}
+            {"action":"prune","id":"3"}
+            {"action":"prune","id":"4"}
+
+            """)
+        #expect(dry.stderr == "regions-load: dry run: would delete 1, undelete 0, prune 4 (stored before 1970-01-12 14:46 UTC); nothing changed\n")
+        #expect(try Tools.run("regions-top", csv, environment: later).stdout == before)
+        let dryFiles = try Tools.run("regions-load", ["--db", db, "--delete", "6", "--dry-run", "x.ndjson"], environment: later)
+        #expect(dryFiles.status == 64)
+        let dryAlone = try Tools.run("regions-load", ["--db", db, "--dry-run"], environment: later)
+        #expect(dryAlone.status == 64)
+
+        let prune = try Tools.run("regions-load", ["--db", db, "--prune-older-than", "1d"], environment: later)
+        #expect(prune.stderr == "regions-load: read 0, new 0, updated 0, skipped 0, pruned 4\n")
     }
 
     @Test func aClosedPipeEndsQuietly() throws {

@@ -86,7 +86,13 @@ import Testing
 
 @Suite struct UnitsTests {
     @Test func durations() {
-        #expect(Units.parseDuration("90") == 90)
+        #expect(Units.parseDuration("90") == nil)  // a number without a unit is refused
+        #expect(Units.parseDuration("7") == nil)
+        #expect(Units.parseDuration("90s") == 90)
+        #expect(Units.parseDuration("1.5h") == 5_400)
+        #expect(Units.parseDuration("1e3s") == nil)
+        #expect(Units.parseDuration("infd") == nil)
+        #expect(Units.durationProblem("7").contains("has no unit"))
         #expect(Units.parseDuration("15m") == 900)
         #expect(Units.parseDuration("12h") == 43_200)
         #expect(Units.parseDuration("7d") == 604_800)

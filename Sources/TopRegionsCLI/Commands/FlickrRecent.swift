@@ -60,7 +60,7 @@ public struct FlickrRecent: ToolCommand {
         guard (1...500).contains(perPage) else { throw ValidationError("--per-page must be between 1 and 500") }
         guard pages >= 1 else { throw ValidationError("--pages must be at least 1") }
         if since != nil && sinceLast { throw ValidationError("--since and --since-last both say where to start; give one") }
-        guard Units.parseDuration(overlap) != nil else { throw ValidationError("--overlap: cannot read '\(overlap)' as an age") }
+        guard Units.parseDuration(overlap) != nil else { throw ValidationError("--overlap: \(Units.durationProblem(overlap))") }
         guard license == "any" || license.split(separator: ",").allSatisfy({ Int($0) != nil }) else {
             throw ValidationError("--license takes licence ids such as 1,2,4,7, or 'any'")
         }

@@ -21,8 +21,16 @@ public struct RegionsLoad: ToolCommand {
             Examples:
               flickr-recent | place-resolve | regions-load
               regions-load --db photos.db saved-page.json more.ndjson
+              regions-load --prune-older-than 7d --dry-run    # what would go; changes nothing
               regions-load --prune-older-than 7d < /dev/null
               regions-load --delete 53120987654
+              regions-load --undelete 53120987654             # later loads may store it again
+
+            Pruning and deleting never guess: an age needs its unit (s, m, h, d, w; "7" alone is \
+            refused), and an id that was never stored is refused (a typo), with nothing changed. \
+            --dry-run prints on standard output one NDJSON line per photo that would be pruned, \
+            deleted or undeleted ({"action":"prune","id":"..."}), reads no records, and changes \
+            nothing.
             """,
         version: toolkitVersion)
 
@@ -37,8 +45,15 @@ public struct RegionsLoad: ToolCommand {
     public var pruneOlderThan: String?
 
     @Option(name: .long, parsing: .singleValue, help: ArgumentHelp(
-        "Delete the photo with this id, and never load it again (repeatable).", valueName: "id"))
+        "Delete the stored photo with this id, and never load it again (repeatable).", valueName: "id"))
     public var delete: [String] = []
+
+    @Option(name: .long, parsing: .singleValue, help: ArgumentHelp(
+        "Undo --delete for this id: later loads may store the photo again (repeatable).", valueName: "id"))
+    public var undelete: [String] = []
+
+    @Flag(name: .long, help: "Show what --prune-older-than, --delete and --undelete would change, and change nothing.")
+    public var dryRun = false
 
     @Flag(name: .shortAndLong, help: "Do not print the summary.")
     public var quiet = false
@@ -50,8 +65,58 @@ public struct RegionsLoad: ToolCommand {
     public func validate() throws {
         guard batchSize > 0 else { throw ValidationError("--batch-size must be at least 1") }
         if let age = pruneOlderThan, Units.parseDuration(age) == nil {
-            throw ValidationError("--prune-older-than: cannot read '\(age)' as an age (e.g. 90m, 12h, 7d, 2w)")
+            throw ValidationError("--prune-older-than: \(Units.durationProblem(age))")
         }
+        if let both = delete.first(where: undelete.contains) {
+            throw ValidationError("photo \(both) is given to both --delete and --undelete")
+        }
+        if dryRun {
+            guard pruneOlderThan != nil || !delete.isEmpty || !undelete.isEmpty else {
+                throw ValidationError("--dry-run previews --prune-older-than, --delete and --undelete; give one of them")
+            }
+            guard input.files.isEmpty else { throw ValidationError("--dry-run reads no records; leave out the files") }
+        }
+    }
+
+    /// Refuses ids that were never stored before anything changes: a typo must not delete
+    /// (or block) some other photo.
+    private func checkIDs(_ writer: PhotoWriter) throws -> (stored: Set<String>, deleted: Set<String>) {
+        let status = try writer.deletionStatus(of: delete + undelete)
+        let unknown = Set(delete).subtracting(status.stored).subtracting(status.deleted).sorted()
+        if !unknown.isEmpty {
+            throw ToolError(.usage, "--delete: no photo \(unknown.joined(separator: ", ")) is stored (a typo?); nothing changed")
+        }
+        let notDeleted = Set(undelete).subtracting(status.deleted).sorted()
+        if !notDeleted.isEmpty {
+            throw ToolError(.usage, "--undelete: photo \(notDeleted.joined(separator: ", ")) was not deleted; nothing changed")
+        }
+        return status
+    }
+
+    /// --dry-run: what would change, one NDJSON line per photo on stdout, and a summary.
+    private func preview(_ writer: PhotoWriter, _ status: (stored: Set<String>, deleted: Set<String>), _ context: ToolContext) throws -> SysExit {
+        var lines = JSONWriter()
+        func line(_ action: String, _ id: String) {
+            lines.object { o in
+                o.string("action", action)
+                o.string("id", id)
+            }
+            lines.newline()
+        }
+        let deleting = Set(delete).intersection(status.stored).sorted()
+        for id in deleting { line("delete", id) }
+        let undeleting = Set(undelete).sorted()
+        for id in undeleting { line("undelete", id) }
+        var summary = ["would delete \(deleting.count)", "undelete \(undeleting.count)"]
+        if let age = pruneOlderThan.flatMap(Units.parseDuration) {
+            let cutoff = context.nowSeconds - Int64(age.rounded())
+            let pruning = try writer.photosStored(before: cutoff).filter { !deleting.contains($0) }
+            for id in pruning { line("prune", id) }
+            summary.append("prune \(pruning.count) (stored before \(Reports.formatTime(cutoff)) UTC)")
+        }
+        context.standardOutput.write(lines.bytes)
+        if !quiet { context.diagnose("dry run: " + summary.joined(separator: ", ") + "; nothing changed") }
+        return .ok
     }
 
     public func execute(_ context: ToolContext) throws -> SysExit {
@@ -59,18 +124,23 @@ public struct RegionsLoad: ToolCommand {
         let writer = PhotoWriter(store: store)
         let now = context.nowSeconds
         var summary: [String] = []
+        let idStatus = try checkIDs(writer)
+        if dryRun { return try preview(writer, idStatus, context) }
 
         // Deletions first, so this same run cannot load the photo back.
         if !delete.isEmpty {
             let removed = try writer.delete(ids: delete, now: now)
             summary.append("deleted \(removed.count)")
-            for id in delete where !removed.contains(id) {
-                context.diagnose("photo \(id) was not stored; it will not be loaded in the future")
+            for id in Set(delete).subtracting(removed).sorted() {
+                context.diagnose("photo \(id) was already deleted")
             }
+        }
+        if !undelete.isEmpty {
+            summary.append("undeleted \(try writer.undelete(ids: undelete).count)")
         }
 
         // With only maintenance to do, do not wait for someone to type records.
-        let maintenanceOnly = (!delete.isEmpty || pruneOlderThan != nil) && input.files.isEmpty && context.stdinIsTerminal
+        let maintenanceOnly = (!delete.isEmpty || !undelete.isEmpty || pruneOlderThan != nil) && input.files.isEmpty && context.stdinIsTerminal
         var status = SysExit.ok
         if !maintenanceOnly {
             var options = LoadOptions()

@@ -46,6 +46,40 @@ extension PhotoWriter {
         }
     }
 
+    /// The photos `prune(storedBefore:)` would remove, by id: a dry run changes nothing.
+    public func photosStored(before cutoff: Int64) throws -> [String] {
+        try store.read { db in
+            try String.fetchAll(db, sql: "SELECT id FROM photo WHERE added_at < ? ORDER BY id", arguments: [cutoff])
+        }
+    }
+
+    /// Where each of `ids` stands: stored, deleted earlier (and so kept out), or neither
+    /// (never stored: likely a typo).
+    public func deletionStatus(of ids: [String]) throws -> (stored: Set<String>, deleted: Set<String>) {
+        try store.read { db in
+            var stored = Set<String>(), deleted = Set<String>()
+            try Queries.inChunks(Array(Set(ids))) { marks, chunk in
+                stored.formUnion(try String.fetchAll(db, sql: "SELECT id FROM photo WHERE id IN (\(marks))", arguments: StatementArguments(chunk)))
+                deleted.formUnion(try String.fetchAll(db, sql: "SELECT id FROM deleted_photo WHERE id IN (\(marks))", arguments: StatementArguments(chunk)))
+            }
+            return (stored, deleted)
+        }
+    }
+
+    /// Forgets that the photos were deleted, so a later load stores them again. Returns the
+    /// ids that had been deleted.
+    public func undelete(ids: [String]) throws -> [String] {
+        guard !ids.isEmpty else { return [] }
+        return try store.write { db in
+            var undeleted: [String] = []
+            for id in Set(ids).sorted() {
+                try db.execute(sql: "DELETE FROM deleted_photo WHERE id = ?", arguments: [id])
+                if db.changesCount > 0 { undeleted.append(id) }
+            }
+            return undeleted
+        }
+    }
+
     /// Records that the photos were viewed at `now`, in this order (Recents lists the last
     /// one first).
     public func recordViews(_ ids: [String], now: Int64) throws {

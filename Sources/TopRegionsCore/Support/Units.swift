@@ -6,14 +6,32 @@ public enum Units {
     /// not fit the Unix times it is subtracted from.
     static let longestDuration: Double = 1e11
 
-    /// An age such as `90s`, `15m`, `12h`, `7d`, `2w`, or plain seconds. Returns seconds.
+    /// The units an age takes, in the order --help lists them.
+    public static let durationUnits = "s, m, h, d, w"
+
+    /// An age such as `90s`, `15m`, `12h`, `7d` or `2w`. Returns seconds. A number without a
+    /// unit is refused: `--prune-older-than 7` meant seven days to the person who typed it,
+    /// and seven seconds would have pruned everything.
     public static func parseDuration(_ text: String) -> Double? {
         let trimmed = text.trimmingSpaces().lowercased()
         guard let last = trimmed.last else { return nil }
         let multipliers: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 604_800]
-        let (digits, multiplier) = multipliers[last].map { (String(trimmed.dropLast()), $0) } ?? (trimmed, 1)
-        guard let value = Double(digits), value.isFinite, value >= 0, value * multiplier <= longestDuration else { return nil }
+        guard let multiplier = multipliers[last] else { return nil }
+        let digits = trimmed.dropLast()
+        // Plain decimal digits with an optional fraction: no sign, exponent, "inf" or "nan".
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
+              let value = Double(digits), value.isFinite, value * multiplier <= longestDuration
+        else { return nil }
         return value * multiplier
+    }
+
+    /// Why `text` is not an age, for a usage error.
+    public static func durationProblem(_ text: String) -> String {
+        let trimmed = text.trimmingSpaces()
+        if !trimmed.isEmpty, trimmed.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }) {
+            return "'\(text)' has no unit: write it with one of \(durationUnits) (e.g. \(trimmed)d for days)"
+        }
+        return "cannot read '\(text)' as an age: a number and a unit, one of \(durationUnits) (e.g. 90m, 12h, 7d, 2w)"
     }
 
     /// A size such as `10M`, `512K`, `1G`, `10MB`, `10MiB` (powers of 1024), or plain bytes.
