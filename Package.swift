@@ -30,19 +30,46 @@ let package = Package(
         // curl_easy_setopt), OFD locks.
         .target(name: "CSupport", dependencies: ["CCurl"]),
 
-        // Everything the six tools do: records & NDJSON, store, HTTP, Flickr client, cache.
+        // The core: one module per stage concern, each in its folder of
+        // Sources/TopRegionsCore. The compiler holds the layering: a module sees only the
+        // modules it lists here (README, "Layout", draws the graph).
+        //
+        //   Support ← Records ← Store ← Flickr
+        //   Support ← HTTP ←──────────── Flickr
+        //             HTTP, Store ← Cache
+        //             Records ← Formatting
+        .target(name: "TopRegionsSupport", dependencies: ["CSupport"], path: "Sources/TopRegionsCore/Support", swiftSettings: strict),
+        .target(name: "TopRegionsRecords", dependencies: ["TopRegionsSupport"], path: "Sources/TopRegionsCore/Records", swiftSettings: strict),
         .target(
-            name: "TopRegionsCore",
+            name: "TopRegionsStore",
             dependencies: [
-                "CSupport",
+                "TopRegionsSupport", "TopRegionsRecords",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
-            swiftSettings: strict),
-        // The command-line surface (argument parsing, exit codes) over the core.
+            path: "Sources/TopRegionsCore/Store", swiftSettings: strict),
+        .target(name: "TopRegionsHTTP", dependencies: ["TopRegionsSupport", "CSupport"], path: "Sources/TopRegionsCore/HTTP", swiftSettings: strict),
+        .target(
+            name: "TopRegionsFlickr", dependencies: ["TopRegionsSupport", "TopRegionsRecords", "TopRegionsStore", "TopRegionsHTTP"],
+            path: "Sources/TopRegionsCore/Flickr", swiftSettings: strict),
+        .target(
+            name: "TopRegionsCache", dependencies: ["TopRegionsSupport", "TopRegionsRecords", "TopRegionsStore", "TopRegionsHTTP"],
+            path: "Sources/TopRegionsCore/Cache", swiftSettings: strict),
+        .target(
+            name: "TopRegionsFormatting", dependencies: ["TopRegionsSupport", "TopRegionsRecords"],
+            path: "Sources/TopRegionsCore/Formatting", swiftSettings: strict),
+
+        // The command-line surface (argument parsing, exit codes, the process's streams) over
+        // the core.
         .target(
             name: "TopRegionsCLI",
-            dependencies: ["TopRegionsCore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "TopRegionsSupport", "TopRegionsRecords", "TopRegionsStore", "TopRegionsHTTP", "TopRegionsFlickr",
+                "TopRegionsCache", "TopRegionsFormatting",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // Only to map SQLite's result codes to exit statuses.
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: strict),
 
         .executableTarget(name: "flickr-recent", dependencies: ["TopRegionsCLI"], swiftSettings: strict),
@@ -65,7 +92,10 @@ let package = Package(
 
         .testTarget(
             name: "TopRegionsCoreTests",
-            dependencies: ["TopRegionsCore", "TopRegionsCLI"],
+            dependencies: [
+                "TopRegionsSupport", "TopRegionsRecords", "TopRegionsStore", "TopRegionsHTTP", "TopRegionsFlickr",
+                "TopRegionsCache", "TopRegionsFormatting", "TopRegionsCLI",
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "FakeFlickrTests",

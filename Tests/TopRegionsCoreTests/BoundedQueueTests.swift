@@ -1,5 +1,5 @@
 import Testing
-@testable import TopRegionsCore
+@testable import TopRegionsSupport
 
 @Suite struct BoundedQueueTests {
     final class Batch: Sendable {

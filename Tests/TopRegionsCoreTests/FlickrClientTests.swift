@@ -1,7 +1,10 @@
 import Foundation
 import GRDB
 import Testing
-@testable import TopRegionsCore
+@testable import TopRegionsFlickr
+@testable import TopRegionsHTTP
+@testable import TopRegionsStore
+@testable import TopRegionsSupport
 
 @Suite struct FlickrClientTests {
     @Test func interpretsOkFailJSONPAndGarbage() {

@@ -1,5 +1,7 @@
 import Testing
-@testable import TopRegionsCore
+@testable import TopRegionsFormatting
+@testable import TopRegionsRecords
+@testable import TopRegionsSupport
 
 @Suite struct JSONParserTests {
     @Test func parsesEveryKindOfValueKeepingOrderAndNumberText() throws {

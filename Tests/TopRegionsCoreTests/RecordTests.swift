@@ -1,5 +1,6 @@
 import Testing
-@testable import TopRegionsCore
+@testable import TopRegionsRecords
+@testable import TopRegionsSupport
 
 @Suite struct RecordDecodingTests {
     func decode(_ line: String) throws(InputError) -> [PhotoRecord] {

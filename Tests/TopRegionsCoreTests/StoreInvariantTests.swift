@@ -1,6 +1,8 @@
 import GRDB
 import Testing
-@testable import TopRegionsCore
+@testable import TopRegionsRecords
+@testable import TopRegionsStore
+@testable import TopRegionsSupport
 
 /// The store's maintained counts against two independent answers, after every step of
 /// random histories of loads, reloads, place resolutions, prunes and deletes:

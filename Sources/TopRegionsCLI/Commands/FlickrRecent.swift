@@ -1,5 +1,8 @@
 import ArgumentParser
-import TopRegionsCore
+import TopRegionsFlickr
+import TopRegionsRecords
+import TopRegionsStore
+import TopRegionsSupport
 
 public struct FlickrRecent: ToolCommand {
     public static let configuration = CommandConfiguration(

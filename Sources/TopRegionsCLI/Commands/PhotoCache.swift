@@ -1,7 +1,12 @@
 import ArgumentParser
 import Foundation
 import Synchronization
-import TopRegionsCore
+import TopRegionsCache
+import TopRegionsFormatting
+import TopRegionsHTTP
+import TopRegionsRecords
+import TopRegionsStore
+import TopRegionsSupport
 
 public struct PhotoCacheCommand: ToolCommand {
     public static let configuration = CommandConfiguration(

@@ -1,6 +1,9 @@
 import ArgumentParser
 import Synchronization
-import TopRegionsCore
+import TopRegionsFlickr
+import TopRegionsRecords
+import TopRegionsStore
+import TopRegionsSupport
 
 public struct PlaceResolve: ToolCommand {
     public static let configuration = CommandConfiguration(

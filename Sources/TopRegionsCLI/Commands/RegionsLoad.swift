@@ -1,5 +1,9 @@
 import ArgumentParser
-import TopRegionsCore
+import TopRegionsFlickr
+import TopRegionsFormatting
+import TopRegionsRecords
+import TopRegionsStore
+import TopRegionsSupport
 
 public struct RegionsLoad: ToolCommand {
     public static let configuration = CommandConfiguration(

@@ -1,5 +1,7 @@
 import ArgumentParser
-import TopRegionsCore
+import TopRegionsFormatting
+import TopRegionsStore
+import TopRegionsSupport
 
 extension ReportFormat: ExpressibleByArgument {}
 

@@ -1,6 +1,10 @@
 import ArgumentParser
 import Foundation
-import TopRegionsCore
+import TopRegionsCache
+import TopRegionsHTTP
+import TopRegionsRecords
+import TopRegionsStore
+import TopRegionsSupport
 
 public struct ThumbGet: ToolCommand {
     public static let configuration = CommandConfiguration(

@@ -1,7 +1,10 @@
 import ArgumentParser
 import Foundation
 import Synchronization
-import TopRegionsCore
+import TopRegionsFlickr
+import TopRegionsHTTP
+import TopRegionsStore
+import TopRegionsSupport
 
 /// The options every tool that calls Flickr's API shares.
 public struct FlickrOptions: ParsableArguments {

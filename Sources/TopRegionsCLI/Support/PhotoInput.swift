@@ -1,5 +1,7 @@
 import Foundation
-import TopRegionsCore
+import TopRegionsHTTP
+import TopRegionsRecords
+import TopRegionsSupport
 
 /// The photos a tool was given: ids on the command line, and lines on stdin when there are
 /// none or one of them is `-`; a line is a photo record (its `id` is used and the record is

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
 import GRDB
-import TopRegionsCore
+import TopRegionsRecords
+import TopRegionsStore
+import TopRegionsSupport
 
 /// A command of the toolkit: parsed by ArgumentParser, run against an injected
 /// `ToolContext`. Errors become one "tool: message" line on stderr and a sysexits status.

@@ -1,5 +1,7 @@
 import Foundation
 import Synchronization
+import TopRegionsHTTP
+import TopRegionsSupport
 
 /// Full-size photos in a directory capped at about `capBytes` (10 MB by default), least
 /// recently used out first. The directory is the whole truth, so the cache survives

@@ -1,6 +1,9 @@
 import Foundation
-import GRDB
 import Synchronization
+import TopRegionsHTTP
+import TopRegionsRecords
+import TopRegionsStore
+import TopRegionsSupport
 
 /// What asking for one photo's thumbnail came to.
 public enum ThumbnailResult: Sendable, Equatable {
@@ -22,9 +25,7 @@ public struct Thumbnails: Sendable {
     }
 
     public func stored(_ photoID: String) throws -> [UInt8]? {
-        try store.read { db in
-            try Data.fetchOne(db, sql: "SELECT bytes FROM thumbnail WHERE photo_id = ?", arguments: [photoID]).map { [UInt8]($0) }
-        }
+        try ThumbnailStore(store: store).bytes(of: photoID)
     }
 
     /// Thumbnails for `photos` (id → the stored photo, nil when not stored), downloading
@@ -53,11 +54,7 @@ public struct Thumbnails: Sendable {
                 do {
                     if let bytes = try thumbnails.stored(item.id) { return .found(bytes, downloaded: false) }
                     let bytes = try downloader.fetch(item.url)
-                    try store.write { db in
-                        try db.execute(
-                            sql: "INSERT INTO thumbnail (photo_id, bytes, fetched_at) VALUES (?, ?, ?) ON CONFLICT (photo_id) DO NOTHING",
-                            arguments: [item.id, Data(bytes), Int64(now())])
-                    }
+                    try ThumbnailStore(store: store).keep(bytes, of: item.id, fetchedAt: Int64(now()))
                     return .found(bytes, downloaded: true)
                 } catch let error as DownloadError {
                     return .failed(error)
@@ -69,44 +66,5 @@ public struct Thumbnails: Sendable {
             return .next
         }
         return shared.withLock { $0 }
-    }
-}
-
-/// File names made from input (photo ids) keep only letters, digits, '-' and '_', so an id
-/// can never name a path outside the directory it is meant for.
-public enum SafeName {
-    public static func fileName(for id: String, extension ext: String) -> String {
-        var name = ""
-        for scalar in id.unicodeScalars {
-            name.append(isSafe(scalar) ? Character(scalar) : "_")
-        }
-        if name.count > 100 { name = String(name.prefix(100)) }
-        // An id that had to be changed (or cut) gets a hash of the original, so two ids
-        // that differ only in unsafe characters never share a file.
-        if name != id || name.isEmpty {
-            name += "-" + String(UInt64(bitPattern: KeyLockFile.offset(for: id)) & 0xFFFF_FFFF, radix: 16)
-        }
-        return name + "." + ext
-    }
-
-    static func isSafe(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar {
-        case "0"..."9", "a"..."z", "A"..."Z", "-", "_": true
-        default: false
-        }
-    }
-
-    /// Writes `bytes` to `path` through a temporary file and a rename, so a reader sees the
-    /// whole file or none.
-    public static func writeAtomically(_ bytes: [UInt8], to path: String) throws {
-        let temporary = path + ".tmp-\(getpid())"
-        guard FileManager.default.createFile(atPath: temporary, contents: Data(bytes)) else {
-            throw ToolError(.cantCreate, "cannot write \(temporary)")
-        }
-        guard rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw ToolError(.cantCreate, "cannot write \(path): \(reason)")
-        }
     }
 }

@@ -1,4 +1,7 @@
 import Foundation
+import TopRegionsHTTP
+import TopRegionsRecords
+import TopRegionsSupport
 
 /// What every Flickr client of a run shares: where Flickr is, the key, the limits, how to
 /// retry, and where to report requests (`--verbose`).

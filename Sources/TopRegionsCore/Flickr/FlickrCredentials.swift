@@ -1,4 +1,6 @@
 import Foundation
+import TopRegionsHTTP
+import TopRegionsSupport
 
 /// The Flickr API key. Kept out of every message: `description` does not show it, and URLs
 /// are printed through `redact`.
@@ -30,5 +32,18 @@ public struct FlickrAPIKey: Sendable, CustomStringConvertible {
     /// `text` with every occurrence of the key replaced, for anything that gets printed.
     public func redact(_ text: String) -> String {
         text.replacingOccurrences(of: value, with: "[API key]")
+    }
+}
+
+extension HTTPError {
+    /// The same error with `key` removed from its messages.
+    func redacted(_ key: FlickrAPIKey) -> HTTPError {
+        switch self {
+        case .connection(let message): .connection(key.redact(message))
+        case .tls(let message): .tls(key.redact(message))
+        case .aborted(let message): .aborted(key.redact(message))
+        case .other(let message): .other(key.redact(message))
+        default: self
+        }
     }
 }

@@ -1,3 +1,4 @@
+import TopRegionsHTTP
 /// Why a Flickr call failed, sorted by what the caller should do about it.
 public enum FlickrError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Flickr answered `stat: fail`.

@@ -1,5 +1,8 @@
 import Foundation
 import Synchronization
+import TopRegionsRecords
+import TopRegionsStore
+import TopRegionsSupport
 
 /// What resolving a set of places came to.
 public struct ResolveOutcome: Sendable {

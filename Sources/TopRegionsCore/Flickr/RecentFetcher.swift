@@ -1,3 +1,4 @@
+import TopRegionsRecords
 /// What flickr-recent fetches.
 public struct RecentOptions: Sendable {
     public var license: String? = "1,2,4,7"

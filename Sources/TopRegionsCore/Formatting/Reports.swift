@@ -1,4 +1,5 @@
 import Foundation
+import TopRegionsRecords
 
 /// The output formats of `regions-top`.
 public enum ReportFormat: String, CaseIterable, Sendable {

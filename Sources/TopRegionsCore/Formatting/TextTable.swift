@@ -1,3 +1,4 @@
+import TopRegionsSupport
 /// A plain-text table for terminals: columns padded to the widest cell, measured in
 /// terminal cells (so "Île-de-France" and "東京都" line up).
 public struct TextTable {

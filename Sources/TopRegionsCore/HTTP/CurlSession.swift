@@ -1,6 +1,7 @@
 import CCurl
 import CSupport
 import Foundation
+import TopRegionsSupport
 
 /// Why an HTTP transfer did not give a complete response.
 public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -23,17 +24,6 @@ public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .timedOut, .truncated, .connection: true
         case .unsupportedURL, .tls, .tooLarge, .aborted, .other: false
-        }
-    }
-
-    /// The same error with `key` removed from its messages.
-    func redacted(_ key: FlickrAPIKey) -> HTTPError {
-        switch self {
-        case .connection(let message): .connection(key.redact(message))
-        case .tls(let message): .tls(key.redact(message))
-        case .aborted(let message): .aborted(key.redact(message))
-        case .other(let message): .other(key.redact(message))
-        default: self
         }
     }
 

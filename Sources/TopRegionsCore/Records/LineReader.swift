@@ -1,4 +1,5 @@
 import Foundation
+import TopRegionsSupport
 
 /// Where a stage reads from: a file, standard input, or bytes (tests).
 public enum InputSource: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import TopRegionsSupport
 
 /// One photo as it travels between the stages: the record format documented in
 /// `man/topregions-record.7`.
@@ -270,15 +271,6 @@ extension PhotoRecord {
         if let exact = Int64(text) { return exact }
         if let double = Double(text), double.isFinite, double == double.rounded(), abs(double) < 9e15 { return Int64(double) }
         throw RecordError(field: key, message: "field \"\(key)\" must be a whole number, not \(value == .string(text) ? "\"\(text)\"" : text)")
-    }
-}
-
-extension String {
-    func trimmingSpaces() -> String {
-        var scalars = Substring(self)
-        while let first = scalars.first, first == " " || first == "\t" { scalars.removeFirst() }
-        while let last = scalars.last, last == " " || last == "\t" { scalars.removeLast() }
-        return String(scalars)
     }
 }
 

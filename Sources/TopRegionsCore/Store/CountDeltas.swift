@@ -1,4 +1,5 @@
 import GRDB
+import TopRegionsSupport
 
 /// Keeps `region_photographer` and the counts on `region` exact, set-based.
 ///

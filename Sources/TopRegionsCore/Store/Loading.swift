@@ -1,4 +1,6 @@
 import Foundation
+import TopRegionsRecords
+import TopRegionsSupport
 
 /// How `regions-load` reads and stores its input.
 public struct LoadOptions: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TopRegionsRecords
 
 /// What one batch did to the store.
 public struct BatchResult: Sendable, Equatable {
@@ -21,33 +22,6 @@ public struct BatchResult: Sendable, Equatable {
         lhs.unchanged += rhs.unchanged
         lhs.duplicates += rhs.duplicates
         lhs.deletedEarlier += rhs.deletedEarlier
-    }
-}
-
-/// A region as Flickr describes it: its own place id, display name and, when known, centre.
-public struct RegionInfo: Sendable, Equatable {
-    public var placeID: String
-    public var name: String
-    public var latitude: Double?
-    public var longitude: Double?
-
-    public init(placeID: String, name: String, latitude: Double? = nil, longitude: Double? = nil) {
-        self.placeID = placeID
-        self.name = name
-        self.latitude = latitude
-        self.longitude = longitude
-    }
-}
-
-/// The answer to "which region is this place in?": a region, or none (country-level places,
-/// and places Flickr does not know).
-public struct PlaceResolution: Sendable, Equatable {
-    public var placeID: String
-    public var region: RegionInfo?
-
-    public init(placeID: String, region: RegionInfo?) {
-        self.placeID = placeID
-        self.region = region
     }
 }
 
@@ -360,11 +334,6 @@ public struct PhotoWriter: Sendable {
 
     // MARK: Staging
 
-    /// Case-insensitive ordering key for region names (ties in the ranking sort by it).
-    public static func sortKey(_ name: String) -> String {
-        name.lowercased()
-    }
-
     private static func prepareStaging(_ db: Database) throws {
         try CountDeltas.prepare(db)
         try db.execute(sql: """
@@ -435,7 +404,7 @@ public struct PhotoWriter: Sendable {
         for region in regions {
             stage.bind(1, region.placeID)
             stage.bind(2, region.name.isEmpty ? nil : region.name)
-            stage.bind(3, region.name.isEmpty ? nil : sortKey(region.name))
+            stage.bind(3, region.name.isEmpty ? nil : RegionName.sortKey(region.name))
             stage.bind(4, region.latitude)
             stage.bind(5, region.longitude)
             try stage.run()

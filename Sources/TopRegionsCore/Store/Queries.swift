@@ -1,22 +1,5 @@
 import GRDB
-
-/// A row of the top-regions answer.
-public struct RegionRank: Sendable, Equatable {
-    public var rank: Int
-    public var regionID: String
-    public var name: String
-    public var photographers: Int
-    public var photos: Int
-    public var latitude: Double?
-    public var longitude: Double?
-}
-
-/// A photo as stored, with what the store knows beyond the record.
-public struct StoredPhoto: Sendable, Equatable {
-    public var record: PhotoRecord
-    public var addedAt: Int64
-    public var viewedAt: Int64?
-}
+import TopRegionsRecords
 
 /// Read-only questions to the store.
 public struct Queries: Sendable {
@@ -58,7 +41,7 @@ public struct Queries: Sendable {
                 rows = try Row.fetchAll(db, sql: """
                     SELECT place_id, name, photographers, photos, latitude, longitude FROM region
                     WHERE sort_key = ? ORDER BY place_id
-                    """, arguments: [PhotoWriter.sortKey(query)])
+                    """, arguments: [RegionName.sortKey(query)])
             }
             // "Alpha" and "alpha" both match "alpha"; an exact spelling picks one.
             let exact = rows.filter { ($0[1] as String) == query }

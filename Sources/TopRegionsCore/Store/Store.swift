@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TopRegionsSupport
 
 /// The one SQLite file every stage shares.
 ///

@@ -4,7 +4,7 @@ import Synchronization
 /// A blocking queue between one producer thread and one consumer, with a small capacity so
 /// a fast producer waits for a slow consumer instead of filling memory. The producer ends
 /// it with an outcome the consumer reads after the last element.
-final class BoundedQueue<Element: Sendable, Outcome: Sendable>: @unchecked Sendable {
+package final class BoundedQueue<Element: Sendable, Outcome: Sendable>: @unchecked Sendable {
     // All mutable state is guarded by `condition`.
     private let condition = NSCondition()
     /// At most `capacity` elements: removing from the front is cheap enough.
@@ -16,14 +16,14 @@ final class BoundedQueue<Element: Sendable, Outcome: Sendable>: @unchecked Senda
     private var result: Outcome?
     private let capacity: Int
 
-    init(capacity: Int) {
+    package init(capacity: Int) {
         self.capacity = capacity
     }
 
     /// Waits for room, then queues `element`. Returns false, without queueing, once the
     /// consumer has cancelled: the producer should stop.
     @discardableResult
-    func push(_ element: Element) -> Bool {
+    package func push(_ element: Element) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         while items.count >= capacity && !cancelled { condition.wait() }
@@ -34,7 +34,7 @@ final class BoundedQueue<Element: Sendable, Outcome: Sendable>: @unchecked Senda
     }
 
     /// The consumer gives up: pending and future elements are dropped.
-    func cancel() {
+    package func cancel() {
         condition.lock()
         defer { condition.unlock() }
         cancelled = true
@@ -43,12 +43,12 @@ final class BoundedQueue<Element: Sendable, Outcome: Sendable>: @unchecked Senda
         condition.broadcast()
     }
 
-    var isCancelled: Bool {
+    package var isCancelled: Bool {
         cancelledFlag.load(ordering: .acquiring)
     }
 
     /// Returns nil once the producer has finished and the queue is empty.
-    func pop() -> Element? {
+    package func pop() -> Element? {
         condition.lock()
         defer { condition.unlock() }
         while items.isEmpty && !finished { condition.wait() }
@@ -59,7 +59,7 @@ final class BoundedQueue<Element: Sendable, Outcome: Sendable>: @unchecked Senda
         return element
     }
 
-    func finish(with outcome: Outcome) {
+    package func finish(with outcome: Outcome) {
         condition.lock()
         defer { condition.unlock() }
         result = outcome
@@ -68,7 +68,7 @@ final class BoundedQueue<Element: Sendable, Outcome: Sendable>: @unchecked Senda
     }
 
     /// The producer's outcome; call after `pop()` returned nil.
-    var outcome: Outcome {
+    package var outcome: Outcome {
         condition.lock()
         defer { condition.unlock() }
         return result!

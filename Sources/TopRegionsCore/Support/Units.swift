@@ -79,3 +79,13 @@ public enum Units {
         return rounded == rounded.rounded() ? "\(Int(rounded))\(units[unit])" : "\(rounded)\(units[unit])"
     }
 }
+
+extension String {
+    /// The text without leading and trailing spaces and tabs.
+    package func trimmingSpaces() -> String {
+        var scalars = Substring(self)
+        while let first = scalars.first, first == " " || first == "\t" { scalars.removeFirst() }
+        while let last = scalars.last, last == " " || last == "\t" { scalars.removeLast() }
+        return String(scalars)
+    }
+}

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TopRegionsSupport
 
 /// A byte stream the tools write to: a file descriptor (stdout, stderr), or memory in tests.
 ///

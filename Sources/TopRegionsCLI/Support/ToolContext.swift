@@ -1,4 +1,6 @@
 import Foundation
+import TopRegionsRecords
+import TopRegionsSupport
 
 /// Everything a tool touches outside its arguments, injected so that commands run
 /// in-process in tests: streams, environment, clock, terminal facts.

@@ -1,0 +1,26 @@
+/// A region as Flickr describes it: its own place id, display name and, when known, centre.
+public struct RegionInfo: Sendable, Equatable {
+    public var placeID: String
+    public var name: String
+    public var latitude: Double?
+    public var longitude: Double?
+
+    public init(placeID: String, name: String, latitude: Double? = nil, longitude: Double? = nil) {
+        self.placeID = placeID
+        self.name = name
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+}
+
+/// The answer to "which region is this place in?": a region, or none (country-level places,
+/// and places Flickr does not know).
+public struct PlaceResolution: Sendable, Equatable {
+    public var placeID: String
+    public var region: RegionInfo?
+
+    public init(placeID: String, region: RegionInfo?) {
+        self.placeID = placeID
+        self.region = region
+    }
+}

@@ -1,0 +1,26 @@
+import Foundation
+import GRDB
+
+/// Square thumbnails kept in the database, one per photo (deleted with it).
+package struct ThumbnailStore: Sendable {
+    package let store: Store
+
+    package init(store: Store) {
+        self.store = store
+    }
+
+    package func bytes(of photoID: String) throws -> [UInt8]? {
+        try store.read { db in
+            try Data.fetchOne(db, sql: "SELECT bytes FROM thumbnail WHERE photo_id = ?", arguments: [photoID]).map { [UInt8]($0) }
+        }
+    }
+
+    /// Keeps the first thumbnail stored for a photo; a second one is ignored.
+    package func keep(_ bytes: [UInt8], of photoID: String, fetchedAt: Int64) throws {
+        try store.write { db in
+            try db.execute(
+                sql: "INSERT INTO thumbnail (photo_id, bytes, fetched_at) VALUES (?, ?, ?) ON CONFLICT (photo_id) DO NOTHING",
+                arguments: [photoID, Data(bytes), fetchedAt])
+        }
+    }
+}
