@@ -17,14 +17,18 @@ public struct Queries: Sendable {
         }
     }
 
+    /// The top-regions query: a walk of the `region_ranking` partial index in its own order,
+    /// stopping after LIMIT rows (tests check its plan: no scan, no sort).
+    package static let topRegionsSQL = """
+        SELECT place_id, name, photographers, photos, latitude, longitude
+        FROM region INDEXED BY region_ranking
+        WHERE photographers > 0
+        ORDER BY photographers DESC, sort_key, place_id
+        LIMIT ?
+        """
+
     static func topRegions(_ db: Database, limit: Int) throws -> [RegionRank] {
-        let rows = try Row.fetchAll(db, sql: """
-            SELECT place_id, name, photographers, photos, latitude, longitude
-            FROM region INDEXED BY region_ranking
-            WHERE photographers > 0
-            ORDER BY photographers DESC, sort_key, place_id
-            LIMIT ?
-            """, arguments: [limit])
+        let rows = try Row.fetchAll(db, sql: topRegionsSQL, arguments: [limit])
         return rows.enumerated().map { index, row in
             RegionRank(
                 rank: index + 1, regionID: row[0], name: row[1], photographers: row[2], photos: row[3],
