@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TopRegionsSupport
 
 /// Copies committed pages from the write-ahead log into the database file on a thread and
 /// connection of its own, while the loader prepares its next batch.
@@ -8,68 +9,52 @@ import GRDB
 /// writer's thread, so a bulk load stalls for it after every batch; overlapped, a 200,000
 /// record load is about 12% faster on two cores. The writer's automatic checkpoints are off
 /// only while the loader runs.
-final class WALCheckpointer: @unchecked Sendable {
-    // Mutable state is guarded by `condition`.
-    private let condition = NSCondition()
-    private var pending = false
-    private var stopping = false
+final class WALCheckpointer: Sendable {
+    private struct State: Sendable {
+        var pending = false
+        var stopping = false
+    }
+
+    private let state = Guarded(State())
     private let store: Store
-    private let connection: DatabaseQueue
-    private let thread: Thread
 
     init(store: Store) throws {
         self.store = store
         var configuration = Configuration()
         configuration.busyMode = .timeout(Store.busyTimeout)
         configuration.label = "topregions.checkpoint"
-        connection = try DatabaseQueue(path: store.path, configuration: configuration)
-        let box = ThreadBox()
-        thread = Thread { box.run?() }
-        box.run = { [unowned self] in self.loop() }
+        let connection = try DatabaseQueue(path: store.path, configuration: configuration)
         try store.pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_autocheckpoint = 0") }
-        thread.start()
+        let state = self.state
+        Thread { Self.loop(state, connection) }.start()
     }
 
     /// A batch was committed: checkpoint when the thread is free.
     func committed() {
-        condition.lock()
-        pending = true
-        condition.broadcast()
-        condition.unlock()
+        state.withLock { $0.pending = true }
     }
 
     /// Stops the thread after a last checkpoint and gives the writer its automatic
     /// checkpoints back.
     func finish() {
-        condition.lock()
-        stopping = true
-        condition.broadcast()
-        while stopping { condition.wait() }
-        condition.unlock()
+        state.withLock { $0.stopping = true }
+        state.wait(until: { !$0.stopping }) { _ in }
         try? store.pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_autocheckpoint = 1000") }
     }
 
-    private func loop() {
-        condition.lock()
+    private static func loop(_ state: Guarded<State>, _ connection: DatabaseQueue) {
         while true {
-            while !pending && !stopping { condition.wait() }
-            let last = stopping
-            pending = false
-            condition.unlock()
+            let last = state.wait(until: { $0.pending || $0.stopping }) { state -> Bool in
+                state.pending = false
+                return state.stopping
+            }
             // PASSIVE never blocks the writer; a failure only leaves pages in the WAL for the
             // next checkpoint, so it is not worth stopping a load for.
             _ = try? connection.writeWithoutTransaction { try $0.checkpoint(.passive) }
-            condition.lock()
             if last {
-                stopping = false
-                condition.broadcast()
-                condition.unlock()
+                state.withLock { $0.stopping = false }
                 return
             }
         }
-    }
-
-    private final class ThreadBox: @unchecked Sendable {
-        var run: (() -> Void)?
     }
 }

@@ -1,0 +1,41 @@
+import Foundation
+
+/// State shared between threads that wait for each other: the one place in the toolkit
+/// that vouches for thread safety by hand (`@unchecked Sendable`).
+///
+/// Audit: `state` is private and only ever touched inside `withLock` or `wait(until:then:)`,
+/// both of which hold `condition`'s lock for the whole access; `State` must be Sendable, so
+/// nothing reachable from it is shared unguarded. Every change to the state wakes the
+/// waiters (`broadcast`), so a waiter never sleeps through the change it waits for.
+package final class Guarded<State: Sendable>: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var state: State
+
+    package init(_ state: State) {
+        self.state = state
+    }
+
+    /// Reads or changes the state under the lock, then wakes every waiter.
+    @discardableResult
+    package func withLock<T>(_ body: (inout State) throws -> T) rethrows -> T {
+        condition.lock()
+        defer {
+            condition.broadcast()
+            condition.unlock()
+        }
+        return try body(&state)
+    }
+
+    /// Waits until `ready` holds, then runs `body` under the same lock hold (so what was
+    /// waited for is still true in `body`), then wakes every waiter.
+    @discardableResult
+    package func wait<T>(until ready: (State) -> Bool, then body: (inout State) throws -> T) rethrows -> T {
+        condition.lock()
+        defer {
+            condition.broadcast()
+            condition.unlock()
+        }
+        while !ready(state) { condition.wait() }
+        return try body(&state)
+    }
+}
