@@ -103,9 +103,13 @@ extension World {
     }
 }
 
-/// The bytes of a fake JPEG: a real SOI marker and JFIF APP0 segment, then filler, then the
-/// EOI marker. Byte i depends only on (seed, i), so any range can be produced on its own and
-/// a 40 MB body is streamed without ever being held in memory.
+/// The bytes of a fake JPEG of an exact length that decodes to a real picture: SOI and a
+/// JFIF APP0 segment, then filler in comment (COM) segments, then a small real image
+/// (`TinyJPEG`: quantization and Huffman tables, frame, scan) and EOI. Byte i depends only
+/// on (seed, length, i), so any range can be produced on its own and a 40 MB body is
+/// streamed without ever being held in memory. The picture has the rendition's dimensions,
+/// halved as often as needed to fit the length (an original of 24 megapixels is drawn
+/// smaller); a length too short for any picture keeps the JPEG framing around filler.
 struct JPEGFiller: Sendable {
     static let header: [UInt8] = [
         0xFF, 0xD8,  // SOI
@@ -118,30 +122,112 @@ struct JPEGFiller: Sendable {
     ]
     static let trailer: [UInt8] = [0xFF, 0xD9]  // EOI
     static let minimumLength = header.count + trailer.count
+    /// The most 8x8 blocks a picture gets (1024 x 1024 pixels): bounds the work per request.
+    static let maximumBlocks = 16_384
+    static let segmentLimit = 65_535
 
     let length: Int
     let seed: UInt64
+    /// DQT ... EOI of the picture, at the end of the body; just EOI when none fits.
+    let tail: [UInt8]
+    /// Where the filler starts and ends: [header.count, fillerEnd).
+    let fillerEnd: Int
+    /// Start offsets of the COM segments in the filler (empty when none fits: then the
+    /// filler is 0xFF fill bytes, which may precede any marker).
+    let segmentStarts: [Int]
+
+    init(length: Int, seed: UInt64, width: Int = 75, height: Int = 75) {
+        self.length = length
+        self.seed = seed
+        var (w, h) = (max(width, 1), max(height, 1))
+        while ((w + 7) / 8) * ((h + 7) / 8) > Self.maximumBlocks { (w, h) = (max(w / 2, 1), max(h / 2, 1)) }
+        var picture: [UInt8]? = nil
+        while true {
+            let candidate = TinyJPEG.segments(width: w, height: h, seed: seed)
+            if Self.header.count + candidate.count <= length { picture = candidate; break }
+            if w == 1 && h == 1 { break }
+            (w, h) = (max(w / 2, 1), max(h / 2, 1))
+        }
+        if let picture {
+            tail = picture
+        } else {
+            tail = Self.trailer
+        }
+        fillerEnd = length - tail.count
+        // Comment segments of at most 65,535 bytes; the last ones sized so none is shorter
+        // than its own 4-byte header. Under 4 bytes of filler are 0xFF fill bytes instead.
+        var starts: [Int] = []
+        if picture != nil {
+            var position = Self.header.count
+            while fillerEnd - position >= 4 {
+                var size = min(fillerEnd - position, Self.segmentLimit)
+                let left = fillerEnd - position - size
+                if left > 0 && left < 4 { size -= 4 - left }
+                starts.append(position)
+                position += size
+            }
+        }
+        segmentStarts = starts
+    }
+
+    /// The run of filler holding `position`: a comment segment, or the whole filler.
+    private func fillerRun(at position: Int) -> (start: Int, end: Int, isSegment: Bool) {
+        guard !segmentStarts.isEmpty else { return (Self.header.count, fillerEnd, false) }
+        // Every segment but the last two is full size: index by division, then adjust.
+        var index = min((position - Self.header.count) / Self.segmentLimit, segmentStarts.count - 1)
+        while segmentStarts[index] > position { index -= 1 }
+        while index + 1 < segmentStarts.count && segmentStarts[index + 1] <= position { index += 1 }
+        let end = index + 1 < segmentStarts.count ? segmentStarts[index + 1] : fillerEnd
+        return (segmentStarts[index], end, true)
+    }
 
     func bytes(in range: Range<Int>) -> ByteBuffer {
-        let fillerEnd = length - Self.trailer.count
         var buffer = ByteBuffer()
+        let hasPicture = tail.count > Self.trailer.count
         buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: range.count) { destination in
-            var wordIndex = -1
-            var word: UInt64 = 0
-            for position in range {
-                let byte: UInt8
+            var position = range.lowerBound
+            var out = 0
+            while position < range.upperBound {
                 if position < Self.header.count {
-                    byte = Self.header[position]
-                } else if position >= fillerEnd {
-                    byte = Self.trailer[position - fillerEnd]
-                } else {
-                    if position / 8 != wordIndex {
-                        wordIndex = position / 8
-                        word = Mixing.finalize(seed ^ UInt64(wordIndex))
-                    }
-                    byte = UInt8(truncatingIfNeeded: word >> (UInt64(position % 8) * 8))
+                    destination[out] = Self.header[position]
+                    position += 1
+                    out += 1
+                    continue
                 }
-                destination[position - range.lowerBound] = byte
+                if position >= fillerEnd {
+                    destination[out] = tail[position - fillerEnd]
+                    position += 1
+                    out += 1
+                    continue
+                }
+                let run = fillerRun(at: position)
+                let runEnd = min(run.end, range.upperBound)
+                if !run.isSegment && hasPicture {
+                    // Under 4 bytes of filler: 0xFF fill bytes before the picture's first marker.
+                    while position < runEnd { destination[out] = 0xFF; position += 1; out += 1 }
+                    continue
+                }
+                let payloadLength = run.end - run.start - 2
+                var wordIndex = -1
+                var word: UInt64 = 0
+                while position < runEnd {
+                    let byte: UInt8
+                    switch run.isSegment ? position - run.start : 4 {
+                    case 0: byte = 0xFF
+                    case 1: byte = 0xFE  // COM
+                    case 2: byte = UInt8(payloadLength >> 8)
+                    case 3: byte = UInt8(payloadLength & 0xFF)
+                    default:
+                        if position / 8 != wordIndex {
+                            wordIndex = position / 8
+                            word = Mixing.finalize(seed ^ UInt64(wordIndex))
+                        }
+                        byte = UInt8(truncatingIfNeeded: word >> (UInt64(position % 8) * 8))
+                    }
+                    destination[out] = byte
+                    position += 1
+                    out += 1
+                }
             }
             return range.count
         }

@@ -138,7 +138,10 @@ struct FakeFlickrResponder: HTTPResponder {
             guard let (photo, size) = world.image(atPath: path, now: state.now) else {
                 return .html(.notFound, "Not Found", "No such photo.")
             }
-            let filler = JPEGFiller(length: world.imageLength(of: photo, size: size), seed: world.imageSeed(of: photo, size: size))
+            let (width, height) = size.dimensions(of: photo)
+            let filler = JPEGFiller(
+                length: world.imageLength(of: photo, size: size), seed: world.imageSeed(of: photo, size: size),
+                width: width, height: height)
             return PlannedResponse(status: .ok, contentType: "image/jpeg", body: .jpeg(filler))
         }
     }

@@ -1,4 +1,4 @@
-import FakeFlickr
+@testable import FakeFlickr
 import Foundation
 import Testing
 
@@ -29,6 +29,71 @@ struct ImageTests {
                 sizes[extra] = image.body.count
             }
             #expect(sizes["o"]! >= sizes["l"]!)
+        }
+    }
+
+    /// The frame's size if `bytes` is a well-formed baseline JPEG: SOI, length-delimited
+    /// segments up to SOS, entropy-coded data without a bare 0xFF, and EOI as the last two
+    /// bytes. Browsers decode the fake's images (the HTML pages' browser test proves it);
+    /// this checks the structure byte by byte.
+    static func baselineFrame(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
+        guard bytes.starts(with: [0xFF, 0xD8]) else { return nil }
+        var position = 2
+        var frame: (width: Int, height: Int)?
+        while position + 4 <= bytes.count {
+            guard bytes[position] == 0xFF else { return nil }
+            let marker = bytes[position + 1]
+            if marker == 0xFF { position += 1; continue }  // fill byte
+            let length = Int(bytes[position + 2]) << 8 | Int(bytes[position + 3])
+            guard length >= 2, position + 2 + length <= bytes.count else { return nil }
+            if marker == 0xC0 {
+                let s = position + 4
+                frame = (Int(bytes[s + 3]) << 8 | Int(bytes[s + 4]), Int(bytes[s + 1]) << 8 | Int(bytes[s + 2]))
+            }
+            position += 2 + length
+            if marker == 0xDA {
+                // Scan data: 0xFF only as 0xFF 0x00 until the EOI marker that ends the file.
+                while position < bytes.count - 2 {
+                    if bytes[position] == 0xFF {
+                        guard bytes[position + 1] == 0x00 else { return nil }
+                        position += 1
+                    }
+                    position += 1
+                }
+                return position == bytes.count - 2 && bytes.suffix(2) == [0xFF, 0xD9] ? frame : nil
+            }
+        }
+        return nil
+    }
+
+    @Test("images are real baseline JPEGs with the rendition's dimensions, whatever their length")
+    func decodableImages() async throws {
+        var world = smallWorld()
+        world.largeBytes = 3 * 65_535 + 1_000
+        try await RunningFake.with(world: world) { fake in
+            let photo = try await Self.samplePhoto(fake)
+            for extra in ["sq", "q", "l", "o"] {
+                let image = try await Curl.download(photo["url_\(extra)"] as! String)
+                let frame = Self.baselineFrame([UInt8](image.body))
+                #expect(frame != nil, "url_\(extra) is not a well-formed JPEG")
+                if extra == "sq" { #expect(frame! == (75, 75)) }
+                if extra == "q" { #expect(frame! == (150, 150)) }
+                if extra == "l" { #expect(max(frame!.width, frame!.height) == 1024) }
+            }
+        }
+        // Lengths around the shortest a picture fits in and around a full comment segment:
+        // fill bytes or comment segments pad exactly, never a segment shorter than its header.
+        let shortest = JPEGFiller.header.count + JPEGFiller(length: 10_000, seed: 7, width: 8, height: 8).tail.count
+        let edges = [0, 1, 2, 3, 4, 5, 65_535, 65_536, 65_537, 65_538, 65_539, 2 * 65_535 + 3]
+        #expect(JPEGFiller(length: shortest - 1, seed: 7, width: 8, height: 8).tail == JPEGFiller.trailer)
+        for length in edges.map({ shortest + $0 }) {
+            let filler = JPEGFiller(length: length, seed: 7, width: 8, height: 8)
+            let bytes = [UInt8](filler.bytes(in: 0..<length).readableBytesView)
+            #expect(bytes.count == length)
+            #expect(Self.baselineFrame(bytes).map { $0 == (8, 8) } == true, "length \(length)")
+            // Any range is the same bytes as the whole.
+            let middle = [UInt8](filler.bytes(in: 100..<(length - 50)).readableBytesView)
+            #expect(middle == Array(bytes[100..<(length - 50)]))
         }
     }
 
