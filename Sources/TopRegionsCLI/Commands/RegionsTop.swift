@@ -21,11 +21,24 @@ public struct RegionsTop: ToolCommand {
             Output is a table on a terminal and NDJSON otherwise; --format chooses. GeoJSON gives \
             a FeatureCollection of points (regions or photos) with a bbox that fits them all.
 
+            --format html writes one self-contained page to open in a browser: for the top regions, \
+            a world map (a marker per region, its area by photographers; name and counts on hover) \
+            above the ranked list; for --region and --recents, a map of the photos fitted to the \
+            GeoJSON bbox and a grid of their thumbnails with title, photographer and upload time. \
+            Thumbnails are the ones thumb-get stored (photos without one show a placeholder); each \
+            photo links to its file in the photo cache (--cache-dir) when there, else to its page on \
+            Flickr. The page loads nothing and runs no script (its Content-Security-Policy says so). \
+            A region in the top list links to region-ID.html in the same directory: write those \
+            pages with regions-top --region ID --format html > region-ID.html.
+
             Examples:
               regions-top
               regions-top --limit 10 --format csv > top10.csv
               regions-top --region "Île-de-France, France" | thumb-get --out thumbs/
               regions-top --recents --format geojson > recents.geojson
+              regions-top --format html > top-regions.html
+              regions-top --region R061.TguWePmt | thumb-get > /dev/null
+              regions-top --region R061.TguWePmt --format html > region-R061.TguWePmt.html
             """,
         version: toolkitVersion)
 
@@ -42,8 +55,12 @@ public struct RegionsTop: ToolCommand {
     public var limit: Int?
 
     @Option(name: .long, help: ArgumentHelp(
-        "table, ndjson, csv or geojson (default: table on a terminal, ndjson otherwise).", valueName: "format"))
+        "table, ndjson, csv, geojson or html (default: table on a terminal, ndjson otherwise).", valueName: "format"))
     public var format: ReportFormat?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "The photo cache, for --format html's links to cached photos (default: as photo-cache).", valueName: "dir"))
+    public var cacheDir: String?
 
     public init() {}
 
@@ -68,13 +85,15 @@ public struct RegionsTop: ToolCommand {
                 throw ToolError(.usage, "\(matches.count) regions are named \"\(region)\"; give one of their ids: \(ids)")
             }
             let photos = try queries.photos(inRegion: match.regionID, limit: limit)
+            if format == .html { return try writePage(photos, listing: .region(match), store: store, context) }
             context.standardOutput.write(Reports.photos(photos, format: format, listing: .region, emphasis: emphasis))
         } else if recents {
             let photos = try queries.recents(limit: limit ?? 50)
+            if format == .html { return try writePage(photos, listing: .recents, store: store, context) }
             context.standardOutput.write(Reports.photos(photos, format: format, listing: .recents, emphasis: emphasis))
         } else {
             var rows = try queries.topRegions(limit: limit ?? 50)
-            if format == .geojson {
+            if format == .geojson || format == .html {
                 rows = try queries.fillingCentres(rows)
             }
             context.standardOutput.write(Reports.regions(rows, format: format, emphasis: emphasis))

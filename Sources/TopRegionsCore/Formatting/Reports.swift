@@ -3,7 +3,7 @@ import TopRegionsRecords
 
 /// The output formats of `regions-top`.
 public enum ReportFormat: String, CaseIterable, Sendable {
-    case table, ndjson, csv, geojson
+    case table, ndjson, csv, geojson, html
 }
 
 /// Renders query answers in each format. Pure functions of their input, so the same rows
@@ -52,6 +52,8 @@ public enum Reports {
                 ])
             }
             return geoJSON(features)
+        case .html:
+            return HTMLPage.regions(rows)
         }
     }
 
@@ -111,6 +113,20 @@ public enum Reports {
                 return GeoFeature(id: r.id, longitude: longitude, latitude: latitude, properties: properties)
             }
             return geoJSON(features)
+        case .html:
+            // regions-top draws its pages with HTMLPage.photos, which also gets the stored
+            // thumbnails and the region's totals; from the photos alone, a page without them.
+            let page: HTMLPage.PhotoListing
+            switch listing {
+            case .recents:
+                page = .recents
+            case .region:
+                let first = photos.first?.record
+                page = .region(RegionRank(
+                    rank: 0, regionID: first?.regionID ?? "", name: first?.region ?? "",
+                    photographers: Set(photos.map(\.record.owner)).count, photos: photos.count, latitude: nil, longitude: nil))
+            }
+            return HTMLPage.photos(photos, listing: page, images: HTMLPage.Images(thumbnails: [:]))
         }
     }
 

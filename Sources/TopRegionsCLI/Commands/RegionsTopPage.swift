@@ -1,0 +1,46 @@
+import Foundation
+import TopRegionsCache
+import TopRegionsFormatting
+import TopRegionsRecords
+import TopRegionsStore
+import TopRegionsSupport
+
+extension RegionsTop {
+    /// `--format html` for photos: the page, with the stored thumbnails and links to the
+    /// photos the cache holds. Thumbnails it cannot show are placeholders, said on stderr.
+    func writePage(_ photos: [StoredPhoto], listing: HTMLPage.PhotoListing, store: Store, _ context: ToolContext) throws -> SysExit {
+        let ids = photos.map(\.record.id)
+        let images = HTMLPage.Images(
+            thumbnails: try ThumbnailStore(store: store).bytes(of: ids), cachedFiles: cachedFiles(ids, context))
+        if images.thumbnails == nil {
+            context.diagnose("the database has no thumbnail table; the page shows placeholders")
+        }
+        let unusable = images.unusableThumbnails(among: photos)
+        if !unusable.isEmpty {
+            let named = unusable.prefix(5).joined(separator: ", ") + (unusable.count > 5 ? ", ..." : "")
+            context.diagnose(
+                "\(unusable.count) stored thumbnail\(unusable.count == 1 ? " is" : "s are") not an image (photo \(named)); the page shows placeholders")
+        }
+        context.standardOutput.write(HTMLPage.photos(photos, listing: listing, images: images))
+        return .ok
+    }
+
+    /// The photos whose full-size file is in the photo cache, by id: absolute paths. Only
+    /// looks; a cache that does not exist (or no HOME to find it) holds nothing.
+    func cachedFiles(_ ids: [String], _ context: ToolContext) -> [String: String] {
+        guard var directory = cacheDir ?? (try? PhotoCache.defaultDirectory(environment: context.environment)) else { return [:] }
+        if !directory.hasPrefix("/") {
+            directory = FileManager.default.currentDirectoryPath + "/" + directory
+        }
+        directory = (directory as NSString).standardizingPath
+        var files: [String: String] = [:]
+        for id in ids {
+            let path = directory + "/" + SafeName.fileName(for: id, extension: "jpg")
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                files[id] = path
+            }
+        }
+        return files
+    }
+}

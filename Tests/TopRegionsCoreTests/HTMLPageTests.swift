@@ -1,0 +1,244 @@
+import Foundation
+import Testing
+@testable import TopRegionsFormatting
+import TopRegionsRecords
+
+/// The pages of `regions-top --format html`, as bytes: what they embed, link and escape. The
+/// browser test (EndToEndTests, HTMLPagesEndToEndTests) checks what Chromium makes of them.
+@Suite struct HTMLPageTests {
+    static let hostileScript = "<script>alert(1)</script>"
+    static let hostileAttribute = "\"><img src=x onerror=alert(1)>"
+    static let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46, 0x49, 0x46, 0x00, 0xFF, 0xD9]
+    static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]
+
+    static func row(_ rank: Int, _ id: String, _ name: String, _ photographers: Int, at position: (Double, Double)? = (10, 20)) -> RegionRank {
+        RegionRank(
+            rank: rank, regionID: id, name: name, photographers: photographers, photos: photographers * 2,
+            latitude: position?.0, longitude: position?.1)
+    }
+
+    static func photo(_ id: String, title: String = "Harbour", owner: String = "12345678@N04", ownerName: String = "Jane",
+                      at position: (Double, Double)? = (44.6, -63.5), uploaded: Int64 = 1_700_000_000, viewed: Int64? = nil) -> StoredPhoto {
+        StoredPhoto(
+            record: PhotoRecord(
+                id: id, owner: owner, ownerName: ownerName, title: title, description: "<b>Bold</b> &amp; brave",
+                latitude: position?.0, longitude: position?.1, uploaded: uploaded, regionID: "R1", region: "Nova Scotia, Canada"),
+            addedAt: 1_700_000_100, viewedAt: viewed)
+    }
+
+    static let region = row(0, "R1.x_y-z", "Nova Scotia, Canada", 3)
+
+    static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+
+    /// Every value of `attribute` in `html`, in order.
+    static func attributes(_ attribute: String, in html: String) -> [String] {
+        html.components(separatedBy: " \(attribute)=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+    }
+
+    static func occurrences(_ needle: String, in html: String) -> Int {
+        html.components(separatedBy: needle).count - 1
+    }
+
+    // MARK: Every page
+
+    @Test func pagesAreSelfContainedAndForbidScriptsAndRemoteLoads() {
+        let pages = [
+            Self.text(HTMLPage.regions([Self.row(1, "A", "Alpha", 5), Self.row(2, "B", "Beta", 2)])),
+            Self.text(HTMLPage.photos(
+                [Self.photo("1"), Self.photo("2")], listing: .region(Self.region),
+                images: .init(thumbnails: ["1": Self.jpeg], cachedFiles: ["2": "/cache/2.jpg"]))),
+            Self.text(HTMLPage.photos([Self.photo("1", viewed: 1_700_000_500)], listing: .recents, images: .init(thumbnails: [:]))),
+        ]
+        for html in pages {
+            #expect(html.hasPrefix("<!DOCTYPE html>\n<html lang=\"en\" dir=\"ltr\">\n<head>\n<meta charset=\"utf-8\">\n"))
+            #expect(html.contains(
+                "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'none'; base-uri 'none'; form-action 'none'\">"))
+            #expect(!html.contains("<script"))
+            #expect(!html.contains("url("))
+            // Whatever the page loads comes from itself.
+            #expect(Self.attributes("src", in: html).allSatisfy { $0.hasPrefix("data:") })
+            #expect(Self.occurrences("<link ", in: html) == 1 && html.contains("<link rel=\"icon\" href=\"data:,\">"))
+            #expect(html.contains("Made with Natural Earth"))
+            #expect(html.hasSuffix("</body>\n</html>\n"))
+        }
+    }
+
+    @Test func theSameInputGivesTheSameBytes() {
+        let rows = (1...50).map { Self.row($0, "R\($0)", "Region \($0)", 100 - $0, at: (Double($0) - 25, Double($0 * 7) - 180)) }
+        #expect(HTMLPage.regions(rows) == HTMLPage.regions(rows))
+        let photos = (1...40).map { Self.photo("\($0)", at: (44 + Double($0) / 100, -63 - Double($0) / 50)) }
+        let images = HTMLPage.Images(
+            thumbnails: Dictionary(uniqueKeysWithValues: (1...20).map { ("\($0)", Self.jpeg + [UInt8($0)]) }),
+            cachedFiles: ["3": "/c/3.jpg", "4": "/c/4.jpg"])
+        let first = HTMLPage.photos(photos, listing: .region(Self.region), images: images)
+        #expect(first == HTMLPage.photos(photos, listing: .region(Self.region), images: images))
+        #expect(Reports.photos(photos, format: .html, listing: .recents) == Reports.photos(photos, format: .html, listing: .recents))
+    }
+
+    // MARK: Hostile text
+
+    @Test func textFromFlickrIsEscapedEverywhereItAppears() {
+        let hostileName = Self.hostileScript + Self.hostileAttribute + " 'quoted' & more"
+        let top = Self.text(HTMLPage.regions([Self.row(1, "R1", hostileName, 3)]))
+        let escaped = "&lt;script&gt;alert(1)&lt;/script&gt;&quot;&gt;&lt;img src=x onerror=alert(1)&gt; &#39;quoted&#39; &amp; more"
+        // In the list, and in the marker's hover text.
+        #expect(Self.occurrences(escaped, in: top) == 2)
+        #expect(!top.contains("<img"))
+        #expect(!top.contains("onerror=alert(1)>"))
+
+        let photos = [
+            Self.photo(Self.hostileAttribute, title: Self.hostileScript, owner: "o\"w<n>e r", ownerName: Self.hostileAttribute),
+            Self.photo("2", title: "Title\u{0}with\u{7}controls\u{FFFE}"),
+        ]
+        let region = Self.row(0, "R'1 \"x\"", hostileName, 1)
+        let page = Self.text(HTMLPage.photos(
+            photos, listing: .region(region), images: .init(thumbnails: [Self.hostileAttribute: Self.jpeg])))
+        #expect(!page.contains("<script"))
+        #expect(Self.occurrences("<img ", in: page) == 1)
+        #expect(page.contains("<div class=\"title\" dir=\"auto\">&lt;script&gt;alert(1)&lt;/script&gt;</div>"))
+        #expect(page.contains("<div class=\"meta\" dir=\"auto\">&quot;&gt;&lt;img src=x onerror=alert(1)&gt;</div>"))
+        #expect(page.contains("alt=\"&lt;script&gt;alert(1)&lt;/script&gt;\""))
+        #expect(page.contains("<h1 dir=\"auto\">\(escaped)</h1>"))
+        #expect(page.contains("<title>\(escaped) · topregions</title>"))
+        // Control characters HTML forbids become U+FFFD.
+        #expect(page.contains("Title\u{FFFD}with\u{FFFD}controls\u{FFFD}"))
+        // Ids in links are percent-encoded, in element ids made safe.
+        #expect(page.contains("href=\"https://www.flickr.com/photos/o%22w%3Cn%3Ee%20r/%22%3E%3Cimg%20src%3Dx%20onerror%3Dalert%281%29%3E\""))
+        let anchors = Self.attributes("id", in: page)
+        #expect(anchors.allSatisfy { $0.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || "0123456789-_".unicodeScalars.contains($0) } })
+        // The command that fetches thumbnails quotes the id for the shell.
+        #expect(page.contains("<code>regions-top --region &#39;R&#39;\\&#39;&#39;1 &quot;x&quot;&#39; | thumb-get</code>"))
+    }
+
+    @Test func escapeCoversMarkupQuotesAndControls() {
+        #expect(HTMLPage.escape("a<b>&\"c'") == "a&lt;b&gt;&amp;&quot;c&#39;")
+        #expect(HTMLPage.escape("tab\tline\nreturn\r\u{1B}[31m\u{85}") == "tab\tline\nreturn\n\u{FFFD}[31m\u{FFFD}")
+        #expect(HTMLPage.escape("שלום עולם · Москва · 東京") == "שלום עולם · Москва · 東京")
+    }
+
+    // MARK: Top regions
+
+    @Test func theWorldMapHasOneMarkerPerPlacedRegionSizedByPhotographers() {
+        let rows = [
+            Self.row(1, "A", "Alpha", 100, at: (48.85, 2.35)), Self.row(2, "B", "Beta", 25, at: (-33.9, 151.2)),
+            Self.row(3, "C", "Gamma", 1, at: nil), Self.row(4, "D", "Delta", 1, at: (0, 0)),
+        ]
+        let html = Self.text(HTMLPage.regions(rows))
+        #expect(Self.occurrences("<circle class=\"marker\"", in: html) == 3)
+        #expect(Self.occurrences("<tr><td class=\"n\">", in: html) == 4)
+        // Largest first; area proportional to photographers (radius 56 for the most, half for a quarter of them).
+        #expect(html.contains("<a href=\"region-A.html\"><circle class=\"marker\" cx=\"1823.5\" cy=\"411.5\" r=\"56\"><title>1. Alpha: 100 photographers, 200 photos</title></circle></a>"))
+        #expect(html.contains("<circle class=\"marker\" cx=\"3312\" cy=\"1239\" r=\"28\">"))
+        // The smallest stay visible.
+        #expect(html.contains("<circle class=\"marker\" cx=\"1800\" cy=\"900\" r=\"7\">"))
+        #expect(html.range(of: "region-A.html\"><circle")!.lowerBound < html.range(of: "region-B.html\"><circle")!.lowerBound)
+        #expect(html.contains("<figcaption>1 region without a known position is only in the list.</figcaption>"))
+        #expect(html.contains("<td><a href=\"region-C.html\" dir=\"auto\">Gamma</a></td><td class=\"n\">1</td><td class=\"n\">2</td>"))
+        #expect(html.contains("<svg viewBox=\"0 60 3600 1420\""))
+        #expect(html.contains("<path class=\"land\" d=\"M"))
+    }
+
+    @Test func anEmptyDatabaseSaysHowPhotosGetThere() {
+        let html = Self.text(HTMLPage.regions([]))
+        #expect(html.contains("No region has photos yet."))
+        #expect(html.contains("<code>flickr-recent | place-resolve | regions-load</code>"))
+        #expect(!html.contains("<svg"))
+    }
+
+    @Test func regionPagesAreNamedAfterTheirIdSafely() {
+        #expect(HTMLPage.regionPageName("R061.TguWePmt") == "region-R061.TguWePmt.html")
+        #expect(HTMLPage.regionPageName("kH8dLOubBZRvX_YZ") == "region-kH8dLOubBZRvX_YZ.html")
+        let hostile = HTMLPage.regionPageName("../../etc/passwd")
+        #expect(hostile.hasPrefix("region-") && hostile.hasSuffix(".html") && !hostile.contains("/"))
+        #expect(HTMLPage.regionPageName("a b") != HTMLPage.regionPageName("a_b"))
+    }
+
+    // MARK: Photo pages
+
+    @Test func theRegionMapIsFramedOnTheGeoJSONBoundingBox() throws {
+        let photos = [
+            Self.photo("1", at: (44.0, -64.0)), Self.photo("2", at: (45.0, -61.0)), Self.photo("3", at: (44.5, -62.5)),
+            Self.photo("4", at: nil),
+        ]
+        let html = Self.text(HTMLPage.photos(photos, listing: .region(Self.region), images: .init(thumbnails: [:])))
+        let geojson = try #require(try JSONSerialization.jsonObject(with: Data(Reports.photos(photos, format: .geojson, listing: .region))) as? [String: Any])
+        let bbox = try #require(geojson["bbox"] as? [Double])
+        #expect(bbox == [-64.15, 43.95, -60.85, 45.05])
+        #expect(Self.attributes("data-bbox", in: html) == ["-64.15,43.95,-60.85,45.05"])
+        // 3.3 degrees wide at 44.5 degrees north is 23.54 units, 1.1 degrees tall is 11: widened to 2:1 around the box.
+        #expect(html.contains("<svg viewBox=\"826.3 449.12 23.54 11.77\""))
+        #expect(html.contains("<path class=\"land\" transform=\"scale(0.7133 1)\""))
+        #expect(Self.occurrences("<circle class=\"point\"", in: html) == 3)
+        #expect(html.contains("<a href=\"#photo-2\"><circle class=\"point\""))
+    }
+
+    @Test func aLonePhotoGetsAtLeastADegreeOfMap() {
+        let html = Self.text(HTMLPage.photos([Self.photo("1", at: (0, 0))], listing: .recents, images: .init(thumbnails: [:])))
+        #expect(Self.attributes("data-bbox", in: html) == ["-0.01,-0.01,0.01,0.01"])
+        #expect(html.contains("<svg viewBox=\"1790 895 20 10\""))
+    }
+
+    @Test func thumbnailsAreEmbeddedByTypeAndMissingOnesArePlaceholdersWithTheFetchCommand() {
+        let gif = Array("GIF89a".utf8) + [1, 0, 1, 0]
+        let photos = ["jpeg", "png", "gif", "corrupt", "missing", "empty"].map { Self.photo($0) }
+        let images = HTMLPage.Images(thumbnails: [
+            "jpeg": Self.jpeg, "png": Self.png, "gif": gif, "corrupt": Array("<html>not an image</html>".utf8), "empty": [],
+        ])
+        #expect(images.unusableThumbnails(among: photos) == ["corrupt", "empty"])
+        let html = Self.text(HTMLPage.photos(photos, listing: .region(Self.region), images: images))
+        #expect(Self.attributes("src", in: html) == [
+            "data:image/jpeg;base64,\(Data(Self.jpeg).base64EncodedString())",
+            "data:image/png;base64,\(Data(Self.png).base64EncodedString())",
+            "data:image/gif;base64,\(Data(gif).base64EncodedString())",
+        ])
+        #expect(Self.occurrences("<span class=\"placeholder\">no thumbnail</span>", in: html) == 3)
+        #expect(html.contains("1 of 6 photos has no thumbnail yet. Fetch them with <code>regions-top --region R1.x_y-z | thumb-get</code>, then make this page again."))
+        #expect(html.contains("2 stored thumbnails are not an image and show a placeholder."))
+
+        let recents = Self.text(HTMLPage.photos([Self.photo("1", viewed: 1)], listing: .recents, images: .init(thumbnails: [:])))
+        #expect(recents.contains("Fetch them with <code>regions-top --recents | thumb-get</code>"))
+    }
+
+    @Test func withoutAThumbnailTableEveryPhotoIsAPlaceholder() {
+        let html = Self.text(HTMLPage.photos([Self.photo("1"), Self.photo("2")], listing: .region(Self.region), images: .init(thumbnails: nil)))
+        #expect(html.contains("This database has no thumbnail table, so every photo shows a placeholder."))
+        #expect(Self.occurrences("<span class=\"placeholder\">", in: html) == 2)
+        #expect(!html.contains("<img"))
+    }
+
+    @Test func photosLinkToTheCachedFileElseToFlickr() {
+        let photos = [Self.photo("111"), Self.photo("222", owner: "98765432@N01"), Self.photo("333", owner: "")]
+        let images = HTMLPage.Images(thumbnails: [:], cachedFiles: ["111": "/home/ann/.cache/top regions/Zürich/111.jpg"])
+        let html = Self.text(HTMLPage.photos(photos, listing: .region(Self.region), images: images))
+        #expect(Self.attributes("href", in: html).filter { !$0.hasPrefix("#") && !$0.hasPrefix("data:") && !$0.hasPrefix("https://www.naturalearthdata") } == [
+            "file:///home/ann/.cache/top%20regions/Z%C3%BCrich/111.jpg",
+            "https://www.flickr.com/photos/98765432@N01/222",
+            "https://www.flickr.com/photo.gne?id=333",
+        ])
+        #expect(html.contains("title=\"Open the cached photo: Bold &amp; brave\""))
+        #expect(html.contains("title=\"Open on Flickr: Bold &amp; brave\""))
+    }
+
+    @Test func cardsShowTitlePhotographerAndTimesThroughTheGivenFormatter() {
+        let photos = [
+            Self.photo("1", title: "", ownerName: "", uploaded: 100, viewed: 200),
+            Self.photo("2", title: "تل أبيب", ownerName: "דוד", uploaded: 300),
+        ]
+        let html = Self.text(HTMLPage.photos(photos, listing: .recents, images: .init(thumbnails: [:]), formatTime: { "t\($0)" }))
+        #expect(html.contains("<div class=\"title\" dir=\"auto\">(untitled)</div>\n<div class=\"meta\" dir=\"auto\">12345678@N04</div>\n<div class=\"meta\">viewed t200<br>uploaded t100<br><span dir=\"auto\">Nova Scotia, Canada</span></div>"))
+        #expect(html.contains("<div class=\"title\" dir=\"auto\">تل أبيب</div>\n<div class=\"meta\" dir=\"auto\">דוד</div>\n<div class=\"meta\">uploaded t300<br>"))
+
+        let region = Self.text(HTMLPage.photos(photos, listing: .region(Self.region), images: .init(thumbnails: [:]), formatTime: { "t\($0)" }))
+        #expect(region.contains("<div class=\"meta\">uploaded t100</div>"))
+        #expect(!region.contains("viewed"))
+        #expect(region.contains("<p class=\"sub\">Region R1.x_y-z: 6 photos by 3 photographers; the newest 2 here.</p>"))
+    }
+
+    @Test func numbersAreWrittenTheSameWayEveryTime() {
+        #expect(HTMLPage.number(1823.5) == "1823.5")
+        #expect(HTMLPage.number(-0.004) == "0")
+        #expect(HTMLPage.number(-12.345) == "-12.35" || HTMLPage.number(-12.345) == "-12.34")
+        #expect(HTMLPage.number(0.71325, places: 4) == "0.7133" || HTMLPage.number(0.71325, places: 4) == "0.7132")
+        #expect(HTMLPage.number(3600) == "3600")
+    }
+}
