@@ -165,8 +165,8 @@ import TopRegionsRecords
         let bbox = try #require(geojson["bbox"] as? [Double])
         #expect(bbox == [-64.15, 43.95, -60.85, 45.05])
         #expect(Self.attributes("data-bbox", in: html) == ["-64.15,43.95,-60.85,45.05"])
-        // 3.3 degrees wide at 44.5 degrees north is 23.54 units, 1.1 degrees tall is 11: widened to 2:1 around the box.
-        #expect(html.contains("<svg viewBox=\"826.3 449.12 23.54 11.77\""))
+        // 3.3 degrees wide at 44.5 degrees north is 23.54 units, 1.1 degrees tall is 11: made 4:3 around the box.
+        #expect(html.contains("<svg viewBox=\"826.3 446.17 23.54 17.65\""))
         #expect(html.contains("<path class=\"land\" transform=\"scale(0.7133 1)\""))
         #expect(Self.occurrences("<circle class=\"point\"", in: html) == 3)
         #expect(html.contains("<a href=\"#photo-2\"><circle class=\"point\""))
@@ -175,7 +175,7 @@ import TopRegionsRecords
     @Test func aLonePhotoGetsAtLeastADegreeOfMap() {
         let html = Self.text(HTMLPage.photos([Self.photo("1", at: (0, 0))], listing: .recents, images: .init(thumbnails: [:])))
         #expect(Self.attributes("data-bbox", in: html) == ["-0.01,-0.01,0.01,0.01"])
-        #expect(html.contains("<svg viewBox=\"1790 895 20 10\""))
+        #expect(html.contains("<svg viewBox=\"1793.33 895 13.33 10\""))
     }
 
     @Test func thumbnailsAreEmbeddedByTypeAndMissingOnesArePlaceholdersWithTheFetchCommand() {

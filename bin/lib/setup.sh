@@ -25,6 +25,20 @@ topregions_ensure_packages() {
     "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 }
 
+# What the browser test of the HTML pages needs (bin/test): Chromium and its WebDriver, and
+# fonts for the scripts region names are written in (DejaVu, which fontconfig brings, has
+# Latin, Greek, Cyrillic, Arabic and Hebrew; these add CJK, Hangul and Thai).
+TOPREGIONS_BROWSER_PACKAGES=(chromium chromium-driver fonts-wqy-microhei fonts-tlwg-loma-otf python3 python3-pip)
+
+# Python's selenium (PyPI), which drives Chromium in Tests/Browser/check_pages.py.
+topregions_ensure_selenium() {
+    python3 -c 'import selenium' 2>/dev/null && return 0
+    echo "setup: installing selenium (PyPI)" >&2
+    # A Debian python3 refuses plain pip installs (PEP 668): then into the user's site.
+    python3 -m pip install --quiet selenium >&2 2>/dev/null \
+        || python3 -m pip install --quiet --user --break-system-packages selenium >&2
+}
+
 topregions_setup() {
     topregions_ensure_swift
     topregions_ensure_packages "$@"

@@ -145,7 +145,9 @@ public enum HTMLPage {
             fetchCommand = "regions-top --recents | thumb-get"
         }
 
-        if let map = photoMap(photos) { page.html += map }
+        // On a wide screen the map stays in view beside the grid; on a narrow one, above it.
+        let map = photoMap(photos)
+        if let map { page.html += "<div class=\"split\">\n\(map)<div class=\"photos\">\n" }
 
         let withoutThumbnail = photos.filter { images.thumbnails?[$0.record.id] == nil }.count
         let unusable = images.unusableThumbnails(among: photos).count
@@ -164,6 +166,7 @@ public enum HTMLPage {
             page.html += card(photo, listing: listing, images: images, formatTime: formatTime)
         }
         page.html += "</ul>\n"
+        if map != nil { page.html += "</div>\n</div>\n" }
         page.footer("""
             A photo links to its full-size file when photo-cache holds it, else to its page on Flickr. \
             <code>photo-cache ID</code> fetches one.
@@ -212,24 +215,24 @@ public enum HTMLPage {
         let (west, south, east, north) = (box[0], box[1], box[2], box[3])
         // Equirectangular, with longitudes shrunk by the cosine of the middle latitude so
         // the region keeps its shape; the view is the box widened in its short direction
-        // (centred) to the map's 2:1 frame, and to at least 1 degree of latitude, so a lone
+        // (centred) to the map's 4:3 frame, and to at least 1 degree of latitude, so a lone
         // photo still has some land and sea around it.
         let xScale = max(cos((south + north) / 2 * .pi / 180), 0.2)
         var x = projectX(west) * xScale, y = projectY(north)
         var width = (east - west) * 10 * xScale, height = (north - south) * 10
-        if width > 2 * height {
-            y -= (width / 2 - height) / 2
-            height = width / 2
+        if 3 * width > 4 * height {
+            y -= (width * 3 / 4 - height) / 2
+            height = width * 3 / 4
         } else {
-            x -= (2 * height - width) / 2
-            width = 2 * height
+            x -= (height * 4 / 3 - width) / 2
+            width = height * 4 / 3
         }
         if height < 10 {
-            x -= (20 - width) / 2
+            x -= (40.0 / 3 - width) / 2
             y -= (10 - height) / 2
-            (width, height) = (20, 10)
+            (width, height) = (40.0 / 3, 10)
         }
-        let r = width * 0.005
+        let r = width * 0.008
         var svg = mapOpening(
             viewBox: (x, y, width, height), xScale: xScale, graticule: false, label: "Map of the photos",
             extra: " data-bbox=\"\(box.map(JSONWriter.format).joined(separator: ","))\"")
@@ -430,6 +433,10 @@ public enum HTMLPage {
         a{color:#1f5f99}
         figure.map{margin:0 0 18px;border:1px solid #b9c9d6;border-radius:8px;overflow:hidden;background:#cfe0ec}
         figure.map svg{display:block;width:100%;height:auto}
+        .split{display:grid;grid-template-columns:minmax(0,5fr) minmax(0,7fr);gap:18px;align-items:start}
+        .split>figure.map{position:sticky;top:12px;margin:0}
+        @media (max-width:760px){.split{grid-template-columns:minmax(0,1fr)}.split>figure.map{position:static}}
+        .photos>.notice:first-child{margin-top:0}
         figcaption{padding:6px 10px;background:#fff;color:#56616b;font-size:.85rem}
         .sea{fill:#cfe0ec}
         .land{fill:#ebe6da;stroke:#a39e8e;stroke-width:.7px;vector-effect:non-scaling-stroke}

@@ -1,0 +1,227 @@
+import Foundation
+import Testing
+
+/// `regions-top --format html` as built: exit statuses and stderr on bad input, links to the
+/// photo cache, and, in Chromium with the network off, the pages a person opens.
+@Suite struct HTMLPagesEndToEndTests {
+    static let hostileScript = "<script>alert(1)</script>"
+    static let hostileAttribute = "\"><img src=x onerror=alert(1)>"
+    static let fixture = Tools.fixtures.appendingPathComponent("photos.ndjson").path
+    /// A JPEG's first bytes: enough for the page to embed it (the browser test decodes real ones).
+    static let jpegStart: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46, 0x49, 0x46, 0x00, 0xFF, 0xD9]
+
+    static func lines(_ ndjson: String) -> [[String: Any]] {
+        ndjson.split(separator: "\n").map { try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+    }
+
+    static func occurrences(_ needle: String, in text: String) -> Int {
+        text.components(separatedBy: needle).count - 1
+    }
+
+    func loadedFixture() throws -> (Scratch, [String: String], String) {
+        let scratch = Scratch()
+        let environment = Tools.environment(home: scratch.path)
+        let db = scratch.file("photos.db")
+        let load = try Tools.run("regions-load", ["--db", db, "-q", Self.fixture], environment: environment)
+        #expect(load.status == 0)
+        return (scratch, environment, db)
+    }
+
+    // MARK: Bad input
+
+    @Test func anUnknownRegionStillExits66() throws {
+        let (scratch, environment, db) = try loadedFixture()
+        _ = scratch
+        let run = try Tools.run("regions-top", ["--db", db, "--region", "Nowhere", "--format", "html"], environment: environment)
+        #expect(run.status == 66)
+        #expect(run.stdout == "")
+        #expect(run.stderr == "regions-top: no region named \"Nowhere\" (regions-top lists them with their region_id)\n")
+    }
+
+    @Test func corruptThumbnailsAndAMissingThumbnailTableStillRenderAndSaySo() throws {
+        let (scratch, environment, db) = try loadedFixture()
+        _ = scratch
+        let region = "R001.iRFHXRzZ"
+        let ids = Self.lines(try Tools.run("regions-top", ["--db", db, "--region", region], environment: environment).stdout)
+            .map { $0["id"] as! String }
+        #expect(ids.count == 79)
+        // Through the sqlite3 shell, as someone poking at the file would.
+        func sql(_ statements: String) throws {
+            let run = try Tools.run("/usr/bin/sqlite3", [db, statements], environment: environment)
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        func blob(_ bytes: [UInt8]) -> String { "X'" + bytes.map { String(format: "%02X", $0) }.joined() + "'" }
+        try sql([(ids[0], Self.jpegStart), (ids[1], Array("<html>503</html>".utf8)), (ids[2], [])].map {
+            "INSERT INTO thumbnail (photo_id, bytes, fetched_at) VALUES ('\($0.0)', \(blob($0.1)), 0);"
+        }.joined())
+        let page = try Tools.run("regions-top", ["--db", db, "--region", region, "--format", "html"], environment: environment)
+        #expect(page.status == 0)
+        #expect(page.stderr == "regions-top: 2 stored thumbnails are not an image (photo \(ids[1]), \(ids[2])); the page shows placeholders\n")
+        #expect(Self.occurrences("<img ", in: page.stdout) == 1)
+        #expect(page.stdout.contains("<img src=\"data:image/jpeg;base64,\(Data(Self.jpegStart).base64EncodedString())\""))
+        #expect(Self.occurrences("<span class=\"placeholder\">no thumbnail</span>", in: page.stdout) == 78)
+        #expect(page.stdout.contains("76 of 79 photos have no thumbnail yet. Fetch them with <code>regions-top --region R001.iRFHXRzZ | thumb-get</code>"))
+
+        try sql("DROP TABLE thumbnail")
+        let bare = try Tools.run("regions-top", ["--db", db, "--region", region, "--format", "html"], environment: environment)
+        #expect(bare.status == 0)
+        #expect(bare.stderr == "regions-top: the database has no thumbnail table; the page shows placeholders\n")
+        #expect(Self.occurrences("<img ", in: bare.stdout) == 0)
+        #expect(Self.occurrences("<span class=\"placeholder\">no thumbnail</span>", in: bare.stdout) == 79)
+    }
+
+    // MARK: Pages and links
+
+    @Test func pagesAreTheSameBytesEveryRunAndLinkEachRegionToItsPage() throws {
+        let (scratch, environment, db) = try loadedFixture()
+        _ = scratch
+        let first = try Tools.run("regions-top", ["--db", db, "--limit", "5", "--format", "html"], environment: environment)
+        let second = try Tools.run("regions-top", ["--db", db, "--limit", "5", "--format", "html"], environment: environment)
+        #expect(first.status == 0 && first.stderr == "")
+        #expect(first.stdoutBytes == second.stdoutBytes)
+        let ids = Self.lines(try Tools.run("regions-top", ["--db", db, "--limit", "5"], environment: environment).stdout)
+            .map { $0["region_id"] as! String }
+        let links = first.stdout.components(separatedBy: "<td><a href=\"").dropFirst().map { $0.prefix { $0 != "\"" } }
+        #expect(links == ids.map { "region-\($0).html"[...] })
+        #expect(Self.occurrences("<circle class=\"marker\"", in: first.stdout) == 5)
+        #expect(first.stdout.contains("<code>regions-top --region \(ids[0]) --format html &gt; region-\(ids[0]).html</code>"))
+    }
+
+    @Test func photosLinkToTheirCachedFileOnlyWhenTheCacheHoldsIt() throws {
+        let (scratch, environment, db) = try loadedFixture()
+        let region = "R001.iRFHXRzZ"
+        let ids = Self.lines(try Tools.run("regions-top", ["--db", db, "--region", region], environment: environment).stdout)
+            .map { ($0["id"] as! String, $0["owner"] as! String) }
+        let cache = scratch.file("my cache")
+        try FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
+        try Data([0xFF, 0xD8, 0xFF, 0xD9]).write(to: URL(fileURLWithPath: cache + "/\(ids[1].0).jpg"))
+        let fileLink = "href=\"file://\(cache.replacingOccurrences(of: " ", with: "%20"))/\(ids[1].0).jpg\""
+
+        for arguments in [["--cache-dir", cache], []] {
+            let env = arguments.isEmpty ? environment.merging(["TOPREGIONS_CACHE": cache]) { $1 } : environment
+            let page = try Tools.run("regions-top", ["--db", db, "--region", region, "--format", "html"] + arguments, environment: env)
+            #expect(page.status == 0 && page.stderr == "")
+            #expect(Self.occurrences("href=\"file://", in: page.stdout) == 1)
+            #expect(page.stdout.contains(fileLink))
+            #expect(page.stdout.contains("href=\"https://www.flickr.com/photos/\(ids[0].1)/\(ids[0].0)\""))
+            #expect(Self.occurrences("href=\"https://www.flickr.com/photos/", in: page.stdout) == 78)
+        }
+        // A cache that does not exist holds nothing, and asking does not create it.
+        let missing = scratch.file("no-cache")
+        let page = try Tools.run("regions-top", ["--db", db, "--region", region, "--format", "html", "--cache-dir", missing], environment: environment)
+        #expect(page.status == 0 && !page.stdout.contains("file://"))
+        #expect(!FileManager.default.fileExists(atPath: missing))
+    }
+
+    // MARK: In a browser
+
+    /// A database from the fake's world (real places, names in many scripts) plus photos
+    /// with hostile titles and a region with a hostile right-to-left name; thumbnails fetched
+    /// by thumb-get (real JPEGs), two left out; two photos viewed through photo-cache. The
+    /// pages regions-top writes from it are then opened in Chromium by
+    /// Tests/Browser/check_pages.py. UPDATE_SCREENSHOTS=1 copies its screenshots of the top
+    /// regions and of a region into docs/ (for the README).
+    @Test func pagesOpenInChromiumOfflineWithMapsThumbnailsAndHostileTextAsText() throws {
+        let scratch = Scratch()
+        let fake = try FakeFlickrProcess(["--seed", "2013"], scratch: scratch)
+        let db = scratch.file("photos.db")
+        var environment = fake.environment(home: scratch.path, ["TOPREGIONS_CACHE": scratch.file("cache"), "TOPREGIONS_DB": db])
+        func tool(_ name: String, _ arguments: [String], input: String? = nil) throws -> RunResult {
+            let run = try Tools.run(name, arguments, input: input.map { Array($0.utf8) }, environment: environment)
+            #expect(run.status == 0, "\(name) \(arguments): \(run.stderr)")
+            return run
+        }
+        let refresh = try Tools.shell(#""$BIN/flickr-recent" -q | "$BIN/place-resolve" -q | "$BIN/regions-load" -q"#, environment: environment)
+        try #require(refresh.status == 0, "\(refresh.stderr)")
+
+        let top = Self.lines(try tool("regions-top", ["--limit", "1"]).stdout)[0]
+        let topID = top["region_id"] as! String, topName = top["name"] as! String
+        var photos = Self.lines(try tool("regions-top", ["--region", topID]).stdout)
+        try #require(photos.count >= 10)
+
+        // Hostile titles and right-to-left photographers in the top region; a region whose
+        // name is hostile and right-to-left, its photos showing other photos' thumbnails.
+        photos[0]["title"] = Self.hostileScript
+        photos[0]["owner_name"] = "דוד כהן"
+        photos[1]["title"] = Self.hostileAttribute
+        photos[1]["owner_name"] = "محمد"
+        let hostileRegion = "ירושלים \(Self.hostileScript) \(Self.hostileAttribute)"
+        let hostile: [[String: Any]] = (0..<3).map { index in
+            [
+                "id": "9900000000\(index)", "owner": "99000\(index)@N01", "owner_name": "Photographer \(index)",
+                "title": "Old City \(index) \(Self.hostileAttribute)", "description": Self.hostileScript,
+                "latitude": 31.776 + Double(index) / 100, "longitude": 35.234 - Double(index) / 100,
+                "uploaded": 1_700_000_000 + index, "thumb_url": photos[2 + index]["thumb_url"]!,
+                "photo_url": photos[2 + index]["photo_url"]!, "region_id": "R-hostile.1", "region": hostileRegion,
+            ]
+        }
+        let records = try (Array(photos[0...1]) + hostile).map {
+            String(decoding: try JSONSerialization.data(withJSONObject: $0, options: [.withoutEscapingSlashes]), as: UTF8.self)
+        }
+        _ = try tool("regions-load", ["-q"], input: records.joined(separator: "\n") + "\n")
+
+        // Thumbnails for all but the last two photos of the top region, and for the hostile region.
+        let ids = photos.map { $0["id"] as! String }
+        _ = try tool("thumb-get", ["-"], input: (ids.dropLast(2) + hostile.map { $0["id"] as! String }).joined(separator: "\n") + "\n")
+        _ = try tool("photo-cache", [ids[0]])
+        _ = try tool("photo-cache", ["99000000000"])
+
+        let pages = scratch.file("pages")
+        try FileManager.default.createDirectory(atPath: pages, withIntermediateDirectories: true)
+        func page(_ file: String, _ arguments: [String]) throws {
+            let run = try tool("regions-top", arguments + ["--format", "html"])
+            #expect(run.stderr == "")
+            try Data(run.stdoutBytes).write(to: URL(fileURLWithPath: pages + "/" + file))
+        }
+        try page("top-regions.html", ["--limit", "200"])
+        try page("region-\(topID).html", ["--region", topID])
+        try page("region-R-hostile.1.html", ["--region", "R-hostile.1"])
+        try page("recents.html", ["--recents"])
+
+        let rows = Self.lines(try tool("regions-top", ["--limit", "200"]).stdout).count
+        let placed = try JSONSerialization.jsonObject(with: Data(try tool("regions-top", ["--limit", "200", "--format", "geojson"]).stdoutBytes)) as! [String: Any]
+        let regionPoints = try JSONSerialization.jsonObject(with: Data(try tool("regions-top", ["--region", topID, "--format", "geojson"]).stdoutBytes)) as! [String: Any]
+        let expect: [String: Any] = [
+            "pages": [
+                [
+                    "file": "top-regions.html", "rows": rows, "markers": (placed["features"] as! [Any]).count,
+                    "texts": [hostileRegion], "rtl": [hostileRegion],
+                    "follow": ["file": "region-\(topID).html", "h1": topName],
+                ],
+                [
+                    "file": "region-\(topID).html", "points": (regionPoints["features"] as! [Any]).count,
+                    "thumbnails": photos.count - 2, "placeholders": 2,
+                    "texts": [Self.hostileScript, Self.hostileAttribute], "rtl": ["דוד כהן", "محمد"],
+                ],
+                [
+                    "file": "region-R-hostile.1.html", "points": 3, "thumbnails": 3, "placeholders": 0,
+                    "texts": [hostileRegion, "Old City 0 \(Self.hostileAttribute)"], "rtl": [hostileRegion],
+                ],
+                ["file": "recents.html", "points": 2, "thumbnails": 2, "placeholders": 0, "texts": [Self.hostileScript]],
+            ],
+        ]
+        try JSONSerialization.data(withJSONObject: expect, options: [.prettyPrinted, .sortedKeys])
+            .write(to: URL(fileURLWithPath: pages + "/expect.json"))
+        #expect(rows > 50 && (placed["features"] as! [Any]).count == rows, "every region has a position")
+
+        // The checker runs with the developer's own python3 (where bin/test installed
+        // selenium), without proxies.
+        let caller = ProcessInfo.processInfo.environment
+        environment = ["PATH": caller["PATH"] ?? "/usr/bin:/bin", "HOME": scratch.path, "LANG": "C.UTF-8"]
+        let shots = scratch.file("shots")
+        let checker = Tools.packageRoot.appendingPathComponent("Tests/Browser/check_pages.py").path
+        let check = try Tools.run("/usr/bin/env", ["python3", checker, pages, "--screenshots", shots], environment: environment)
+        #expect(check.status == 0, "\(check.stdout)\n\(check.stderr)\n(bin/test installs chromium, chromium-driver and selenium)")
+        #expect(check.stdout.hasSuffix("all checks passed\n"))
+
+        if caller["UPDATE_SCREENSHOTS"] == "1" {
+            let docs = Tools.packageRoot.appendingPathComponent("docs")
+            try FileManager.default.createDirectory(at: docs, withIntermediateDirectories: true)
+            for (shot, name) in [("top-regions.png", "top-regions.png"), ("region-\(topID).png", "region.png")] {
+                let target = docs.appendingPathComponent(name)
+                try? FileManager.default.removeItem(at: target)
+                try FileManager.default.copyItem(atPath: shots + "/" + shot, toPath: target.path)
+            }
+        }
+    }
+}
