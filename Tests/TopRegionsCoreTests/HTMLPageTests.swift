@@ -143,6 +143,10 @@ import TopRegionsRecords
         #expect(html.contains("No region has photos yet."))
         #expect(html.contains("<code>flickr-recent | place-resolve | regions-load</code>"))
         #expect(!html.contains("<svg"))
+
+        let region = Self.text(HTMLPage.photos([], listing: .region(Self.region), images: .init(thumbnails: [:])))
+        #expect(region.contains("<p class=\"notice\">No photo of this region is stored (any more).</p>"))
+        #expect(!region.contains("<svg") && !region.contains("no thumbnail yet"))
     }
 
     @Test func regionPagesAreNamedAfterTheirIdSafely() {

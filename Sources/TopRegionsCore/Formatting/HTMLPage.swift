@@ -149,6 +149,9 @@ public enum HTMLPage {
         let map = photoMap(photos)
         if let map { page.html += "<div class=\"split\">\n\(map)<div class=\"photos\">\n" }
 
+        if photos.isEmpty, case .region = listing {
+            page.html += "<p class=\"notice\">No photo of this region is stored (any more).</p>\n"
+        }
         let withoutThumbnail = photos.filter { images.thumbnails?[$0.record.id] == nil }.count
         let unusable = images.unusableThumbnails(among: photos).count
         if images.thumbnails == nil {
