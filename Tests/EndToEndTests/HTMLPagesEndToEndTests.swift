@@ -85,6 +85,20 @@ import Testing
         #expect(links == ids.map { "region-\($0).html"[...] })
         #expect(Self.occurrences("<circle class=\"marker\"", in: first.stdout) == 5)
         #expect(first.stdout.contains("<code>regions-top --region \(ids[0]) --format html &gt; region-\(ids[0]).html</code>"))
+
+        // The fixture's regions have no centre from Flickr: a marker sits at the mean of the
+        // region's newest 20 photos (a bounded read, whatever the region's size).
+        for id in ids.prefix(2) {
+            let photos = Self.lines(try Tools.run("regions-top", ["--db", db, "--region", id], environment: environment).stdout)
+            let newest = photos.prefix(20)
+            let longitude = newest.map { $0["longitude"] as! Double }.reduce(0, +) / Double(newest.count)
+            let latitude = newest.map { $0["latitude"] as! Double }.reduce(0, +) / Double(newest.count)
+            let marker = try #require(first.stdout.components(separatedBy: "<a href=\"region-\(id).html\"><circle class=\"marker\" cx=\"").dropFirst().first)
+            let cx = Double(marker.prefix { $0 != "\"" })!
+            let cy = Double(marker.components(separatedBy: "cy=\"")[1].prefix { $0 != "\"" })!
+            #expect(abs(cx - (longitude + 180) * 10) < 0.006 && abs(cy - (90 - latitude) * 10) < 0.006, "\(id): \(cx), \(cy)")
+        }
+        #expect(Self.lines(try Tools.run("regions-top", ["--db", db, "--region", ids[0]], environment: environment).stdout).count > 20)
     }
 
     @Test func photosLinkToTheirCachedFileOnlyWhenTheCacheHoldsIt() throws {

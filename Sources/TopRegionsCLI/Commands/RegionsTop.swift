@@ -93,8 +93,10 @@ public struct RegionsTop: ToolCommand {
             context.standardOutput.write(Reports.photos(photos, format: format, listing: .recents, emphasis: emphasis))
         } else {
             var rows = try queries.topRegions(limit: limit ?? 50)
-            if format == .geojson || format == .html {
+            if format == .geojson {
                 rows = try queries.fillingCentres(rows)
+            } else if format == .html {
+                rows = try queries.sampledCentres(rows)
             }
             context.standardOutput.write(Reports.regions(rows, format: format, emphasis: emphasis))
         }
