@@ -34,29 +34,27 @@ enum TinyJPEG {
     static func scan(width: Int, height: Int, seed: UInt64) -> [UInt8] {
         let codes = dcCodes()
         var bits = BitWriter()
-        var previous = [0, 0, 0]
+        bits.bytes.reserveCapacity(width * height / 16)
+        var previous = (0, 0, 0)
         let scene = Scene(seed: seed, aspect: Double(width) / Double(height))
         let (columns, rows) = ((width + 7) / 8, (height + 7) / 8)
+        // The hills' outline depends on the column only.
+        let horizons = (0..<columns).map { scene.horizons(x: (Double($0) + 0.5) / Double(columns)) }
+        func code(_ dc: Int, after previous: inout Int) {
+            let difference = dc - previous
+            previous = dc
+            let category = difference == 0 ? 0 : (Int.bitWidth - abs(difference).leadingZeroBitCount)
+            let extra = difference >= 0 ? difference : difference + (1 << category) - 1
+            // The category's code, its extra bits, then EOB (the AC table's only code, "0").
+            bits.write((((codes[category].code << category) | extra) << 1), count: codes[category].length + category + 1)
+        }
         for row in 0..<rows {
+            let y = (Double(row) + 0.5) / Double(rows)
             for column in 0..<columns {
-                let (r, g, b) = scene.colour(x: (Double(column) + 0.5) / Double(columns), y: (Double(row) + 0.5) / Double(rows))
-                let levels = [
-                    0.299 * r + 0.587 * g + 0.114 * b,
-                    -0.168_736 * r - 0.331_264 * g + 0.5 * b + 128,
-                    0.5 * r - 0.418_688 * g - 0.081_312 * b + 128,
-                ]
-                for component in 0..<3 {
-                    let dc = Int((levels[component] - 128).rounded())
-                    let difference = dc - previous[component]
-                    previous[component] = dc
-                    let category = difference == 0 ? 0 : (Int.bitWidth - abs(difference).leadingZeroBitCount)
-                    bits.write(codes[category].code, count: codes[category].length)
-                    if category > 0 {
-                        let extra = difference > 0 ? difference : difference + (1 << category) - 1
-                        bits.write(extra, count: category)
-                    }
-                    bits.write(0, count: 1)  // EOB: the AC table's only code
-                }
+                let (r, g, b) = scene.colour(x: (Double(column) + 0.5) / Double(columns), y: y, horizons: horizons[column])
+                code(Int((0.299 * r + 0.587 * g + 0.114 * b - 128).rounded()), after: &previous.0)
+                code(Int((-0.168_736 * r - 0.331_264 * g + 0.5 * b).rounded()), after: &previous.1)
+                code(Int((0.5 * r - 0.418_688 * g - 0.081_312 * b).rounded()), after: &previous.2)
             }
         }
         return bits.finish()
@@ -79,23 +77,20 @@ enum TinyJPEG {
 
     struct BitWriter {
         var bytes: [UInt8] = []
-        var accumulator = 0
+        /// Bits not yet written, in the low `pending` bits.
+        var accumulator: UInt64 = 0
         var pending = 0
 
+        /// Appends the low `count` bits of `value` (at most 32), most significant first.
         mutating func write(_ value: Int, count: Int) {
-            for shift in stride(from: count - 1, through: 0, by: -1) {
-                accumulator = (accumulator << 1) | ((value >> shift) & 1)
-                pending += 1
-                if pending == 8 { flushByte() }
+            accumulator = (accumulator << UInt64(count)) | (UInt64(value) & ((1 << UInt64(count)) - 1))
+            pending += count
+            while pending >= 8 {
+                pending -= 8
+                let byte = UInt8(truncatingIfNeeded: accumulator >> UInt64(pending))
+                bytes.append(byte)
+                if byte == 0xFF { bytes.append(0x00) }  // byte stuffing
             }
-        }
-
-        private mutating func flushByte() {
-            let byte = UInt8(accumulator & 0xFF)
-            bytes.append(byte)
-            if byte == 0xFF { bytes.append(0x00) }  // byte stuffing
-            accumulator = 0
-            pending = 0
         }
 
         /// Pads the last byte with 1 bits, as the standard asks.
@@ -138,9 +133,13 @@ enum TinyJPEG {
             sun = next() < 0.5 ? (0.15 + 0.7 * next(), 0.12 + 0.2 * next(), 0.06 + 0.06 * next()) : nil
         }
 
-        func colour(x: Double, y: Double) -> RGB {
-            let near = horizon + 0.06 * sin(wave * 2 * .pi * x + phase)
-            let far = farHorizon + 0.04 * sin(wave * 3.7 * .pi * x - phase)
+        /// Where the near and the far hills meet the sky at `x`.
+        func horizons(x: Double) -> (near: Double, far: Double) {
+            (horizon + 0.06 * sin(wave * 2 * .pi * x + phase), farHorizon + 0.04 * sin(wave * 3.7 * .pi * x - phase))
+        }
+
+        func colour(x: Double, y: Double, horizons: (near: Double, far: Double)) -> RGB {
+            let (near, far) = horizons
             if y >= near {
                 return shade(palette.land, by: 1 - 0.35 * (y - near) / max(1 - near, 0.01))
             }
