@@ -67,9 +67,9 @@ public struct PhotoCache: Sendable {
         self.directory = directory
         self.capBytes = capBytes
         do {
-            try FileManager.default.createDirectory(atPath: directory + "/.oversize", withIntermediateDirectories: true)
+            try FileSystem.createDirectories(directory + "/.oversize")
         } catch {
-            throw ToolError(.cantCreate, "cannot create the cache directory \(directory): \(error.localizedDescription)")
+            throw ToolError(.cantCreate, "cannot create the cache directory \(directory): \(error.reason)")
         }
         let tag = directory + "/CACHEDIR.TAG"
         if !FileManager.default.fileExists(atPath: tag) {
@@ -236,9 +236,9 @@ public struct PhotoCache: Sendable {
     private func scan() throws -> Scan {
         let names: [String]
         do {
-            names = try FileManager.default.contentsOfDirectory(atPath: directory)
+            names = try FileSystem.contentsOfDirectory(directory)
         } catch {
-            throw ToolError(.ioError, "cannot read the cache directory \(directory): \(error.localizedDescription)")
+            throw ToolError(.ioError, "cannot read the cache directory \(directory): \(error.reason)")
         }
         var scan = Scan()
         for name in names {

@@ -29,10 +29,11 @@ public struct Thumbnails: Sendable {
     }
 
     /// Thumbnails for `photos` (id → the stored photo, nil when not stored), downloading
-    /// the missing ones `parallel` at a time.
+    /// the missing ones `parallel` at a time through downloaders made by `makeDownloader`;
+    /// `progress` hears (done, to download) after each download.
     public func thumbnails(
-        for photoIDs: [String], photos: [String: StoredPhoto], parallel: Int, retry: RetryPolicy,
-        now: @escaping @Sendable () -> Double
+        for photoIDs: [String], photos: [String: StoredPhoto], parallel: Int, now: @escaping @Sendable () -> Double,
+        makeDownloader: @escaping @Sendable () -> Downloader, progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }
     ) throws -> [String: ThumbnailResult] {
         var results: [String: ThumbnailResult] = [:]
         var missing: [(id: String, url: String)] = []
@@ -49,7 +50,10 @@ public struct Thumbnails: Sendable {
         let shared = Mutex(results)
         let store = self.store
         let thumbnails = self
-        WorkerPool.run(missing.sorted { $0.id < $1.id }, workers: parallel, makeWorker: { Downloader(retry: retry, now: now) }) { downloader, item in
+        let done = Atomic<Int>(0)
+        let toDownload = missing.count
+        WorkerPool.run(missing.sorted { $0.id < $1.id }, workers: parallel, makeWorker: makeDownloader) { downloader, item in
+            defer { progress(done.wrappingAdd(1, ordering: .relaxed).newValue, toDownload) }
             let result = store.keyLocks.withLock("thumb:" + item.id) { () -> ThumbnailResult in
                 do {
                     if let bytes = try thumbnails.stored(item.id) { return .found(bytes, downloaded: false) }

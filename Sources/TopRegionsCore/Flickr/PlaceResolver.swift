@@ -24,13 +24,20 @@ public struct ResolveOutcome: Sendable {
 /// answer instead of asking Flickr again.
 public struct PlaceResolver: Sendable {
     public let store: Store
-    public let settings: FlickrSettings
     public let parallel: Int
+    /// Made on the first lookup, so a run whose places are all known needs no API key.
+    private let settings: OnFirstUse<FlickrSettings>
 
     public init(store: Store, settings: FlickrSettings, parallel: Int) {
+        self.init(store: store, parallel: parallel, settings: { settings })
+    }
+
+    /// `settings` is called once, when the first place has to be looked up; what it throws
+    /// (no API key: a configuration error) comes out of `resolve`.
+    public init(store: Store, parallel: Int, settings: @escaping @Sendable () throws -> FlickrSettings) {
         self.store = store
-        self.settings = settings
         self.parallel = parallel
+        self.settings = OnFirstUse(settings)
     }
 
     /// Answers for `placeIDs`: what the store knows, and, when `lookUp`, Flickr's answer for
@@ -44,9 +51,9 @@ public struct PlaceResolver: Sendable {
         let unknown = placeIDs.filter { outcome.resolved[$0] == nil }
         guard lookUp, !unknown.isEmpty else { return outcome }
 
+        let settings = try self.settings.value()
         let shared = Mutex(outcome)
         let done = Atomic<Int>(0)
-        let settings = self.settings
         let store = self.store
         let writer = PhotoWriter(store: store)
         WorkerPool.run(unknown, workers: parallel, makeWorker: { FlickrClient(settings: settings) }) { client, placeID in
@@ -90,6 +97,23 @@ public struct PlaceResolver: Sendable {
         switch error {
         case .runBudgetSpent, .hourlyLimitReached, .rateLimited: true
         default: false
+        }
+    }
+}
+
+/// A value made by `make` on first use, then kept (or its error, rethrown each time).
+final class OnFirstUse<Value: Sendable>: Sendable {
+    private let make: @Sendable () throws -> Value
+    private let made = Mutex<Result<Value, any Error>?>(nil)
+
+    init(_ make: @escaping @Sendable () throws -> Value) {
+        self.make = make
+    }
+
+    func value() throws -> Value {
+        try made.withLock { made in
+            if made == nil { made = Result { try make() } }
+            return try made!.get()
         }
     }
 }

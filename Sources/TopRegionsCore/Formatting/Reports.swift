@@ -11,16 +11,17 @@ public enum ReportFormat: String, CaseIterable, Sendable {
 public enum Reports {
     // MARK: Regions
 
-    public static func regions(_ rows: [RegionRank], format: ReportFormat, emphasis: Bool = false) -> [UInt8] {
+    /// `width`: the columns a table must fit in (a terminal's), nil for no limit.
+    public static func regions(_ rows: [RegionRank], format: ReportFormat, emphasis: Bool = false, width: Int? = nil) -> [UInt8] {
         switch format {
         case .table:
             var table = TextTable(columns: [
-                .init("#", .right), .init("REGION", maxWidth: 60), .init("PHOTOGRAPHERS", .right), .init("PHOTOS", .right),
+                .init("#", .right), .init("REGION", maxWidth: 60, shrinkable: true), .init("PHOTOGRAPHERS", .right), .init("PHOTOS", .right),
             ])
             for row in rows {
                 table.append(["\(row.rank)", row.name, "\(row.photographers)", "\(row.photos)"])
             }
-            return Array(table.render(emphasis: emphasis).utf8)
+            return Array(table.render(emphasis: emphasis, width: width).utf8)
         case .ndjson:
             var writer = JSONWriter(capacity: rows.count * 128)
             for row in rows {
@@ -39,8 +40,8 @@ public enum Reports {
         case .csv:
             var out = "rank,region_id,name,photographers,photos,latitude,longitude\r\n"
             for row in rows {
-                out += csvLine(["\(row.rank)", row.regionID, row.name, "\(row.photographers)", "\(row.photos)",
-                                row.latitude.map(JSONWriter.format) ?? "", row.longitude.map(JSONWriter.format) ?? ""])
+                out += csvLine([.number("\(row.rank)"), .text(row.regionID), .text(row.name), .number("\(row.photographers)"), .number("\(row.photos)"),
+                                .number(row.latitude.map(JSONWriter.format) ?? ""), .number(row.longitude.map(JSONWriter.format) ?? "")])
             }
             return Array(out.utf8)
         case .geojson:
@@ -64,23 +65,33 @@ public enum Reports {
         case recents
     }
 
-    public static func photos(_ photos: [StoredPhoto], format: ReportFormat, listing: PhotoListing, emphasis: Bool = false) -> [UInt8] {
+    /// `times`: the zone table times are shown in; `width`: the columns a table must fit
+    /// in (a terminal's), nil for no limit.
+    public static func photos(
+        _ photos: [StoredPhoto], format: ReportFormat, listing: PhotoListing, emphasis: Bool = false,
+        times: TimeFormat = .utc, width: Int? = nil
+    ) -> [UInt8] {
         switch format {
         case .table:
-            var columns: [TextTable.Column] = [.init("ID"), .init("UPLOADED"), .init("PHOTOGRAPHER", maxWidth: 24)]
-            if listing == .recents { columns.insert(.init("VIEWED"), at: 1) }
-            columns.append(.init("REGION", maxWidth: 28))
-            columns.append(.init("TITLE", maxWidth: 48))
+            func titled(_ title: String, _ zone: String?) -> String { zone.map { "\(title) (\($0))" } ?? title }
+            let uploaded = times.column(photos.map(\.record.uploaded))
+            let viewed = times.column(photos.map(\.viewedAt))
+            var columns: [TextTable.Column] = [
+                .init("ID"), .init(titled("UPLOADED", uploaded.zone)), .init("PHOTOGRAPHER", maxWidth: 24, shrinkable: true),
+            ]
+            if listing == .recents { columns.insert(.init(titled("VIEWED", viewed.zone)), at: 1) }
+            columns.append(.init("REGION", maxWidth: 28, shrinkable: true))
+            columns.append(.init("TITLE", maxWidth: 48, shrinkable: true))
             var table = TextTable(columns: columns)
-            for photo in photos {
+            for (index, photo) in photos.enumerated() {
                 let record = photo.record
-                var row = [record.id, record.uploaded.map(formatTime) ?? "-", record.ownerName.isEmpty ? record.owner : record.ownerName]
-                if listing == .recents { row.insert(photo.viewedAt.map(formatTime) ?? "-", at: 1) }
+                var row = [record.id, uploaded.cells[index], record.ownerName.isEmpty ? record.owner : record.ownerName]
+                if listing == .recents { row.insert(viewed.cells[index], at: 1) }
                 row.append(record.region ?? "-")
                 row.append(record.title.isEmpty ? "(untitled)" : record.title)
                 table.append(row)
             }
-            return Array(table.render(emphasis: emphasis).utf8)
+            return Array(table.render(emphasis: emphasis, width: width).utf8)
         case .ndjson:
             var writer = JSONWriter(capacity: photos.count * 512)
             for photo in photos {
@@ -93,9 +104,10 @@ public enum Reports {
             for photo in photos {
                 let r = photo.record
                 out += csvLine([
-                    r.id, r.owner, r.ownerName, r.title, r.description, r.latitude.map(JSONWriter.format) ?? "",
-                    r.longitude.map(JSONWriter.format) ?? "", r.placeID ?? "", r.uploaded.map(String.init) ?? "",
-                    r.thumbURL ?? "", r.photoURL ?? "", r.regionID ?? "", r.region ?? "", photo.viewedAt.map(String.init) ?? "",
+                    .text(r.id), .text(r.owner), .text(r.ownerName), .text(r.title), .text(r.description),
+                    .number(r.latitude.map(JSONWriter.format) ?? ""), .number(r.longitude.map(JSONWriter.format) ?? ""),
+                    .text(r.placeID ?? ""), .number(r.uploaded.map(String.init) ?? ""), .text(r.thumbURL ?? ""), .text(r.photoURL ?? ""),
+                    .text(r.regionID ?? ""), .text(r.region ?? ""), .number(photo.viewedAt.map(String.init) ?? ""),
                 ])
             }
             return Array(out.utf8)
@@ -207,22 +219,38 @@ public enum Reports {
         return String(flat.prefix(139)) + "…"
     }
 
+    /// A CSV cell: text from Flickr or input, or a number the toolkit wrote.
+    enum CSVField {
+        case text(String)
+        case number(String)
+    }
+
+    /// The characters that make a spreadsheet read a cell as a formula (OWASP, "CSV
+    /// Injection"): a title such as `=HYPERLINK(...)` must stay text when the file is opened.
+    static let formulaStarts: Set<Character> = ["=", "+", "-", "@", "\t", "\r"]
+
     /// RFC 4180: quote a field holding a comma, quote or line break; double inner quotes.
-    static func csvLine(_ fields: [String]) -> String {
+    /// A text cell that starts like a formula gets a leading apostrophe and is quoted, as
+    /// OWASP advises; numbers (a negative longitude) are left as they are.
+    static func csvLine(_ fields: [CSVField]) -> String {
         fields.map { field in
-            if field.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) {
-                return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+            switch field {
+            case .number(let number):
+                return number
+            case .text(let text):
+                if let first = text.unicodeScalars.first, formulaStarts.contains(Character(first)) {
+                    return "\"'" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+                }
+                if text.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) {
+                    return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+                }
+                return text
             }
-            return field
         }.joined(separator: ",") + "\r\n"
     }
 
+    /// "2025-11-22 23:00", in UTC (the caller says so).
     public static func formatTime(_ seconds: Int64) -> String {
-        let date = Date(timeIntervalSince1970: TimeInterval(seconds))
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
-        func two(_ n: Int?) -> String { n.map { $0 < 10 ? "0\($0)" : "\($0)" } ?? "??" }
-        return "\(c.year ?? 0)-\(two(c.month))-\(two(c.day)) \(two(c.hour)):\(two(c.minute))"
+        TimeFormat.utc.wallClock(seconds).text
     }
 }

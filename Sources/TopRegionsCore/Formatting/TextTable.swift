@@ -9,11 +9,14 @@ public struct TextTable {
         public var alignment: Alignment
         /// Longer cells are cut with "…".
         public var maxWidth: Int?
+        /// Free text that may be cut further (with "…") so the table fits a narrow terminal.
+        public var shrinkable: Bool
 
-        public init(_ title: String, _ alignment: Alignment = .left, maxWidth: Int? = nil) {
+        public init(_ title: String, _ alignment: Alignment = .left, maxWidth: Int? = nil, shrinkable: Bool = false) {
             self.title = title
             self.alignment = alignment
             self.maxWidth = maxWidth
+            self.shrinkable = shrinkable
         }
     }
 
@@ -28,9 +31,14 @@ public struct TextTable {
         rows.append(row)
     }
 
-    /// The table as lines; the header is bold when `emphasis` is on.
-    public func render(emphasis: Bool) -> String {
-        let cells = rows.map { row in
+    /// The narrowest a shrinkable column gets.
+    static let narrowestShrunk = 4
+
+    /// The table as lines; the header is bold when `emphasis` is on. With a `width`, the
+    /// widest shrinkable columns are cut (cells end in "…") until each line fits in it, as
+    /// far as they can be; without, nothing is cut beyond the columns' own `maxWidth`.
+    public func render(emphasis: Bool, width: Int? = nil) -> String {
+        var cells = rows.map { row in
             row.enumerated().map { index, cell in
                 let flat = Self.singleLine(cell)
                 return columns[index].maxWidth.map { Self.truncate(flat, to: $0) } ?? flat
@@ -39,6 +47,21 @@ public struct TextTable {
         var widths = columns.map { Self.displayWidth($0.title) }
         for row in cells {
             for (index, cell) in row.enumerated() { widths[index] = max(widths[index], Self.displayWidth(cell)) }
+        }
+        var titles = columns.map(\.title)
+        if let width {
+            let natural = widths
+            var total = widths.reduce(0, +) + 2 * max(0, columns.count - 1)
+            while total > width {
+                let candidates = columns.indices.filter { columns[$0].shrinkable && widths[$0] > Self.narrowestShrunk }
+                guard let widest = candidates.max(by: { widths[$0] < widths[$1] }) else { break }
+                widths[widest] -= 1
+                total -= 1
+            }
+            for index in columns.indices where widths[index] < natural[index] {
+                titles[index] = Self.truncate(titles[index], to: widths[index])
+                for row in cells.indices { cells[row][index] = Self.truncate(cells[row][index], to: widths[index]) }
+            }
         }
         func line(_ row: [String]) -> String {
             var parts: [String] = []
@@ -52,7 +75,7 @@ public struct TextTable {
             }
             return parts.joined(separator: "  ")
         }
-        var output = line(columns.map(\.title))
+        var output = line(titles)
         if emphasis { output = "\u{1B}[1m" + output + "\u{1B}[0m" }
         output += "\n"
         for row in cells { output += line(row) + "\n" }

@@ -34,12 +34,22 @@ public final class Downloader {
     public let retry: RetryPolicy
     public let sleep: @Sendable (Double) -> Void
     public let now: @Sendable () -> Double
+    /// Told of each request and retry (--verbose); image URLs carry no key.
+    public let trace: (@Sendable (String) -> Void)?
+    /// Told of the size of each chunk of body received (progress on a terminal).
+    public let received: (@Sendable (Int) -> Void)?
     private let session = CurlSession()
 
-    public init(retry: RetryPolicy, now: @escaping @Sendable () -> Double, sleep: @escaping @Sendable (Double) -> Void = { Thread.sleep(forTimeInterval: $0) }) {
+    public init(
+        retry: RetryPolicy, now: @escaping @Sendable () -> Double,
+        sleep: @escaping @Sendable (Double) -> Void = { Thread.sleep(forTimeInterval: $0) },
+        trace: (@Sendable (String) -> Void)? = nil, received: (@Sendable (Int) -> Void)? = nil
+    ) {
         self.retry = retry
         self.now = now
         self.sleep = sleep
+        self.trace = trace
+        self.received = received
     }
 
     /// Downloads `url`. `begin` is called before each attempt (to start the sink afresh),
@@ -47,7 +57,9 @@ public final class Downloader {
     public func download(
         _ url: String, begin: () throws -> Void, write: (UnsafeRawBufferPointer) throws -> Void
     ) throws(DownloadError) -> Int64 {
-        try retry.run(sleep: sleep, rateLimited: { failure, _ in failure }) { (_: Int) throws(DownloadError) -> RetryPolicy.Attempt<Int64, DownloadError> in
+        try retry.run(sleep: sleep, rateLimited: { failure, _ in failure }, beforeRetry: { failure, next, wait in
+            self.trace?("GET \(url): \(failure); attempt \(next) of \(self.retry.maxAttempts) in \(String(format: "%.2f", wait)) s")
+        }) { (_: Int) throws(DownloadError) -> RetryPolicy.Attempt<Int64, DownloadError> in
             var failure: DownloadError
             var retryAfter: Double?
             do {
@@ -58,7 +70,9 @@ public final class Downloader {
                 }
                 var isImageBody = true
                 var first = true
+                let started = now()
                 let head = try session.get(url, timeouts: .download) { chunk in
+                    received?(chunk.count)
                     // Only an image body reaches the sink; HTML error pages are dropped.
                     if first {
                         first = false
@@ -66,6 +80,7 @@ public final class Downloader {
                     }
                     if isImageBody { try write(chunk) }
                 }
+                trace?("GET \(url) → \(head.status), \(head.bodyBytes) bytes, \(String(format: "%.2f", now() - started)) s")
                 if head.status == 200 {
                     guard head.bodyBytes > 0 else { throw DownloadError.notAnImage("empty body") }
                     guard isImageBody else {

@@ -12,6 +12,9 @@ public struct LoadOptions: Sendable {
     public var skipBadLines = false
     /// Where image URLs point when a raw Flickr photo has none (see `FlickrEndpoints`).
     public var staticBase = "https://live.staticflickr.com"
+    /// Told of each committed batch: records read, what they did, the last line covered
+    /// (for --verbose).
+    public var onBatch: (@Sendable (Int, BatchResult, (source: String, line: Int)?) -> Void)?
 
     public init() {}
 }
@@ -74,8 +77,10 @@ public struct Loader: Sendable {
         var writeError: (any Error)?
         while let batch = batches.pop() {
             do {
-                report.batch += try writer.store(batch.prepared, now: now)
+                let result = try writer.store(batch.prepared, now: now)
+                report.batch += result
                 checkpointer.committed()
+                options.onBatch?(batch.read, result, batch.end)
                 report.read += batch.read
                 report.bad += batch.bad
                 storedBeforeLine = batch.end

@@ -92,9 +92,9 @@ public final class Store: Sendable {
         }
         let directory = dataHome + "/topregions"
         do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try FileSystem.createDirectories(directory)
         } catch {
-            throw ToolError(.cantCreate, "cannot create \(directory): \(error.localizedDescription)")
+            throw ToolError(.cantCreate, "cannot create the database directory \(directory): \(error.reason)")
         }
         return directory + "/topregions.db"
     }

@@ -1,0 +1,57 @@
+import Foundation
+
+/// A system call that failed: what was being done, and errno in words ("No space left on
+/// device"), never Foundation's "NSCocoaErrorDomain error 512".
+public struct ErrnoError: Error, Sendable, CustomStringConvertible {
+    public var code: Int32
+    /// What failed, e.g. "cannot create /etc/passwd/x".
+    public var operation: String
+
+    public init(_ operation: String, code: Int32 = errno) {
+        self.operation = operation
+        self.code = code
+    }
+
+    /// errno in words.
+    public var reason: String { String(cString: strerror(code)) }
+
+    public var description: String { "\(operation): \(reason)" }
+}
+
+public enum FileSystem {
+    /// `mkdir -p`: creates `path` and its missing parents. The error names the errno of the
+    /// component that failed (ENOTDIR when a parent is a file, EACCES, EROFS, ...).
+    public static func createDirectories(_ path: String, mode: mode_t = 0o755) throws(ErrnoError) {
+        guard !path.isEmpty else { throw ErrnoError("cannot create ''", code: ENOENT) }
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for component in path.split(separator: "/") {
+            prefix += component
+            if mkdir(prefix, mode) != 0 {
+                let failure = errno
+                var info = stat()
+                guard failure == EEXIST else { throw ErrnoError("cannot create \(path)", code: failure) }
+                guard stat(prefix, &info) == 0 else { throw ErrnoError("cannot create \(path)", code: errno) }
+                guard (info.st_mode & S_IFMT) == S_IFDIR else { throw ErrnoError("cannot create \(path)", code: ENOTDIR) }
+            }
+            prefix += "/"
+        }
+    }
+
+    /// The names in a directory, without "." and "..".
+    public static func contentsOfDirectory(_ path: String) throws(ErrnoError) -> [String] {
+        guard let directory = opendir(path) else { throw ErrnoError("cannot read \(path)", code: errno) }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(directory) else {
+                if errno != 0 { throw ErrnoError("cannot read \(path)", code: errno) }
+                return names
+            }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+    }
+}
