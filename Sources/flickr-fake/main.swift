@@ -21,7 +21,12 @@ struct FlickrFake: ParsableCommand {
               flickr-fake --port 0
               flickr-fake --seed 7 --fail-429 0.2 --retry-after 2 --log requests.ndjson
               flickr-fake --truth --seed 7 | head -5
-            """)
+            """,
+        // The toolkit's version; written out here because the fake shares no code with it.
+        version: "0.1.0")
+
+    /// Messages start with the tool's name, as the toolkit's do.
+    static var _errorPrefix: String { "flickr-fake: " }
 
     @Option(help: "The address to listen on.")
     var host = "127.0.0.1"

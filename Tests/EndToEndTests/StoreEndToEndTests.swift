@@ -144,7 +144,7 @@ import Testing
         #expect(load.stderr == """
             regions-load: skipped \(file): line 2, column 1: missing field "owner" (the photographer's NSID)
             regions-load: skipped \(file): line 4, column 1: invalid JSON: unexpected 'n', expected a value
-            regions-load: read 3, new 3, updated 0, skipped 0, bad lines 2
+            regions-load: read 3, new 3, updated 0, skipped 0, 2 bad lines
 
             """)
         let top = try Tools.run("regions-top", ["--db", db, "--format", "csv"], environment: environment)

@@ -1,8 +1,9 @@
 # Shared by bin/test, bin/demo and bin/bench: make a fresh machine able to build and run
 # topregions. Installs only what is missing, without asking.
 
-# The Debian packages the build links against.
-TOPREGIONS_APT_PACKAGES=(libsqlite3-dev libcurl4-openssl-dev curl time sqlite3)
+# The Debian packages the build links against, and what the tests drive: the shells whose
+# completion scripts they load (zsh, fish; bash is there), man to render the man pages.
+TOPREGIONS_APT_PACKAGES=(libsqlite3-dev libcurl4-openssl-dev curl time sqlite3 zsh fish man-db groff-base)
 
 topregions_ensure_swift() {
     if ! command -v swift >/dev/null 2>&1 && [ -x /opt/swift/bin/swift ]; then

@@ -48,14 +48,23 @@ public struct FlickrRecent: ToolCommand {
     @Option(name: .long, help: ArgumentHelp("Licence ids to ask for, comma-separated; 'any' for all.", valueName: "ids"))
     public var license = "1,2,4,7"
 
-    @Option(name: .long, help: ArgumentHelp("Photos per page (at most 500).", valueName: "n"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Photos per page (at most 500).", valueName: "n"))
     public var perPage = 500
 
-    @Option(name: .long, help: ArgumentHelp("At most this many pages in this run.", valueName: "n"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("At most this many pages in this run.", valueName: "n"))
     public var pages = 20
 
-    @Flag(name: .shortAndLong, help: "Do not print the summary.")
-    public var quiet = false
+    @OptionGroup public var verbosity: VerbosityOptions
+
+    public static let environment = EnvironmentVariable.database + EnvironmentVariable.flickrAPI
+        + EnvironmentVariable.imageURLs + EnvironmentVariable.transfers + EnvironmentVariable.clock
+
+    public static let exitStatuses: [ExitStatusDoc] = [
+        .init(.ok), .init(.usage), .init(.unavailable, "Flickr refused for good (an HTTP 4xx, an answer that is not Flickr's JSON)."),
+        .init(.software), .init(.cantCreate), .init(.ioError),
+        .init(.tempFail, "Temporary: the network failed after retries, --max-calls or FLICKR_HOURLY_LIMIT was reached, or the database stayed busy. The photos printed so far are complete; the next run goes on from there."),
+        .init(.config),
+    ]
 
     public init() {}
 
@@ -82,8 +91,13 @@ public struct FlickrRecent: ToolCommand {
         }
         let store = try database.open(context)
         let settings = try flickr.settings(context, store: store)
-        if sinceLast, let newest = try Queries(store: store).newestUpload() {
-            options.since = newest - Int64(Units.parseDuration(overlap)!.rounded())
+        if sinceLast {
+            if let newest = try Queries(store: store).newestUpload() {
+                options.since = newest - Int64(Units.parseDuration(overlap)!.rounded())
+                context.trace("--since-last: the newest stored upload is \(newest); asking from \(options.since!) (--overlap \(overlap) earlier)")
+            } else {
+                context.trace("--since-last: the database has no photos yet; asking for Flickr's default window")
+            }
         }
 
         let fetcher = RecentFetcher(client: FlickrClient(settings: settings))
@@ -93,7 +107,7 @@ public struct FlickrRecent: ToolCommand {
         do throws(FlickrError) {
             try fetcher.fetch(options, report: &report, progress: { report, page in
                 progress.update("page \(report.pages) (\(page.page) of \(page.pages) in this query), \(report.photos) photos")
-            }, warn: { context.diagnose($0) }) { photos in
+            }, warn: { context.note($0) }) { photos in
                 var writer = JSONWriter(capacity: photos.count * 600)
                 for photo in photos {
                     photo.write(to: &writer)
@@ -106,11 +120,12 @@ public struct FlickrRecent: ToolCommand {
             failure = error
         }
         progress.finish()
-        if !quiet && (report.pages > 0 || failure == nil) {
-            var summary = "\(report.pages) pages, \(report.photos) photos"
-            if report.repeats > 0 { summary += " (\(report.repeats) repeats dropped)" }
+        if report.pages > 0 || failure == nil {
+            var summary = "\(Grammar.count(report.pages, "page")), \(Grammar.count(report.photos, "photo"))"
+            if report.repeats > 0 { summary += " (\(Grammar.count(report.repeats, "repeat")) dropped)" }
             if report.pages == pages && failure == nil { summary += "; stopped at --pages \(pages)" }
-            context.diagnose(summary)
+            // With a failure, the summary says how far the run got: shown even with -q.
+            if failure == nil { context.note(summary) } else { context.diagnose(summary) }
         }
         if let failure { throw failure.toolError }
         return .ok

@@ -14,8 +14,9 @@ public struct PhotoCacheCommand: ToolCommand {
         abstract: "Full-size photos through a small LRU file cache; prints their paths.",
         discussion: """
             For each photo given (ids as arguments, else photo records or ids on standard input), \
-            makes sure its large photo (1024 px) is in the cache and prints the photo's record \
-            with path (the cached file) and bytes. A cached photo is never downloaded again; a \
+            makes sure its large photo (1024 px) is in the cache and prints where it is: on a \
+            terminal, or with --path, the cached file's path, one per line; otherwise (a pipe) \
+            the photo's record with path (the cached file) and bytes. A cached photo is never downloaded again; a \
             hit marks it as just used. When the cache grows past --max-bytes (10M by default), \
             the least recently used photos go. Full photos are never stored in the database; each \
             view is recorded there for regions-top --recents.
@@ -30,8 +31,13 @@ public struct PhotoCacheCommand: ToolCommand {
             The cache lives in --cache-dir, else $TOPREGIONS_CACHE, else \
             $XDG_CACHE_HOME/topregions/photos (~/.cache/...), tagged with CACHEDIR.TAG.
 
+            On a terminal, stderr shows the download's progress; with no ids and standard input \
+            a terminal, photo-cache says it waits for ids (Ctrl-D ends). --info shows times in \
+            local time (TZ honoured; --utc for UTC) with their zone.
+
             Examples:
               photo-cache 53120987654
+              xdg-open "$(photo-cache --path 53120987654)"
               regions-top --region "Tōkyō, Japan" --limit 5 | photo-cache --max-bytes 20M
               photo-cache --info
               photo-cache --prune --max-bytes 0      # empty the cache
@@ -40,14 +46,17 @@ public struct PhotoCacheCommand: ToolCommand {
 
     @OptionGroup public var database: DatabaseOptions
 
-    @Option(name: .long, help: ArgumentHelp("The cache directory.", valueName: "dir"))
+    @Option(name: .long, help: ArgumentHelp("The cache directory.", valueName: "dir"), completion: .directory)
     public var cacheDir: String?
 
     @Option(name: .long, help: ArgumentHelp("Cap on the cache's size, e.g. 10M, 512K, 1G.", valueName: "size"))
     public var maxBytes = "10M"
 
-    @Option(name: .long, help: ArgumentHelp("Download at most this many photos at once.", valueName: "n"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Download at most this many photos at once.", valueName: "n"))
     public var parallel = 2
+
+    @Flag(name: .long, help: "Print only each cached file's path, one per line (the default on a terminal).")
+    public var path = false
 
     @Flag(name: .long, help: "Show the cache: entries, bytes, cap, oldest and newest.")
     public var info = false
@@ -55,34 +64,68 @@ public struct PhotoCacheCommand: ToolCommand {
     @Flag(name: .long, help: "Evict down to --max-bytes and remove leftovers of interrupted downloads.")
     public var prune = false
 
+    @Flag(name: .long, help: "Show --info's times in UTC instead of local time.")
+    public var utc = false
+
+    @OptionGroup public var verbosity: VerbosityOptions
+
     @Argument(help: ArgumentHelp("Photo ids ('-' or none: records or ids on standard input).", valueName: "id"))
     public var ids: [String] = []
+
+    public static let environment = EnvironmentVariable.database + EnvironmentVariable.cache + EnvironmentVariable.transfers
+        + EnvironmentVariable.clock + EnvironmentVariable.timeZone
+
+    public static let exitStatuses: [ExitStatusDoc] = [
+        .init(.ok), .init(.usage), .init(.dataError, "A line on standard input is neither a photo id nor a photo record."),
+        .init(.noInput, "A photo the database does not have (or has without a photo URL), or no database."),
+        .init(.unavailable, "A download failed for good (HTTP 4xx, not a JPEG)."), .init(.software),
+        .init(.cantCreate, "The cache directory or a file in it cannot be created."),
+        .init(.ioError, "Writing the cache failed (a full disk), or standard output."),
+        .init(.tempFail, "A download failed after retries (refused connection, timeout, HTTP 5xx or 429): try again later."),
+        .init(.config, "No cache directory: neither --cache-dir, TOPREGIONS_CACHE, XDG_CACHE_HOME nor HOME."),
+    ]
 
     public init() {}
 
     public func validate() throws {
+        if ids.contains("help") { throw ValidationError("'help' is not a photo id; for help, give --help (a lone 'help' works too)") }
         guard Units.parseSize(maxBytes) != nil else { throw ValidationError("--max-bytes: cannot read '\(maxBytes)' as a size (e.g. 10M)") }
         guard (1...16).contains(parallel) else { throw ValidationError("--parallel must be between 1 and 16") }
-        if (info || prune) && !ids.isEmpty { throw ValidationError("--info and --prune take no photo ids") }
+        if info && prune { throw ValidationError("--info and --prune do different things; give one") }
+        if (info || prune) && path { throw ValidationError("--path prints the paths of photos asked for; --info and --prune ask for none") }
+        // "--info and --prune take no photo ids" waits for execute(): ArgumentParser checks
+        // for unknown options after validate(), and in `--info --format table` the real
+        // mistake is the unknown --format, not the "table" it left as an id.
     }
 
     public func execute(_ context: ToolContext) throws -> SysExit {
+        if (info || prune) && !ids.isEmpty { throw ToolError(.usage, "--info and --prune take no photo ids") }
         let directory = try cacheDir ?? PhotoCache.defaultDirectory(environment: context.environment)
         let cache = try PhotoCache(directory: directory, capBytes: Units.parseSize(maxBytes)!)
+        context.trace("cache \(directory), cap \(Units.formatSize(cache.capBytes))")
         if info { return try showInfo(cache, context) }
         if prune {
             let removed = try cache.enforceCap(now: context.now())
-            context.diagnose("removed \(removed.count) photos (\(Units.formatSize(removed.reduce(0) { $0 + $1.bytes })))")
+            for entry in removed { context.trace("removed \(entry.name) (\(Units.formatSize(entry.bytes)))") }
+            context.note("removed \(Grammar.count(removed.count, "photo")) (\(Units.formatSize(removed.reduce(0) { $0 + $1.bytes })))")
             return .ok
         }
 
         try CurlSession.requireLibrary()
         let store = try database.open(context, create: false)
+        context.trace("database \(store.path)")
         let queries = Queries(store: store)
         let writer = PhotoWriter(store: store)
         let retry = RetryPolicy.from(environment: context.environment, maxAttempts: 5)
         var tally = FailureTally()
-        defer { _ = try? cache.enforceCap(now: context.now()) }
+        // A person at a terminal wants the file; a pipe gets records to pass on.
+        let pathsOnly = path || context.stdoutIsTerminal
+        let progress = DownloadProgress(ProgressLine(context))
+        let trace = context.tracer
+        defer {
+            progress.finish()
+            _ = try? cache.enforceCap(now: context.now())
+        }
 
         try PhotoInput.read(ids: ids, context: context, chunk: 50) { items in
             let photos = try queries.photos(ids: items.map(\.id))
@@ -95,7 +138,10 @@ public struct PhotoCacheCommand: ToolCommand {
             }
             let results = Mutex<[String: Result<PhotoCache.Outcome, DownloadError>]>([:])
             let now = context.now
-            WorkerPool.run(wanted, workers: parallel, makeWorker: { Downloader(retry: retry, now: now) }) { downloader, item in
+            progress.begin(wanted.count)
+            let makeDownloader: @Sendable () -> Downloader = { Downloader(retry: retry, now: now, trace: trace, received: { progress.received($0) }) }
+            WorkerPool.run(wanted, workers: parallel, makeWorker: makeDownloader) { downloader, item in
+                defer { progress.completed() }
                 let result: Result<PhotoCache.Outcome, DownloadError>
                 do {
                     result = .success(try cache.ensure(photoID: item.id, url: item.url, downloader: downloader, now: now()))
@@ -120,9 +166,18 @@ public struct PhotoCacheCommand: ToolCommand {
                 switch outcomes[item.id] {
                 case .success(let outcome):
                     viewed.append(item.id)
-                    lines += PhotoInput.line(for: item, stored: photo, adding: [
-                        ("path", .string(outcome.entry.path)), ("bytes", .number(outcome.entry.bytes)),
-                    ])
+                    switch outcome {
+                    case .hit(let entry): context.trace("photo \(item.id): in the cache, \(entry.path)")
+                    case .downloaded(let entry): context.trace("photo \(item.id): downloaded, \(Units.formatSize(entry.bytes)), \(entry.path)")
+                    case .oversize(let entry): context.trace("photo \(item.id): larger than the cap, served from \(entry.path) and not kept")
+                    }
+                    if pathsOnly {
+                        lines += Array((outcome.entry.path + "\n").utf8)
+                    } else {
+                        lines += PhotoInput.line(for: item, stored: photo, adding: [
+                            ("path", .string(outcome.entry.path)), ("bytes", .number(outcome.entry.bytes)),
+                        ])
+                    }
                 case .failure(let error):
                     tally.record(error)
                     context.diagnose("photo \(item.id): download failed: \(error)")
@@ -132,6 +187,7 @@ public struct PhotoCacheCommand: ToolCommand {
                 }
             }
             try writer.recordViews(viewed, now: context.nowSeconds)
+            progress.finish()
             context.standardOutput.write(lines)
             context.standardOutput.flush()
         }
@@ -144,11 +200,12 @@ public struct PhotoCacheCommand: ToolCommand {
         let newest = info.entries.last
         func id(_ entry: PhotoCache.Entry) -> String { String(entry.name.dropLast(4)) }
         if context.stdoutIsTerminal {
+            let times = utc ? TimeFormat.utc : TimeFormat.local
             var text = "directory  \(cache.directory)\nentries    \(info.entries.count)\n"
             text += "bytes      \(info.bytes) (\(Units.formatSize(info.bytes)))\ncap        \(cache.capBytes) (\(Units.formatSize(cache.capBytes)))\n"
             if let oldest, let newest {
-                text += "oldest     \(id(oldest)), used \(Reports.formatTime(Int64(oldest.usedAt)))\n"
-                text += "newest     \(id(newest)), used \(Reports.formatTime(Int64(newest.usedAt)))\n"
+                text += "oldest     \(id(oldest)), used \(times.string(Int64(oldest.usedAt)))\n"
+                text += "newest     \(id(newest)), used \(times.string(Int64(newest.usedAt)))\n"
             }
             if info.ignored > 0 { text += "ignored    \(info.ignored) files the cache did not write\n" }
             context.standardOutput.write(text)
@@ -172,5 +229,41 @@ public struct PhotoCacheCommand: ToolCommand {
             context.standardOutput.write(writer.bytes)
         }
         return .ok
+    }
+}
+
+/// photo-cache's progress line: photos done of those asked, and bytes received so far,
+/// whichever of the parallel downloads they came from.
+final class DownloadProgress: Sendable {
+    private struct Counts {
+        var total = 0
+        var done = 0
+        var bytes: Int64 = 0
+    }
+    private let line: ProgressLine
+    private let counts = Mutex(Counts())
+
+    init(_ line: ProgressLine) {
+        self.line = line
+    }
+
+    func begin(_ photos: Int) {
+        counts.withLock { $0 = Counts(total: photos) }
+    }
+
+    func received(_ bytes: Int) {
+        show(counts.withLock { $0.bytes += Int64(bytes); return $0 }, force: false)
+    }
+
+    func completed() {
+        show(counts.withLock { $0.done += 1; return $0 }, force: true)
+    }
+
+    func finish() {
+        line.finish()
+    }
+
+    private func show(_ counts: Counts, force: Bool) {
+        line.update("\(counts.done) of \(Grammar.count(counts.total, "photo")), \(Units.formatSize(counts.bytes)) downloaded", force: force)
     }
 }

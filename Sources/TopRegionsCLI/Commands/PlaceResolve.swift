@@ -35,16 +35,26 @@ public struct PlaceResolve: ToolCommand {
     @OptionGroup public var database: DatabaseOptions
     @OptionGroup public var flickr: FlickrOptions
 
-    @Option(name: .long, help: ArgumentHelp("Look up at most this many places at once.", valueName: "n"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Look up at most this many places at once.", valueName: "n"))
     public var parallel = 4
 
     @Flag(name: .long, help: "Resolve the places of stored photos that have no region yet (reads no records).")
     public var pending = false
 
-    @Flag(name: .shortAndLong, help: "Do not print the summary.")
-    public var quiet = false
+    @OptionGroup public var verbosity: VerbosityOptions
 
     @OptionGroup public var input: RecordInputOptions
+
+    public static let environment = EnvironmentVariable.database + EnvironmentVariable.flickrAPI
+        + EnvironmentVariable.transfers + EnvironmentVariable.clock
+
+    public static let exitStatuses: [ExitStatusDoc] = [
+        .init(.ok), .init(.usage), .init(.dataError), .init(.noInput, "An input file does not exist."),
+        .init(.unavailable, "Flickr refused for good (an HTTP 4xx, an answer that is not Flickr's JSON)."),
+        .init(.software), .init(.cantCreate), .init(.ioError),
+        .init(.tempFail, "Temporary: lookups failed after retries, or --max-calls or FLICKR_HOURLY_LIMIT was reached. The records still pass through; their places are asked again by a later run or place-resolve --pending."),
+        .init(.config, "No API key, or a key Flickr refuses; asked for only when a place has to be looked up."),
+    ]
 
     public init() {}
 
@@ -55,7 +65,9 @@ public struct PlaceResolve: ToolCommand {
 
     public func execute(_ context: ToolContext) throws -> SysExit {
         let store = try database.open(context)
-        let resolver = PlaceResolver(store: store, settings: try flickr.settings(context, store: store), parallel: parallel)
+        // The key is needed only when a place has to be looked up: records whose places
+        // are all known pass through without one.
+        let resolver = PlaceResolver(store: store, parallel: parallel, settings: flickr.settingsWhenNeeded(context, store: store))
         return pending ? try resolvePending(resolver, context) : try resolveStream(resolver, context)
     }
 
@@ -64,9 +76,7 @@ public struct PlaceResolve: ToolCommand {
         let progress = ProgressLine(context)
         let outcome = try resolver.resolve(places) { done, total in progress.update("\(done)/\(total) places") }
         progress.finish()
-        if !quiet {
-            context.diagnose("\(places.count) pending places: \(outcome.lookedUp) looked up, \(outcome.photosAttached) stored photos gained a region, \(outcome.failed.count) failed")
-        }
+        context.note("\(Grammar.count(places.count, "pending place")): \(outcome.lookedUp) looked up, \(Grammar.count(outcome.photosAttached, "stored photo")) gained a region, \(outcome.failed.count) failed")
         return try finish(outcome.stoppedBy, failed: outcome.failed, context)
     }
 
@@ -131,12 +141,10 @@ public struct PlaceResolve: ToolCommand {
             }
         }
         try flush()
-        if !quiet {
-            var summary = "\(counts.records) records, \(answers.count) places known, \(counts.lookedUp) looked up"
-            if !failed.isEmpty { summary += ", \(failed.count) failed" }
-            if input.skipBadLines { summary += ", bad lines \(counts.bad)" }
-            context.diagnose(summary)
-        }
+        var summary = "\(Grammar.count(counts.records, "record")), \(Grammar.count(answers.count, "place")) known, \(counts.lookedUp) looked up"
+        if !failed.isEmpty { summary += ", \(failed.count) failed" }
+        if input.skipBadLines { summary += ", \(Grammar.count(counts.bad, "bad line"))" }
+        context.note(summary)
         let status = try finish(stoppedBy, failed: failed, context)
         return status == .ok && counts.bad > 0 ? .dataError : status
     }
@@ -144,7 +152,7 @@ public struct PlaceResolve: ToolCommand {
     private func finish(_ stoppedBy: FlickrError?, failed: [String: FlickrError], _ context: ToolContext) throws -> SysExit {
         if let stoppedBy { throw stoppedBy.toolError }
         if let (place, error) = failed.min(by: { $0.key < $1.key }) {
-            throw ToolError(.tempFail, "\(failed.count) places could not be looked up (e.g. \(place): \(error)); their photos have no region until a later run or place-resolve --pending")
+            throw ToolError(.tempFail, "\(Grammar.count(failed.count, "place")) could not be looked up (e.g. \(place): \(error)); their photos have no region until a later run or place-resolve --pending")
         }
         return .ok
     }

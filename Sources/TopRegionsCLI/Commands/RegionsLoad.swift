@@ -40,7 +40,7 @@ public struct RegionsLoad: ToolCommand {
 
     @OptionGroup public var database: DatabaseOptions
 
-    @Option(name: .long, help: ArgumentHelp("Records per transaction.", valueName: "n"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Records per transaction.", valueName: "n"))
     public var batchSize = 20_000
 
     @Option(name: .long, help: ArgumentHelp(
@@ -59,10 +59,19 @@ public struct RegionsLoad: ToolCommand {
     @Flag(name: .long, help: "Show what --prune-older-than, --delete and --undelete would change, and change nothing.")
     public var dryRun = false
 
-    @Flag(name: .shortAndLong, help: "Do not print the summary.")
-    public var quiet = false
+    @OptionGroup public var verbosity: VerbosityOptions
 
     @OptionGroup public var input: RecordInputOptions
+
+    public static let environment = EnvironmentVariable.database + EnvironmentVariable.imageURLs
+        + [.init("FLICKR_API_BASE", "When FLICKR_STATIC_BASE is not set, image URLs built for a saved Flickr search page point to its origin.")]
+        + EnvironmentVariable.clock
+
+    public static let exitStatuses: [ExitStatusDoc] = [
+        .init(.ok), .init(.usage, "Usage error: a bad option, an age without its unit, an id never stored given to --delete."),
+        .init(.dataError), .init(.noInput, "An input file does not exist."), .init(.software), .init(.cantCreate), .init(.ioError),
+        .init(.tempFail, "The database stayed busy (another writer held it for over a minute): try again later."),
+    ]
 
     public init() {}
 
@@ -119,12 +128,13 @@ public struct RegionsLoad: ToolCommand {
             summary.append("prune \(pruning.count) (stored before \(Reports.formatTime(cutoff)) UTC)")
         }
         context.standardOutput.write(lines.bytes)
-        if !quiet { context.diagnose("dry run: " + summary.joined(separator: ", ") + "; nothing changed") }
+        context.note("dry run: " + summary.joined(separator: ", ") + "; nothing changed")
         return .ok
     }
 
     public func execute(_ context: ToolContext) throws -> SysExit {
         let store = try database.open(context)
+        context.trace("database \(store.path)")
         let writer = PhotoWriter(store: store)
         let now = context.nowSeconds
         var summary: [String] = []
@@ -136,7 +146,7 @@ public struct RegionsLoad: ToolCommand {
             let removed = try writer.delete(ids: delete, now: now)
             summary.append("deleted \(removed.count)")
             for id in Set(delete).subtracting(removed).sorted() {
-                context.diagnose("photo \(id) was already deleted")
+                context.note("photo \(id) was already deleted")
             }
         }
         if !undelete.isEmpty {
@@ -151,22 +161,30 @@ public struct RegionsLoad: ToolCommand {
             options.batchSize = batchSize
             options.skipBadLines = input.skipBadLines
             options.staticBase = FlickrEndpoints.from(environment: context.environment).staticBase
+            if context.isVerbose {
+                options.onBatch = { read, result, end in
+                    let place = end.map { " (up to \($0.source) line \($0.line))" } ?? ""
+                    context.trace("committed \(Grammar.count(read, "record"))\(place): new \(result.new), updated \(result.updated), skipped \(result.unchanged + result.duplicates + result.deletedEarlier)")
+                }
+            }
             let loader = Loader(writer: writer, options: options)
             let inputs = input.sources(context)
             let report = try loader.load(inputs, now: now) { error in
                 context.diagnose("skipped \(error)")
             }
             var line = "read \(report.read), new \(report.batch.new), updated \(report.batch.updated), skipped \(report.skipped)"
-            if input.skipBadLines { line += ", bad lines \(report.bad)" }
+            if input.skipBadLines { line += ", \(Grammar.count(report.bad, "bad line"))" }
             summary.insert(line, at: 0)
             if report.bad > 0 { status = .dataError }
         }
 
         if let age = pruneOlderThan.flatMap(Units.parseDuration) {
-            let pruned = try writer.prune(storedBefore: now - Int64(age.rounded()))
+            let cutoff = now - Int64(age.rounded())
+            context.trace("pruning the photos stored before \(Reports.formatTime(cutoff)) UTC (\(cutoff))")
+            let pruned = try writer.prune(storedBefore: cutoff)
             summary.append("pruned \(pruned)")
         }
-        if !quiet { context.diagnose(summary.joined(separator: ", ")) }
+        context.note(summary.joined(separator: ", "))
         return status
     }
 }

@@ -31,6 +31,12 @@ public struct RegionsTop: ToolCommand {
             A region in the top list links to region-ID.html in the same directory: write those \
             pages with regions-top --region ID --format html > region-ID.html.
 
+            Tables fit the terminal: the widest text columns are cut with "…" to its width \
+            (COLUMNS when set). Times in tables and pages are local time (TZ honoured; --utc \
+            for UTC) and say their zone: "UPLOADED (+01:00)". In CSV, a text cell that \
+            starts with =, +, -, @, a tab or a carriage return gets a leading apostrophe and \
+            quotes, so a spreadsheet never runs it as a formula; numbers are left as they are.
+
             Examples:
               regions-top
               regions-top --limit 10 --format csv > top10.csv
@@ -50,7 +56,7 @@ public struct RegionsTop: ToolCommand {
     @Flag(name: .long, help: "List recently viewed photos, latest view first.")
     public var recents = false
 
-    @Option(name: .long, help: ArgumentHelp(
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
         "How many rows (default: 50 regions, 50 recents, every photo of a region).", valueName: "n"))
     public var limit: Int?
 
@@ -59,8 +65,24 @@ public struct RegionsTop: ToolCommand {
     public var format: ReportFormat?
 
     @Option(name: .long, help: ArgumentHelp(
-        "The photo cache, for --format html's links to cached photos (default: as photo-cache).", valueName: "dir"))
+        "The photo cache, for --format html's links to cached photos (default: as photo-cache).", valueName: "dir"),
+        completion: .directory)
     public var cacheDir: String?
+
+    @Flag(name: .long, help: "Show times (tables, pages) in UTC instead of local time.")
+    public var utc = false
+
+    @OptionGroup public var verbosity: VerbosityOptions
+
+    public static let environment = EnvironmentVariable.database + EnvironmentVariable.timeZone + EnvironmentVariable.terminal
+        + EnvironmentVariable.cache
+
+    public static let exitStatuses: [ExitStatusDoc] = [
+        .init(.ok), .init(.usage, "Usage error: a bad option, or a region name several regions share (give its id)."),
+        .init(.dataError, "The database file is damaged or not a database."),
+        .init(.noInput, "No database at the path given, or no region of that name."), .init(.software), .init(.ioError),
+        .init(.tempFail, "The database stayed busy: try again later."),
+    ]
 
     public init() {}
 
@@ -71,9 +93,13 @@ public struct RegionsTop: ToolCommand {
 
     public func execute(_ context: ToolContext) throws -> SysExit {
         let store = try database.open(context, create: false)
+        context.trace("database \(store.path)")
         let queries = Queries(store: store)
         let format = format ?? (context.stdoutIsTerminal ? .table : .ndjson)
         let emphasis = format == .table && context.useColor
+        let times = utc ? TimeFormat.utc : TimeFormat.local
+        let width = format == .table ? context.tableWidth : nil
+        if let width { context.trace("fitting the table to \(width) columns") }
 
         if let region {
             let matches = try queries.regions(matching: region)
@@ -85,12 +111,12 @@ public struct RegionsTop: ToolCommand {
                 throw ToolError(.usage, "\(matches.count) regions are named \"\(region)\"; give one of their ids: \(ids)")
             }
             let photos = try queries.photos(inRegion: match.regionID, limit: limit)
-            if format == .html { return try writePage(photos, listing: .region(match), store: store, context) }
-            context.standardOutput.write(Reports.photos(photos, format: format, listing: .region, emphasis: emphasis))
+            if format == .html { return try writePage(photos, listing: .region(match), store: store, times: times, context) }
+            context.standardOutput.write(Reports.photos(photos, format: format, listing: .region, emphasis: emphasis, times: times, width: width))
         } else if recents {
             let photos = try queries.recents(limit: limit ?? 50)
-            if format == .html { return try writePage(photos, listing: .recents, store: store, context) }
-            context.standardOutput.write(Reports.photos(photos, format: format, listing: .recents, emphasis: emphasis))
+            if format == .html { return try writePage(photos, listing: .recents, store: store, times: times, context) }
+            context.standardOutput.write(Reports.photos(photos, format: format, listing: .recents, emphasis: emphasis, times: times, width: width))
         } else {
             var rows = try queries.topRegions(limit: limit ?? 50)
             if format == .geojson {
@@ -98,7 +124,7 @@ public struct RegionsTop: ToolCommand {
             } else if format == .html {
                 rows = try queries.sampledCentres(rows)
             }
-            context.standardOutput.write(Reports.regions(rows, format: format, emphasis: emphasis))
+            context.standardOutput.write(Reports.regions(rows, format: format, emphasis: emphasis, width: width))
         }
         return .ok
     }

@@ -8,7 +8,7 @@ import TopRegionsSupport
 extension RegionsTop {
     /// `--format html` for photos: the page, with the stored thumbnails and links to the
     /// photos the cache holds. Thumbnails it cannot show are placeholders, said on stderr.
-    func writePage(_ photos: [StoredPhoto], listing: HTMLPage.PhotoListing, store: Store, _ context: ToolContext) throws -> SysExit {
+    func writePage(_ photos: [StoredPhoto], listing: HTMLPage.PhotoListing, store: Store, times: TimeFormat, _ context: ToolContext) throws -> SysExit {
         let ids = photos.map(\.record.id)
         let images = HTMLPage.Images(
             thumbnails: try ThumbnailStore(store: store).bytes(of: ids), cachedFiles: cachedFiles(ids, context))
@@ -21,7 +21,7 @@ extension RegionsTop {
             context.diagnose(
                 "\(unusable.count) stored thumbnail\(unusable.count == 1 ? " is" : "s are") not an image (photo \(named)); the page shows placeholders")
         }
-        context.standardOutput.write(HTMLPage.photos(photos, listing: listing, images: images))
+        context.standardOutput.write(HTMLPage.photos(photos, listing: listing, images: images, formatTime: { times.string($0) }))
         return .ok
     }
 

@@ -21,6 +21,9 @@ public struct ThumbGet: ToolCommand {
             reported on stderr and the others carry on; the exit status then says what went \
             wrong (66 unknown photos, 69 or 75 failed downloads).
 
+            On a terminal, stderr shows how many thumbnails are downloaded so far; with no \
+            ids and standard input a terminal, thumb-get says it waits for ids (Ctrl-D ends).
+
             Examples:
               regions-top --region "Nova Scotia, Canada" | thumb-get --out thumbs/
               thumb-get 53120987654 53120987655
@@ -29,43 +32,69 @@ public struct ThumbGet: ToolCommand {
 
     @OptionGroup public var database: DatabaseOptions
 
-    @Option(name: .long, help: ArgumentHelp("Also write each thumbnail to DIR/<id>.jpg (DIR is created).", valueName: "dir"))
+    @Option(name: .long, help: ArgumentHelp("Also write each thumbnail to DIR/<id>.jpg (DIR is created).", valueName: "dir"),
+            completion: .directory)
     public var out: String?
 
-    @Option(name: .long, help: ArgumentHelp("Download at most this many thumbnails at once.", valueName: "n"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Download at most this many thumbnails at once.", valueName: "n"))
     public var parallel = 4
+
+    @OptionGroup public var verbosity: VerbosityOptions
 
     @Argument(help: ArgumentHelp("Photo ids ('-' or none: records or ids on standard input).", valueName: "id"))
     public var ids: [String] = []
 
+    public static let environment = EnvironmentVariable.database + EnvironmentVariable.transfers + EnvironmentVariable.clock
+
+    public static let exitStatuses: [ExitStatusDoc] = [
+        .init(.ok), .init(.usage), .init(.dataError, "A line on standard input is neither a photo id nor a photo record."),
+        .init(.noInput, "A photo the database does not have (or has without a thumbnail URL), or no database."),
+        .init(.unavailable, "A download failed for good (HTTP 4xx, not a JPEG)."), .init(.software),
+        .init(.cantCreate, "The --out directory or a file in it cannot be created."), .init(.ioError),
+        .init(.tempFail, "A download failed after retries (refused connection, timeout, HTTP 5xx or 429): try again later."),
+    ]
+
     public init() {}
 
     public func validate() throws {
+        if ids.contains("help") { throw ValidationError("'help' is not a photo id; for help, give --help (a lone 'help' works too)") }
         guard (1...32).contains(parallel) else { throw ValidationError("--parallel must be between 1 and 32") }
     }
 
     public func execute(_ context: ToolContext) throws -> SysExit {
         try CurlSession.requireLibrary()
         let store = try database.open(context, create: false)
+        context.trace("database \(store.path)")
         let queries = Queries(store: store)
         let thumbnails = Thumbnails(store: store)
         if let out {
             do {
-                try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+                try FileSystem.createDirectories(out)
             } catch {
-                throw ToolError(.cantCreate, "cannot create \(out): \(error.localizedDescription)")
+                throw ToolError(.cantCreate, "cannot create the --out directory \(out): \(error.reason)")
             }
         }
         let retry = RetryPolicy.from(environment: context.environment, maxAttempts: 5)
         var tally = FailureTally()
+        let progress = ProgressLine(context)
+        let trace = context.tracer
+        var downloaded = 0
+        defer { progress.finish() }
         try PhotoInput.read(ids: ids, context: context) { items in
             let photos = try queries.photos(ids: items.map(\.id))
+            let before = downloaded
             let results = try thumbnails.thumbnails(
-                for: items.map(\.id), photos: photos, parallel: parallel, retry: retry, now: context.now)
+                for: items.map(\.id), photos: photos, parallel: parallel, now: context.now,
+                makeDownloader: { Downloader(retry: retry, now: context.now, trace: trace) },
+                progress: { done, total in
+                    progress.update("\(before + done) \(before + done == 1 ? "thumbnail" : "thumbnails") downloaded (\(done) of \(total) in this batch)", force: done == total)
+                })
             var lines: [UInt8] = []
             for item in items {
                 switch results[item.id]! {
-                case .found(let bytes, _):
+                case .found(let bytes, let fresh):
+                    if fresh { downloaded += 1 }
+                    context.trace("photo \(item.id): \(fresh ? "downloaded" : "from the database"), \(Grammar.count(bytes.count, "byte"))")
                     var fields: [(String, JSONValue)] = []
                     if let out {
                         let path = (out as NSString).appendingPathComponent(SafeName.fileName(for: item.id, extension: "jpg"))
@@ -85,6 +114,7 @@ public struct ThumbGet: ToolCommand {
                     context.diagnose("photo \(item.id): thumbnail download failed: \(error)")
                 }
             }
+            progress.finish()
             context.standardOutput.write(lines)
             context.standardOutput.flush()
         }

@@ -9,20 +9,18 @@ import TopRegionsSupport
 /// The options every tool that calls Flickr's API shares.
 public struct FlickrOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
-        "Read the Flickr API key from the first line of this file (default: $FLICKR_API_KEY).", valueName: "path"))
+        "Read the Flickr API key from the first line of this file (default: $FLICKR_API_KEY).", valueName: "path"),
+        completion: .file())
     public var apiKeyFile: String?
 
-    @Option(name: .long, help: ArgumentHelp(
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
         "At most this many Flickr calls in this run, retries included.", valueName: "n"))
     public var maxCalls: Int = 1000
 
-    @Option(name: .long, help: ArgumentHelp(
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
         "Retries of a call that failed transiently (HTTP 5xx or 429, Flickr errors 105 and search 10, timeouts, cut responses).",
         valueName: "n"))
     public var retries: Int = 4
-
-    @Flag(name: .shortAndLong, help: "Print every request (API key hidden) and retry on stderr.")
-    public var verbose = false
 
     public init() {}
 
@@ -34,55 +32,70 @@ public struct FlickrOptions: ParsableArguments {
     /// Everything a Flickr client of this run needs. The key is checked first: without one
     /// there is nothing to do (exit 78).
     public func settings(_ context: ToolContext, store: Store) throws -> FlickrSettings {
-        try CurlSession.requireLibrary()
-        let key = try FlickrAPIKey.load(file: apiKeyFile, environment: context.environment)
-        let endpoints = FlickrEndpoints.from(environment: context.environment)
-        guard CurlSession.isFetchable(endpoints.apiBase) else {
-            throw ToolError(.config, "FLICKR_API_BASE must be an http or https URL")
+        try settingsWhenNeeded(context, store: store)()
+    }
+
+    /// `settings`, made only when called: a tool that may need no lookup at all asks for
+    /// the key only when it does.
+    public func settingsWhenNeeded(_ context: ToolContext, store: Store) -> @Sendable () throws -> FlickrSettings {
+        let (apiKeyFile, maxCalls, retries) = (self.apiKeyFile, self.maxCalls, self.retries)
+        return {
+            try CurlSession.requireLibrary()
+            let key = try FlickrAPIKey.load(file: apiKeyFile, environment: context.environment)
+            let endpoints = FlickrEndpoints.from(environment: context.environment)
+            guard CurlSession.isFetchable(endpoints.apiBase) else {
+                throw ToolError(.config, "FLICKR_API_BASE must be an http or https URL")
+            }
+            let ledger = CallLedger(store: store, limit: try CallLedger.limit(environment: context.environment))
+            return FlickrSettings(
+                endpoints: endpoints, key: key, budget: RunBudget(limit: maxCalls), ledger: ledger,
+                retry: RetryPolicy.from(environment: context.environment, maxAttempts: retries + 1), now: context.now,
+                trace: context.tracer)
         }
-        let ledger = CallLedger(store: store, limit: try CallLedger.limit(environment: context.environment))
-        var trace: (@Sendable (String) -> Void)?
-        if verbose {
-            trace = { line in context.diagnose(line) }
-        }
-        return FlickrSettings(
-            endpoints: endpoints, key: key, budget: RunBudget(limit: maxCalls), ledger: ledger,
-            retry: RetryPolicy.from(environment: context.environment, maxAttempts: retries + 1), now: context.now,
-            trace: trace)
     }
 }
 
-extension FlickrError {
-    /// How a tool ends when Flickr stops it: 78 to fix the setup, 75 to try again later,
-    /// 69 when Flickr is otherwise unusable.
-    var toolError: ToolError {
-        if isConfigurationError {
-            var message = description
-            if case .api(_, 100, _) = self { message += "; check FLICKR_API_KEY or --api-key-file" }
-            return ToolError(.config, message)
-        }
-        return ToolError(isTemporary ? .tempFail : .unavailable, description)
-    }
-}
-
-/// A one-line progress report on stderr, rewritten in place, only on a terminal.
+/// A one-line progress report on stderr, rewritten in place, only on a terminal (never in
+/// pipes or cron, never with -q). Updates closer together than a tenth of a second are
+/// dropped, so a fast download does not flood the terminal.
 final class ProgressLine: Sendable {
     private let context: ToolContext
-    private let shown = Mutex(false)
+    private struct State {
+        var shown = false
+        var lastUpdate: Double = -1
+    }
+    private let state = Mutex(State())
+    static let interval = 0.1
 
     init(_ context: ToolContext) {
         self.context = context
     }
 
-    func update(_ text: String) {
+    func update(_ text: String, force: Bool = false) {
         guard context.showsProgress else { return }
-        shown.withLock { $0 = true }
-        context.standardError.write("\r\u{1B}[K\(context.toolName): \(text)")
+        let now = Self.monotonicSeconds()
+        let due = state.withLock { state in
+            guard force || now - state.lastUpdate >= Self.interval else { return false }
+            state.shown = true
+            state.lastUpdate = now
+            return true
+        }
+        if due { context.standardError.write("\r\u{1B}[K\(context.toolName): \(text)") }
     }
 
-    /// Ends the line so the next diagnostic starts clean.
+    /// Clears the line so the next diagnostic (or output on the same terminal) starts clean.
     func finish() {
-        guard context.showsProgress, shown.withLock({ $0 }) else { return }
+        let shown = state.withLock { state in
+            defer { state.shown = false }
+            return state.shown
+        }
+        guard context.showsProgress, shown else { return }
         context.standardError.write("\r\u{1B}[K")
+    }
+
+    private static func monotonicSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 }

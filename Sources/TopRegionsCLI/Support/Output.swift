@@ -5,7 +5,9 @@ import TopRegionsSupport
 /// A byte stream the tools write to: a file descriptor (stdout, stderr), or memory in tests.
 ///
 /// Writes are buffered and thread-safe. Writing to a closed pipe (`regions-top | head`)
-/// ends the process quietly with status 0, as a Unix filter should, instead of an error.
+/// ends the process quietly with status 0, as a Unix filter should, instead of an error;
+/// any other write error ends it with "tool: cannot write to standard output: reason" and
+/// status 74.
 public final class Output: Sendable {
     private enum Target {
         case descriptor(Int32)
@@ -18,21 +20,27 @@ public final class Output: Sendable {
     }
 
     private let target: Target
+    /// What the stream is, in words, for the message when writing fails.
+    private let name: String
     private let state = Mutex(State())
     private let bufferLimit: Int
 
-    private init(target: Target, bufferLimit: Int) {
+    private init(target: Target, name: String, bufferLimit: Int) {
         self.target = target
+        self.name = name
         self.bufferLimit = bufferLimit
     }
 
     /// Standard output: block-buffered, flushed by the tools at natural boundaries.
-    public static let standardOutput = Output(target: .descriptor(STDOUT_FILENO), bufferLimit: 64 * 1024)
+    public static let standardOutput = Output(target: .descriptor(STDOUT_FILENO), name: "standard output", bufferLimit: 64 * 1024)
     /// Standard error: each diagnostic goes out at once.
-    public static let standardError = Output(target: .descriptor(STDERR_FILENO), bufferLimit: 0)
+    public static let standardError = Output(target: .descriptor(STDERR_FILENO), name: "standard error", bufferLimit: 0)
+
+    /// The name that starts the message when a write fails (set by `ToolContext.process`).
+    static let toolName = Mutex("topregions")
 
     public static func memory() -> Output {
-        Output(target: .memory, bufferLimit: .max)
+        Output(target: .memory, name: "memory", bufferLimit: .max)
     }
 
     public func write(_ text: String) {
@@ -89,8 +97,9 @@ public final class Output: Sendable {
                     // The reader is gone (e.g. `| head`): nothing more to say to anyone.
                     exit(0)
                 } else {
-                    let message = "write error: \(String(cString: strerror(errno)))\n"
-                    _ = message.withCString { Glibc.write(STDERR_FILENO, $0, strlen($0)) }
+                    let reason = String(cString: strerror(errno))
+                    let message = "\(Self.toolName.withLock { $0 }): cannot write to \(name): \(reason)\n"
+                    if fd != STDERR_FILENO { _ = message.withCString { Glibc.write(STDERR_FILENO, $0, strlen($0)) } }
                     exit(SysExit.ioError.rawValue)
                 }
             }

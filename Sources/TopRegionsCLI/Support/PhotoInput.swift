@@ -21,6 +21,7 @@ struct PhotoInput {
         let given = ids.filter { $0 != "-" }
         if !given.isEmpty { try handle(given.map { Item(id: $0, object: nil) }) }
         guard given.count < ids.count || ids.isEmpty else { return }
+        context.announceReading("photo ids or records", from: [context.standardInput])
         var pending: [Item] = []
         func flush() throws {
             guard !pending.isEmpty else { return }
@@ -72,20 +73,19 @@ struct PhotoInput {
     }
 }
 
-/// Tallies per-photo failures into the exit status: 69 (or 75 when every failure might
-/// pass) for downloads, 66 for photos the database does not have.
+/// Tallies per-photo failures into the exit status, each download failure's status from
+/// `ExitStatuses`: a failure that waiting will not fix (74, 69) outranks one that may pass
+/// (75), and any download failure outranks photos the database does not have (66).
 struct FailureTally {
     var unknown = 0
-    var failed = 0
-    var transientOnly = true
+    var failures: [SysExit] = []
 
     mutating func record(_ error: DownloadError) {
-        failed += 1
-        if !error.isTransient { transientOnly = false }
+        failures.append(ExitStatuses.status(of: error))
     }
 
     var status: SysExit {
-        if failed > 0 { return transientOnly ? .tempFail : .unavailable }
+        for status in [SysExit.ioError, .unavailable, .tempFail] where failures.contains(status) { return status }
         if unknown > 0 { return .noInput }
         return .ok
     }

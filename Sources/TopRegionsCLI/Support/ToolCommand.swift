@@ -1,20 +1,43 @@
 import ArgumentParser
 import Foundation
-import GRDB
 import TopRegionsRecords
 import TopRegionsStore
 import TopRegionsSupport
 
 /// A command of the toolkit: parsed by ArgumentParser, run against an injected
-/// `ToolContext`. Errors become one "tool: message" line on stderr and a sysexits status.
+/// `ToolContext`. Errors become one "tool: message" line on stderr and a sysexits status,
+/// through the one table in `ExitStatuses`.
 public protocol ToolCommand: ParsableCommand {
     /// Does the work; returns the exit status for a run that completed (e.g. `.dataError`
     /// when bad lines were skipped). Throw `ToolError` to stop with a message.
     func execute(_ context: ToolContext) throws -> SysExit
+
+    /// `-q` and `-v`.
+    var verbosity: VerbosityOptions { get }
+
+    /// The environment variables the command reads: its ENVIRONMENT in --help, the man
+    /// page and the README.
+    static var environment: [EnvironmentVariable] { get }
+
+    /// The statuses the command can end with: its EXIT STATUS in --help, the man page and
+    /// the README.
+    static var exitStatuses: [ExitStatusDoc] { get }
 }
 
 extension ToolCommand {
     public static var toolName: String { configuration.commandName ?? "\(Self.self)" }
+
+    /// ArgumentParser's own messages start with the tool's name too, not "Error:".
+    public static var _errorPrefix: String { "\(toolName): " }
+
+    /// The executable's entry point: runs the command in this process's context and exits
+    /// with its status.
+    public static func main() {
+        let context = ToolContext.process(toolName: toolName)
+        let status = main(Array(CommandLine.arguments.dropFirst()), context: context)
+        context.standardOutput.flush()
+        Glibc.exit(status)
+    }
 
     public mutating func run() throws {
         let context = ToolContext.process(toolName: Self.toolName)
@@ -24,44 +47,82 @@ extension ToolCommand {
 
     /// Runs the command and turns every failure into a diagnostic and a status.
     public func runReportingErrors(_ context: ToolContext) -> Int32 {
+        var context = context
+        context.verbosity = verbosity.level
         defer { context.standardOutput.flush() }
         do {
             return try execute(context).rawValue
-        } catch let error as ToolError {
-            context.diagnose(error.message)
-            return error.status.rawValue
-        } catch let error as DatabaseError {
-            context.diagnose("database error: \(error.message ?? error.description)")
-            switch error.resultCode {
-            case .SQLITE_BUSY, .SQLITE_LOCKED: return SysExit.tempFail.rawValue
-            case .SQLITE_CORRUPT, .SQLITE_NOTADB: return SysExit.dataError.rawValue
-            case .SQLITE_FULL, .SQLITE_IOERR: return SysExit.ioError.rawValue
-            default: return SysExit.software.rawValue
-            }
         } catch {
-            context.diagnose("\(error)")
-            return SysExit.software.rawValue
+            let (status, message) = ExitStatuses.classify(error)
+            context.diagnose(message)
+            return status.rawValue
         }
     }
 
     /// Parses `arguments` and runs the command in `context`: the in-process equivalent of
     /// running the executable, for tests.
     public static func main(_ arguments: [String], context: ToolContext) -> Int32 {
+        let columns = context.tableWidth ?? 80
+        var arguments = arguments
+        // A lone "help" asks for help (these tools have no subcommands, and no file or photo
+        // is called that); "./help" names a file.
+        if arguments == ["help"] { arguments = ["--help"] }
+        if let shell = completionShell(arguments) {
+            return printCompletionScript(shell, context: context)
+        }
         do {
-            let parsed = try parseAsRoot(arguments)
-            guard let command = parsed as? any ToolCommand else { return SysExit.software.rawValue }
+            var parsed = try parseAsRoot(arguments)
+            guard let command = parsed as? any ToolCommand else {
+                // ArgumentParser's own: --help comes back as its help command, whose run()
+                // throws the request for the help text, handled below.
+                try parsed.run()
+                return 0
+            }
             return command.runReportingErrors(context)
         } catch {
             let status = exitCode(for: error)
-            let message = fullMessage(for: error)
+            var message = fullMessage(for: error, columns: columns)
             if status == .success {
-                context.standardOutput.line(message)
+                if message == helpMessage(includeHidden: false, columns: columns) {
+                    message = message.trimmingCharacters(in: .newlines) + "\n" + helpSections(columns: columns)
+                }
+                context.standardOutput.line(message.trimmingCharacters(in: .newlines))
                 context.standardOutput.flush()
             } else {
-                context.standardError.line(message)
+                context.standardError.line(message.trimmingCharacters(in: .newlines))
             }
-            return status.rawValue
+            return status == .validationFailure ? SysExit.usage.rawValue : status.rawValue
         }
+    }
+
+    /// The shell asked for by `--generate-completion-script SHELL`, if it was.
+    private static func completionShell(_ arguments: [String]) -> String? {
+        for (index, argument) in arguments.enumerated() {
+            if argument == "--generate-completion-script" {
+                return index + 1 < arguments.count ? arguments[index + 1] : ""
+            }
+            if argument.hasPrefix("--generate-completion-script=") {
+                return String(argument.dropFirst("--generate-completion-script=".count))
+            }
+        }
+        return nil
+    }
+
+    private static func printCompletionScript(_ shell: String, context: ToolContext) -> Int32 {
+        let script: String?
+        do {
+            script = CompletionScripts.script(for: shell, try CommandInterface(dumpHelp: _dumpHelp()), version: toolkitVersion)
+        } catch {
+            context.diagnose("internal error: \(error)")
+            return SysExit.software.rawValue
+        }
+        guard let script else {
+            context.diagnose("--generate-completion-script: no completions for '\(shell)'; give one of \(CompletionScripts.shells.joined(separator: ", "))")
+            return SysExit.usage.rawValue
+        }
+        context.standardOutput.write(script)
+        context.standardOutput.flush()
+        return 0
     }
 }
 
@@ -71,7 +132,8 @@ public struct DatabaseOptions: ParsableArguments {
         name: .long, help: ArgumentHelp(
             "The SQLite database file.",
             discussion: "Default: $TOPREGIONS_DB, else $XDG_DATA_HOME/topregions/topregions.db (~/.local/share/...).",
-            valueName: "path"))
+            valueName: "path"),
+        completion: .file())
     public var db: String?
 
     public init() {}
@@ -87,12 +149,24 @@ public struct RecordInputOptions: ParsableArguments {
     @Flag(name: .long, help: "Report bad lines on stderr and skip them (exit status 65 at the end) instead of stopping at the first.")
     public var skipBadLines = false
 
-    @Argument(help: ArgumentHelp("NDJSON files to read ('-' for standard input; default: standard input).", valueName: "file"))
+    @Argument(
+        help: ArgumentHelp("NDJSON files to read ('-' for standard input; default: standard input).", valueName: "file"),
+        completion: .file())
     public var files: [String] = []
 
     public init() {}
 
+    public func validate() throws {
+        // `regions-load --db x help` meant help, not a file that is not there.
+        if files.contains("help") && !FileManager.default.fileExists(atPath: "help") {
+            throw ValidationError("no file named 'help' here; for help, give --help (a lone 'help' works too)")
+        }
+    }
+
+    /// The files to read, in order; says so first when one is a terminal.
     public func sources(_ context: ToolContext) -> [InputSource] {
-        InputSource.from(arguments: files, standardInput: context.standardInput)
+        let sources = InputSource.from(arguments: files, standardInput: context.standardInput)
+        context.announceReading("records", from: sources)
+        return sources
     }
 }

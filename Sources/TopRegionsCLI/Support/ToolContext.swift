@@ -16,6 +16,10 @@ public struct ToolContext: Sendable {
     public var stderrIsTerminal: Bool
     /// Now, in Unix seconds. `TOPREGIONS_NOW` fixes it (tests, reproducible runs).
     public var now: @Sendable () -> Double
+    /// The terminal's width in columns, when stdout is a terminal.
+    public var terminalColumns: Int?
+    /// -q, -v or neither; set from the command's options before it runs.
+    public var verbosity = Verbosity.normal
 
     public init(
         toolName: String, environment: [String: String], standardInput: InputSource, standardOutput: Output,
@@ -39,11 +43,17 @@ public struct ToolContext: Sendable {
         // A closed pipe must surface as EPIPE (handled by Output), not kill the process in
         // the middle of a database write.
         signal(SIGPIPE, SIG_IGN)
-        return ToolContext(
+        Output.toolName.withLock { $0 = toolName }
+        var context = ToolContext(
             toolName: toolName, environment: environment, standardInput: .standardInput,
             standardOutput: .standardOutput, standardError: .standardError,
             stdinIsTerminal: isatty(STDIN_FILENO) == 1, stdoutIsTerminal: isatty(STDOUT_FILENO) == 1,
             stderrIsTerminal: isatty(STDERR_FILENO) == 1, now: clock(environment: environment))
+        var size = winsize()
+        if context.stdoutIsTerminal, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
+            context.terminalColumns = Int(size.ws_col)
+        }
+        return context
     }
 
     /// An in-memory context for tests.
@@ -65,10 +75,47 @@ public struct ToolContext: Sendable {
 
     public var nowSeconds: Int64 { Int64(now().rounded(.down)) }
 
-    /// Writes "tool: message" on stderr. Messages quote input (ids, field values), so control
-    /// characters other than line breaks are shown as U+FFFD rather than sent to a terminal.
+    /// Writes "tool: message" on stderr, whatever the verbosity: for errors, and for
+    /// warnings that come with a failing exit status. Messages quote input (ids, field
+    /// values), so control characters other than line breaks are shown as U+FFFD rather
+    /// than sent to a terminal.
     public func diagnose(_ message: String) {
         standardError.line("\(toolName): \(Terminal.printable(message, keepingLineBreaks: true))")
+    }
+
+    /// A summary or a notice of a run that succeeds: not with -q.
+    public func note(_ message: String) {
+        if verbosity != .quiet { diagnose(message) }
+    }
+
+    /// What the tool is doing, step by step: only with -v.
+    public func trace(_ message: String) {
+        if verbosity == .verbose { diagnose(message) }
+    }
+
+    public var isVerbose: Bool { verbosity == .verbose }
+
+    /// `trace` as a function to hand to the core, nil when not verbose (so the core does
+    /// not even build the lines).
+    public var tracer: (@Sendable (String) -> Void)? {
+        guard isVerbose else { return nil }
+        let context = self
+        return { @Sendable line in context.diagnose(line) }
+    }
+
+    /// Before reading standard input: when it is a terminal, a person may not know the tool
+    /// waits for them; say what it reads and how to end.
+    public func announceReading(_ what: String, from sources: [InputSource]) {
+        guard stdinIsTerminal, sources.contains(where: { if case .standardInput = $0 { true } else { false } }) else { return }
+        note("reading \(what) from the terminal; end with Ctrl-D (Ctrl-C to give up)")
+    }
+
+    /// The width tables are fitted to: `COLUMNS` when set, else the terminal's, else none.
+    public var tableWidth: Int? {
+        if let text = environment["COLUMNS"], let columns = Int(text.trimmingCharacters(in: .whitespaces)), columns > 0 {
+            return columns
+        }
+        return terminalColumns
     }
 
     /// Colour and emphasis only on a terminal, and never with NO_COLOR set (no-color.org).
@@ -76,8 +123,9 @@ public struct ToolContext: Sendable {
         stdoutIsTerminal && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
     }
 
-    /// Progress goes to stderr, and only when a person is watching it.
+    /// Progress goes to stderr, and only when a person is watching it (and did not ask
+    /// for quiet).
     public var showsProgress: Bool {
-        stderrIsTerminal
+        stderrIsTerminal && verbosity != .quiet
     }
 }

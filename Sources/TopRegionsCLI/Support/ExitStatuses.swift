@@ -1,0 +1,90 @@
+import Foundation
+import GRDB
+import TopRegionsFlickr
+import TopRegionsHTTP
+import TopRegionsSupport
+
+/// The one table from what went wrong to how a tool ends, so the same failure ends every
+/// tool with the same status (a refused connection is 75 whether flickr-recent or
+/// photo-cache met it). Every command's errors go through `classify`; the per-photo
+/// failures of thumb-get and photo-cache through `status(of:)`; the documentation's
+/// meanings come from `meaning`.
+public enum ExitStatuses {
+    /// What a status means, in general; a command may say it more precisely for itself.
+    public static func meaning(_ status: SysExit) -> String {
+        switch status {
+        case .ok: "Success."
+        case .failure: "Failure."
+        case .usage: "Usage error: an unknown option, a bad value, options that contradict each other."
+        case .dataError: "Bad input data: the message names the file, line and column. Also at the end of a run whose --skip-bad-lines skipped lines."
+        case .noInput: "Something asked for does not exist: an input file, the database, a region, a photo."
+        case .unavailable: "Flickr or an image server refused for good (an HTTP 4xx, an answer that is not an image); retrying will not help."
+        case .software: "An internal error (a bug: please report it)."
+        case .cantCreate: "A file or directory cannot be created: the database, its lock file, the cache, the --out directory."
+        case .ioError: "A read or write failed: standard output (a full disk), an input, the cache."
+        case .tempFail: "Temporary: the network failed after retries (refused connection, timeout, HTTP 5xx or 429), a rate or call limit was reached, or the database stayed busy. Try again later; cron will."
+        case .config: "Configuration: no API key, a key Flickr refuses, or a bad FLICKR_* or TOPREGIONS_* setting."
+        }
+    }
+
+    /// The status and the message (without the tool's name) for an error that ended a command.
+    static func classify(_ error: any Error) -> (status: SysExit, message: String) {
+        switch error {
+        case let error as ToolError:
+            return (error.status, error.message)
+        case let error as FlickrError:
+            var message = error.description
+            if case .api(_, 100, _) = error { message += "; check FLICKR_API_KEY or --api-key-file" }
+            return (status(of: error), message)
+        case let error as DownloadError:
+            return (status(of: error), error.description)
+        case let error as HTTPError:
+            return (error.isTransient ? .tempFail : .unavailable, error.description)
+        case let error as DatabaseError:
+            let message = "database error: \(error.message ?? "\(error.resultCode)")"
+            switch error.resultCode {
+            case .SQLITE_BUSY, .SQLITE_LOCKED: return (.tempFail, message)
+            case .SQLITE_CORRUPT, .SQLITE_NOTADB: return (.dataError, message)
+            case .SQLITE_FULL, .SQLITE_IOERR: return (.ioError, message)
+            case .SQLITE_CANTOPEN, .SQLITE_READONLY, .SQLITE_PERM: return (.cantCreate, message)
+            default: return (.software, message)
+            }
+        case let error as ErrnoError:
+            return (.ioError, error.description)
+        default:
+            // Foundation's errors carry an errno underneath; say that in words, never
+            // "NSCocoaErrorDomain error 512".
+            let nsError = error as NSError
+            if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+                return (.ioError, String(cString: strerror(Int32(underlying.code))))
+            }
+            if nsError.domain == NSPOSIXErrorDomain {
+                return (.ioError, String(cString: strerror(Int32(nsError.code))))
+            }
+            return (.software, "internal error: \(error)")
+        }
+    }
+
+    /// A Flickr call that failed: 78 to fix the setup, 75 to try again later, 69 when
+    /// Flickr is otherwise unusable.
+    static func status(of error: FlickrError) -> SysExit {
+        if error.isConfigurationError { return .config }
+        return error.isTemporary ? .tempFail : .unavailable
+    }
+
+    /// An image download that failed (after retries): 75 when the network or the server
+    /// may recover, 74 when the file could not be written, 69 otherwise.
+    static func status(of error: DownloadError) -> SysExit {
+        if error.isTransient { return .tempFail }
+        if case .storage = error { return .ioError }
+        return .unavailable
+    }
+}
+
+extension FlickrError {
+    /// How a tool ends when Flickr stops it (see `ExitStatuses`).
+    var toolError: ToolError {
+        let (status, message) = ExitStatuses.classify(self)
+        return ToolError(status, message)
+    }
+}
