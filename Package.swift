@@ -78,6 +78,11 @@ let package = Package(
         .executableTarget(name: "regions-top", dependencies: ["TopRegionsCLI"], swiftSettings: strict),
         .executableTarget(name: "thumb-get", dependencies: ["TopRegionsCLI"], swiftSettings: strict),
         .executableTarget(name: "photo-cache", dependencies: ["TopRegionsCLI"], swiftSettings: strict),
+        // Writes man/*.1 and the README's tables from the commands' declarations (bin/gen-man).
+        .executableTarget(
+            name: "topregions-docs",
+            dependencies: ["TopRegionsCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strict),
 
         // The offline Flickr used by tests, the demo and the benchmarks. Deliberately shares
         // no code with the toolkit, so its ground truth is an independent computation.
