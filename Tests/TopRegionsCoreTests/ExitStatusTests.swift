@@ -1,0 +1,51 @@
+import Foundation
+import GRDB
+import Testing
+@testable import TopRegionsCLI
+import TopRegionsFlickr
+import TopRegionsHTTP
+import TopRegionsSupport
+
+/// The one table from failure to exit status: the same failure, the same status, whichever
+/// layer reports it.
+@Suite struct ExitStatusTests {
+    @Test func aTransientNetworkFailureIsTryLaterFromEveryLayer() {
+        let refused = HTTPError.connection("Failed to connect to 127.0.0.1 port 1: Couldn't connect to server")
+        #expect(ExitStatuses.classify(refused).status == .tempFail)
+        #expect(ExitStatuses.classify(FlickrError.transport(method: "flickr.photos.search", refused)).status == .tempFail)
+        #expect(ExitStatuses.classify(DownloadError.transport(refused)).status == .tempFail)
+        #expect(ExitStatuses.status(of: DownloadError.transport(.timedOut)) == .tempFail)
+        #expect(ExitStatuses.status(of: DownloadError.http(status: 503)) == .tempFail)
+        #expect(ExitStatuses.status(of: FlickrError.http(method: "m", status: 503)) == .tempFail)
+    }
+
+    @Test func refusalsForGoodConfigurationAndStorage() {
+        #expect(ExitStatuses.status(of: DownloadError.http(status: 404)) == .unavailable)
+        #expect(ExitStatuses.status(of: FlickrError.http(method: "m", status: 404)) == .unavailable)
+        #expect(ExitStatuses.status(of: DownloadError.storage("cannot write in the cache: No space left on device")) == .ioError)
+        let refusedKey = ExitStatuses.classify(FlickrError.api(method: "m", code: 100, message: "Invalid API Key"))
+        #expect(refusedKey.status == .config)
+        #expect(refusedKey.message == "m: Flickr error 100: Invalid API Key; check FLICKR_API_KEY or --api-key-file")
+        #expect(ExitStatuses.classify(DatabaseError(resultCode: .SQLITE_BUSY)).status == .tempFail)
+        #expect(ExitStatuses.classify(DatabaseError(resultCode: .SQLITE_FULL)).status == .ioError)
+        #expect(ExitStatuses.classify(ToolError(.noInput, "no such region")) == (.noInput, "no such region"))
+    }
+
+    /// Foundation's errors are said in words, never "NSCocoaErrorDomain error 512".
+    @Test func foundationErrorsAreSaidInWords() {
+        let underlying = NSError(domain: NSPOSIXErrorDomain, code: Int(ENOTDIR))
+        let cocoa = NSError(domain: NSCocoaErrorDomain, code: 512, userInfo: [NSUnderlyingErrorKey: underlying])
+        let (status, message) = ExitStatuses.classify(cocoa)
+        #expect(status == .ioError)
+        #expect(message == "Not a directory")
+    }
+
+    /// Every status a command declares has a general meaning, and the docs say it.
+    @Test func everyDeclaredStatusIsDocumented() {
+        for command in Toolkit.commands {
+            #expect(command.exitStatuses.first?.status == .ok, "\(command.toolName)")
+            for exit in command.exitStatuses { #expect(!exit.meaning.isEmpty && !ExitStatuses.meaning(exit.status).isEmpty) }
+            #expect(Set(command.exitStatuses.map(\.status.rawValue)).count == command.exitStatuses.count, "\(command.toolName): a status twice")
+        }
+    }
+}
