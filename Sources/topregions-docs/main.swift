@@ -94,8 +94,8 @@ struct Docs: ParsableCommand {
             interface: try CommandInterface(dumpHelp: String(decoding: json, as: UTF8.self)), environment: [],
             exitStatuses: [
                 (0, "Served until SIGTERM or SIGINT, or printed what was asked (--truth, --help, --version)."),
-                (64, "A bad option, a world or faults it cannot build, or an address it cannot listen on."),
                 (1, "Any other failure."),
+                (64, "A bad option, a world or faults it cannot build, or an address it cannot listen on."),
             ],
             seeAlso: Toolkit.names.map { "\($0)(1)" } + ["topregions-record(7)"], date: "", version: "0.1.0")
     }

@@ -97,6 +97,17 @@ import Testing
         let record = try JSONSerialization.jsonObject(with: Data(piped.stdout.utf8)) as! [String: Any]
         #expect(record["path"] as? String == path)
         #expect(record["id"] as? String == setup.ids[0])
+
+        // --info's times say their zone: local time (TZ), or UTC with --utc.
+        var tokyo = setup.environment
+        tokyo["TZ"] = "Asia/Tokyo"
+        let info = try TerminalSession("photo-cache", ["--info"], environment: tokyo)
+        #expect(info.finish() == 0)
+        #expect(info.text.contains("entries    2\r\n"), "\(info.text)")
+        #expect(info.text.range(of: #"oldest     \d+, used \d{4}-\d\d-\d\d \d\d:\d\d \+09:00\r\n"#, options: .regularExpression) != nil, "\(info.text)")
+        let utc = try TerminalSession("photo-cache", ["--info", "--utc"], environment: tokyo)
+        #expect(utc.finish() == 0)
+        #expect(utc.text.range(of: #"newest     \d+, used \d{4}-\d\d-\d\d \d\d:\d\d UTC\r\n"#, options: .regularExpression) != nil, "\(utc.text)")
     }
 
     /// Tables are cut to the terminal's width (or COLUMNS) with "…"; not cut in a pipe.
