@@ -13,12 +13,12 @@ extension RegionsTop {
         let images = HTMLPage.Images(
             thumbnails: try ThumbnailStore(store: store).bytes(of: ids), cachedFiles: cachedFiles(ids, context))
         if images.thumbnails == nil {
-            context.diagnose("the database has no thumbnail table; the page shows placeholders")
+            context.note("the database has no thumbnail table; the page shows placeholders")
         }
         let unusable = images.unusableThumbnails(among: photos)
         if !unusable.isEmpty {
             let named = unusable.prefix(5).joined(separator: ", ") + (unusable.count > 5 ? ", ..." : "")
-            context.diagnose(
+            context.note(
                 "\(unusable.count) stored thumbnail\(unusable.count == 1 ? " is" : "s are") not an image (photo \(named)); the page shows placeholders")
         }
         context.standardOutput.write(HTMLPage.photos(photos, listing: listing, images: images, formatTime: { times.string($0) }))
