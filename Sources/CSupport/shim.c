@@ -26,8 +26,26 @@ static struct {
 static char load_error[512];
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 
+// The one place that says which library is opened at run time. A dlopen'd library is not in
+// the binary's NEEDED list, so packaging tools cannot see it; the binary declares it in an
+// ELF note instead (".note.dlopen", the FDO dlopen metadata format also used by systemd),
+// which bin/package reads to put the library's package in Depends.
+#define CURL_SONAME "libcurl.so.4"
+#define DLOPEN_NOTE_JSON                                                                  \
+    "[{\"soname\":[\"" CURL_SONAME "\"],\"feature\":\"http\","                             \
+    "\"description\":\"HTTP(S) requests to Flickr and image downloads\",\"priority\":\"required\"}]"
+__attribute__((used, retain, section(".note.dlopen"), aligned(4)))
+static const struct {
+    uint32_t name_size, description_size, type;
+    char name[4];
+    char description[(sizeof DLOPEN_NOTE_JSON + 3) & ~3];  // padded to 4 bytes, as notes are
+} dlopen_note = {4, sizeof DLOPEN_NOTE_JSON, 0x407c0c0a, "FDO", DLOPEN_NOTE_JSON};
+
 static void load(void) {
-    void *library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
+    // Referenced from here so the linker keeps the note wherever this code is kept (gold's
+    // --gc-sections ignores the "retain" flag).
+    __asm__ volatile("" : : "r"(&dlopen_note));
+    void *library = dlopen(CURL_SONAME, RTLD_NOW | RTLD_LOCAL);
     if (!library) {
         snprintf(load_error, sizeof load_error, "cannot load libcurl (libcurl4): %s", dlerror());
         return;
