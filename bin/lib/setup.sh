@@ -4,6 +4,8 @@
 # The Debian packages the build links against, and what the tests drive: the shells whose
 # completion scripts they load (zsh, fish; bash is there), man to render the man pages.
 TOPREGIONS_APT_PACKAGES=(libsqlite3-dev libcurl4-openssl-dev curl time sqlite3 zsh fish man-db groff-base)
+# What bin/test's packaging tests use besides: bin/package's tools, lintian, bash's completion loader.
+TOPREGIONS_PACKAGING_APT_PACKAGES=(dpkg-dev binutils lintian bash-completion)
 
 topregions_ensure_swift() {
     if ! command -v swift >/dev/null 2>&1 && [ -x /opt/swift/bin/swift ]; then
