@@ -17,6 +17,8 @@ let package = Package(
         .executable(name: "thumb-get", targets: ["thumb-get"]),
         .executable(name: "photo-cache", targets: ["photo-cache"]),
         .executable(name: "flickr-fake", targets: ["flickr-fake"]),
+        // The records code (JSON parser, record decoder) for Benchmarks/JSONDecode.
+        .library(name: "TopRegionsRecords", targets: ["TopRegionsCore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
