@@ -18,7 +18,7 @@ let package = Package(
         .executable(name: "photo-cache", targets: ["photo-cache"]),
         .executable(name: "flickr-fake", targets: ["flickr-fake"]),
         // The records code (JSON parser, record decoder) for Benchmarks/JSONDecode.
-        .library(name: "TopRegionsRecords", targets: ["TopRegionsCore"]),
+        .library(name: "TopRegionsRecords", targets: ["TopRegionsRecords"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),

@@ -8,7 +8,7 @@
 // Prints a table on stdout; --out writes one JSON object per measured row.
 import Foundation
 import JanssonShim
-import TopRegionsCore  // the records module (after the core is split: TopRegionsRecords)
+import TopRegionsRecords  // the JSON parser and the record decoder
 
 // MARK: - Input
 
