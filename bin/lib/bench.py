@@ -15,7 +15,6 @@ alternately, so a change in the machine's load during a case hits both.
 
 import argparse
 import datetime
-import json
 import os
 import shutil
 import signal
@@ -25,17 +24,17 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
-import urllib.request
-from collections import Counter
 from dataclasses import dataclass, field
 
 import bench_records
+from bench_fake import SEED, Fake
+from bench_files import (copy_database, curl_command, cut_to_places, directory_bytes, remove_database,
+                         sqlite_value, write_lines)
+from bench_results import Budget, Row, Stat, count_label, report, write_ndjson
+from bench_runner import BenchError, Runner, check, log
 
 REPOSITORY = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-API_KEY = "bench-key"
-SEED = 2013
 TOOLS = ["flickr-recent", "place-resolve", "regions-load", "regions-top", "thumb-get", "photo-cache"]
 
 # The question, as a newcomer would ask it of our schema: count distinct photographers per
@@ -47,326 +46,6 @@ NEWCOMER_TOP50 = (
 OURS_TOP50 = (
     "SELECT place_id, name, photographers, photos FROM region WHERE photographers > 0 "
     "ORDER BY photographers DESC, sort_key, place_id LIMIT 50")
-
-
-class BenchError(Exception):
-    """A case could not be measured (a command failed, a check did not hold)."""
-
-
-def log(message):
-    print(message, file=sys.stderr, flush=True)
-
-
-def count_label(n):
-    """200000 -> '200k', 1000000 -> '1M'."""
-    if n >= 1_000_000 and n % 1_000_000 == 0:
-        return f"{n // 1_000_000}M"
-    if n >= 1_000 and n % 1_000 == 0:
-        return f"{n // 1_000}k"
-    return str(n)
-
-
-# ----------------------------------------------------------------------------------------
-# Running processes
-
-
-@dataclass
-class Run:
-    seconds: float
-    stderr: str
-    peak_rss_mb: float = None  # only when asked for (peak_memory=True)
-
-
-class Runner:
-    """Spawns the tools with a controlled environment; every file they touch is under work."""
-
-    # Processes being measured, so that an interrupted run can stop them. Each runs in its
-    # own process group, so that stopping it also stops what it started (/usr/bin/time's
-    # child, for one).
-    live = set()
-
-    def __init__(self, bin_dir, work):
-        self.bin_dir = bin_dir
-        self.work = work
-        # The fakes listen on 127.0.0.1: no proxy in between, and none of the caller's own
-        # topregions or Flickr settings.
-        self.env = {name: value for name, value in os.environ.items()
-                    if not name.startswith(("TOPREGIONS_", "FLICKR_"))
-                    and name.lower() not in ("http_proxy", "https_proxy", "all_proxy")}
-        self.env.update({
-            "NO_COLOR": "1",
-            # Never the user's own database or cache, even if a command forgot --db.
-            "XDG_DATA_HOME": os.path.join(work, "xdg-data"),
-            "XDG_CACHE_HOME": os.path.join(work, "xdg-cache"),
-            # The cases make thousands of calls to the fake; the per-hour ledger is for Flickr.
-            "FLICKR_HOURLY_LIMIT": "1000000",
-            "FLICKR_API_KEY": API_KEY,
-        })
-        self._stderr_path = os.path.join(work, "last-stderr.txt")
-        self._rss_path = os.path.join(work, "last-rss.txt")
-
-    def tool(self, name):
-        return os.path.join(self.bin_dir, name)
-
-    def run(self, argv, *, stdin=None, stdout=None, env=None, peak_memory=False):
-        """Runs argv to completion; returns its wall time and stderr, and with peak_memory
-        its peak RSS (through /usr/bin/time, which adds about a millisecond). stdin/stdout
-        are paths (None: /dev/null). Raises BenchError unless it exits 0."""
-        full_env = dict(self.env, **(env or {}))
-        command = ["/usr/bin/time", "-f", "%M", "-o", self._rss_path, *argv] if peak_memory else argv
-        with open(stdin or os.devnull, "rb") as input_file, \
-                open(stdout or os.devnull, "wb") as output_file, \
-                open(self._stderr_path, "w+b") as error_file:
-            start = time.perf_counter()
-            process = subprocess.Popen(command, stdin=input_file, stdout=output_file, stderr=error_file,
-                                       env=full_env, start_new_session=True)
-            Runner.live.add(process)
-            process.wait()
-            seconds = time.perf_counter() - start
-            Runner.live.discard(process)
-            error_file.seek(0)
-            stderr = error_file.read().decode("utf-8", "replace")
-        if process.returncode != 0:
-            raise BenchError(f"{' '.join(map(str, argv))} exited {process.returncode}: {stderr.strip()[-800:]}")
-        peak_rss_mb = None
-        if peak_memory:
-            with open(self._rss_path, encoding="utf-8") as rss:
-                peak_rss_mb = int(rss.read().split()[-1]) / 1024  # KB, on the last line
-        return Run(seconds, stderr, peak_rss_mb)
-
-    def pipeline(self, commands, *, stdout=None, env=None):
-        """Runs commands connected by pipes (like a | b | c); returns wall time. Every stage
-        must exit 0."""
-        full_env = dict(self.env, **(env or {}))
-        with open(os.devnull, "rb") as null_in, open(stdout or os.devnull, "wb") as output_file, \
-                open(self._stderr_path, "w+b") as error_file:
-            start = time.perf_counter()
-            processes = []
-            previous = null_in
-            for index, argv in enumerate(commands):
-                last = index == len(commands) - 1
-                process = subprocess.Popen(argv, stdin=previous, stdout=output_file if last else subprocess.PIPE,
-                                           stderr=error_file, env=full_env, start_new_session=True)
-                if processes:
-                    processes[-1].stdout.close()  # only the next stage holds the pipe now
-                processes.append(process)
-                Runner.live.add(process)
-                previous = process.stdout
-            statuses = [process.wait() for process in processes]
-            Runner.live.difference_update(processes)
-            seconds = time.perf_counter() - start
-            error_file.seek(0)
-            stderr = error_file.read().decode("utf-8", "replace")
-        if any(statuses):
-            raise BenchError(f"pipeline {' | '.join(c[0].rsplit('/', 1)[-1] for c in commands)} exited "
-                             f"{statuses}: {stderr.strip()[-800:]}")
-        return Run(seconds, stderr)
-
-
-def remove_database(path):
-    """A database file and its WAL, shared-memory and lock companions."""
-    for suffix in ("", "-wal", "-shm", "-journal", ".lock"):
-        try:
-            os.remove(path + suffix)
-        except FileNotFoundError:
-            pass
-
-
-def copy_database(source, destination):
-    """A consistent copy through SQLite's backup API (the source may be in WAL mode)."""
-    remove_database(destination)
-    with sqlite3.connect(source) as src, sqlite3.connect(destination) as dst:
-        src.backup(dst)
-    src.close()
-    dst.close()
-
-
-# ----------------------------------------------------------------------------------------
-# The offline Flickr
-
-
-class Fake:
-    """A flickr-fake process on a free port, with its request log."""
-
-    running = []  # every fake started, so that cleanup can stop them all
-
-    def __init__(self, runner, name, *flags):
-        self.log_path = os.path.join(runner.work, f"fake-{name}.ndjson")
-        argv = [runner.tool("flickr-fake"), "--port", "0", "--seed", str(SEED), "--api-key", API_KEY,
-                "--log", self.log_path, *map(str, flags)]
-        self.process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=runner.env)
-        Fake.running.append(self)
-        # The first stdout line is the base URL. The pipe stays open (and drained) while the
-        # fake runs, as bin/demo keeps its FIFO open: closing it could kill the fake on SIGPIPE.
-        self.base = self.process.stdout.readline().decode().strip()
-        if not self.base.startswith("http"):
-            raise BenchError(f"flickr-fake {' '.join(map(str, flags))} did not start (printed {self.base!r})")
-        threading.Thread(target=self.process.stdout.read, daemon=True).start()
-        self.env = {"FLICKR_API_BASE": self.base + "/services/rest/"}
-
-    def set_latency(self, milliseconds):
-        """Replaces the fault settings: every response is delayed this long."""
-        request = urllib.request.Request(f"{self.base}/_fake/faults?latency_ms={milliseconds}", method="POST")
-        direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # never via a proxy
-        with direct.open(request, timeout=10) as response:
-            response.read()
-
-    def mark(self):
-        """A position in the request log; requests_since(mark) counts what came after."""
-        return os.path.getsize(self.log_path) if os.path.exists(self.log_path) else 0
-
-    def requests_since(self, mark):
-        """Requests answered since mark, by REST method or "image". The fake writes a line
-        as each response completes, which can trail the client's exit by a moment: read
-        until the count stops changing."""
-        previous = None
-        while True:
-            with open(self.log_path, "rb") as log_file:
-                log_file.seek(mark)
-                counts = Counter()
-                for line in log_file:
-                    if not line.endswith(b"\n"):
-                        break  # a line still being written; the next read gets it whole
-                    entry = json.loads(line)
-                    counts[entry.get("method") or entry.get("kind", "?")] += 1
-            if counts == previous:
-                return counts
-            previous = counts
-            time.sleep(0.02)
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        if self in Fake.running:
-            Fake.running.remove(self)
-
-    @classmethod
-    def stop_all(cls):
-        for fake in list(cls.running):
-            fake.stop()
-
-
-def stop_everything():
-    """On the way out, normal or not: the command being measured, then the fakes."""
-    for process in list(Runner.live):
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
-    Fake.stop_all()
-
-
-# ----------------------------------------------------------------------------------------
-# Results
-
-
-@dataclass
-class Stat:
-    samples: list
-
-    @property
-    def median(self):
-        return statistics.median(self.samples)
-
-    @property
-    def min(self):
-        return min(self.samples)
-
-    @property
-    def max(self):
-        return max(self.samples)
-
-
-@dataclass
-class Row:
-    case: str
-    measured: str
-    unit: str
-    ours: Stat
-    peer_label: str = ""
-    peer: Stat = None
-    # How the peer column reads: "faster" (ours vs a competitor, either direction), "times"
-    # (ours as a multiple of a reference that is not a competitor), "bound" (ours as a
-    # multiple of a computed bound), "delta" (ours minus peer), "expect" (must be equal).
-    comparison: str = "faster"
-    higher_is_better: bool = False
-
-    @property
-    def ratio(self):
-        if self.peer is None or self.peer.median == 0:
-            return None
-        return self.ours.median / self.peer.median
-
-    def versus(self):
-        if self.peer is None:
-            return ""
-        if self.comparison == "expect":
-            every_run_as_expected = set(self.ours.samples) == {self.peer.median}
-            return "as expected" if every_run_as_expected else "NOT AS EXPECTED"
-        if self.comparison == "delta":
-            return f"{self.ours.median - self.peer.median:+.1f} {self.unit}"
-        if self.ratio is None:
-            return ""
-        if self.comparison == "bound":
-            return f"{self.ratio:.2f}× the bound"
-        if self.comparison == "times":
-            return f"{format_ratio(self.ratio)} the peer"
-        speedup = self.ratio if self.higher_is_better else 1 / self.ratio
-        if speedup >= 1:
-            return f"{format_ratio(speedup)} faster"
-        return f"{format_ratio(1 / speedup)} slower"
-
-    def to_json(self):
-        def stat(s):
-            return None if s is None else {"median": s.median, "min": s.min, "max": s.max, "samples": s.samples}
-        return {"table": "results", "case": self.case, "measured": self.measured, "unit": self.unit,
-                "runs": len(self.ours.samples), **stat(self.ours), "peer": self.peer_label or None,
-                "peer_stats": stat(self.peer), "comparison": self.comparison,
-                "higher_is_better": self.higher_is_better, "ratio": self.ratio, "vs_peer": self.versus()}
-
-
-@dataclass
-class Budget:
-    name: str
-    target: str
-    measured: str
-    met: bool
-
-    def to_json(self):
-        return {"table": "budget", "budget": self.name, "target": self.target, "measured": self.measured,
-                "met": self.met}
-
-
-def format_number(value, unit):
-    """Counts and rates whole, with separators; anything else to about 3 significant digits."""
-    if unit in ("requests", "records/s"):
-        return f"{value:,.0f}"
-    if value == 0:
-        return "0"
-    if abs(value) >= 100:
-        return f"{value:,.0f}"
-    if abs(value) >= 10:
-        return f"{value:.1f}"
-    if abs(value) >= 1:
-        return f"{value:.2f}"
-    return f"{value:.3g}"
-
-
-def format_ratio(ratio):
-    return f"{ratio:,.0f}×" if ratio >= 100 else f"{ratio:.1f}×"
-
-
-def render_table(headers, rows, right_aligned):
-    widths = [max(len(str(h)), *(len(str(r[i])) for r in rows)) if rows else len(h) for i, h in enumerate(headers)]
-
-    def line(cells):
-        return "  ".join(str(c).rjust(w) if i in right_aligned else str(c).ljust(w)
-                         for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
-    return "\n".join([line(headers), line("-" * w for w in widths), *(line(r) for r in rows)])
 
 
 # ----------------------------------------------------------------------------------------
@@ -768,82 +447,18 @@ class Bench:
             log(f"   ({time.perf_counter() - started:.0f} s)")
 
     def report(self, out_path, header):
-        result_headers = ["case", "measured", "runs", "median", "min", "max", "unit", "peer", "peer median", "vs peer"]
-        result_rows = [[r.case, r.measured, len(r.ours.samples), format_number(r.ours.median, r.unit),
-                        format_number(r.ours.min, r.unit), format_number(r.ours.max, r.unit), r.unit,
-                        r.peer_label, "" if r.peer is None else format_number(r.peer.median, r.unit), r.versus()]
-                       for r in self.rows]
-        budget_rows = [[b.name, b.target, b.measured, "yes" if b.met else "NO"] for b in self.budgets]
-        print()
-        print(render_table(result_headers, result_rows, right_aligned={2, 3, 4, 5, 8}))
-        print("Wall times (lower is better) or rates (higher is better); \"process\" and startup rows time whole\n"
-              "processes, spawn to exit. \"runs\" counts ours; the peer ran as often, except the newcomer's query in\n"
-              "process (3 or 5 runs; ours: 50 samples, each the mean of 20 executions). \"vs peer\" compares medians.")
-        print()
-        print(render_table(["budget", "target", "measured", "met?"], budget_rows, right_aligned={2}))
-        for failure in self.failures:
-            print(f"FAILED {failure}")
+        report(self.rows, self.budgets, self.failures)
         if out_path:
-            with open(out_path, "w", encoding="utf-8") as out:
-                for entry in [header, *(r.to_json() for r in self.rows), *(b.to_json() for b in self.budgets),
-                              *({"table": "failure", "failure": f} for f in self.failures)]:
-                    out.write(json.dumps(entry, ensure_ascii=False) + "\n")
+            write_ndjson(out_path, header, self.rows, self.budgets, self.failures)
 
 
 # ----------------------------------------------------------------------------------------
 # Small helpers
 
 
-def check(condition, message):
-    if not condition:
-        raise BenchError(message)
-
-
 def expect_summary(stderr, expected):
     """regions-load's summary line says what the run did; a benchmark of the wrong work is void."""
     check(expected in stderr, f"regions-load said {stderr.strip()!r}, expected {expected!r}")
-
-
-def sqlite_value(database, sql):
-    connection = sqlite3.connect(database)
-    try:
-        return connection.execute(sql).fetchone()[0]
-    finally:
-        connection.close()
-
-
-def write_lines(path, lines):
-    with open(path, "w", encoding="utf-8") as out:
-        out.writelines(f"{line}\n" for line in lines)
-    return path
-
-
-def curl_command(config_path, urls, parallel):
-    with open(config_path, "w", encoding="utf-8") as config:
-        for url in urls:
-            config.write(f'url = "{url}"\noutput = "/dev/null"\n')
-    return ["curl", "--silent", "--show-error", "--fail", "--parallel", "--parallel-max", str(parallel),
-            "--config", config_path]
-
-
-def directory_bytes(path):
-    return sum(os.path.getsize(os.path.join(root, name)) for root, _, names in os.walk(path) for name in names)
-
-
-def cut_to_places(source, destination, places):
-    """Keeps the records of the first `places` distinct place ids (in input order); returns
-    how many distinct places the source had, if fewer."""
-    chosen = set()
-    with open(source, encoding="utf-8") as records, open(destination, "w", encoding="utf-8") as out:
-        for line in records:
-            place = json.loads(line).get("place_id")
-            if place is None:
-                continue
-            if place not in chosen and len(chosen) < places:
-                chosen.add(place)
-            if place in chosen:
-                out.write(line)
-    return len(chosen)
 
 
 def filesystem_type(path):
@@ -896,7 +511,8 @@ def main():
         log("bin/bench: interrupted")
         return 130
     finally:
-        stop_everything()
+        Runner.stop_live()  # the command being measured, then the fakes
+        Fake.stop_all()
         shutil.rmtree(work, ignore_errors=True)
 
 
