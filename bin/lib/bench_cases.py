@@ -1,0 +1,458 @@
+"""bin/bench's cases: one function each, registered by name in CASES (at the end).
+
+Run one alone with `bin/bench --case NAME` (repeatable, or comma-separated; they run in
+CASES' order); `bin/bench --list` prints the names.
+
+Adding a case:
+  1. Write `def case_NAME(ctx):` here (or in a module of its own, imported here). Its first
+     docstring line is what `bin/bench --list` says about it. Build inputs under
+     ctx.path(...) (ctx.records(n) for photo records), run the built tools with
+     ctx.run([ctx.tool("regions-top"), ...]) (returns .seconds, .stderr, and .peak_rss_mb
+     with peak_memory=True), and measure ours against a peer in the same run, alternately
+     (ctx.alternate) so that the machine's load hits both.
+  2. Add a Row per measurement (bench_results.Row: case, what, unit, Stat(ours), the
+     peer's label, Stat(peer), and how to compare them), and call ctx.budget(...) for
+     each target. Keep a budget's number in a constant just above the function.
+  3. Raise BenchError (or check(condition, message)) when the work measured was not the
+     work intended (wrong counts, a command failed): the case is then reported as not
+     measured and bin/bench exits 1. A missed budget is reported, not an error.
+  4. Register it in CASES. What another case built (a database, a fake) comes through
+     ctx.once(key, make), so that either case can also run alone.
+Sizes: a full run takes about ten minutes on two cores; keep --quick (ctx.quick) under
+two to three minutes in all, and use ctx.runs runs per measurement (5, or 3 with --quick).
+"""
+
+import shutil
+import sqlite3
+import statistics
+import sys
+import time
+
+from bench_fake import Fake
+from bench_files import (copy_database, curl_command, cut_to_places, directory_bytes, remove_database,
+                         sqlite_rows, sqlite_value, write_lines)
+from bench_results import Row, Stat, count_label
+from bench_runner import BenchError, check, log
+
+TOOLS = ["flickr-recent", "place-resolve", "regions-load", "regions-top", "thumb-get", "photo-cache"]
+
+
+def expect_summary(stderr, expected):
+    """regions-load's summary line says what the run did; a benchmark of the wrong work is void."""
+    check(expected in stderr, f"regions-load said {stderr.strip()!r}, expected {expected!r}")
+
+
+# ----------------------------------------------------------------------------------------
+# ingest: regions-load into a new database and again (all duplicates), against sqlite-utils
+
+INGEST_AT_LEAST = 5  # × sqlite-utils' records/s into a new database
+
+
+def case_ingest(ctx):
+    """regions-load at 200k (and 1M) records, new and again, vs sqlite-utils; peak RSS"""
+    sizes = [200_000] if ctx.quick else [200_000, 1_000_000]
+    sqlite_utils = [sys.executable, "-m", "sqlite_utils"]  # not the pyenv shim: no wrapper cost
+    for size in sizes:
+        label, records = count_label(size), ctx.records(size)
+        # A full run does 3 runs at 1M: one run of the four commands takes over a minute.
+        runs = 3 if size >= 1_000_000 else ctx.runs
+        ours_db, peer_db = ctx.path(f"ingest-ours-{label}.db"), ctx.path("ingest-peer.db")
+        load, reload, peer_load, peer_reload = [], [], [], []
+        memory, peer_memory = [], []  # peak RSS of the first load, MB
+        for run in range(runs):
+            log(f"   {label}: run {run + 1}/{runs}")
+            remove_database(ours_db)
+            first = ctx.run([ctx.tool("regions-load"), "--db", ours_db, records], peak_memory=True)
+            expect_summary(first.stderr, f"read {size}, new {size}, updated 0, skipped 0")
+            load.append(size / first.seconds)
+            memory.append(first.peak_rss_mb)
+            again = ctx.run([ctx.tool("regions-load"), "--db", ours_db, records])
+            expect_summary(again.stderr, f"read {size}, new 0, updated 0, skipped {size}")
+            reload.append(size / again.seconds)
+
+            remove_database(peer_db)
+            peer_first = ctx.run([*sqlite_utils, "insert", peer_db, "photos", records, "--nl", "--pk", "id"],
+                                 peak_memory=True)
+            peer_load.append(size / peer_first.seconds)
+            peer_memory.append(peer_first.peak_rss_mb)
+            peer_again = ctx.run([*sqlite_utils, "insert", peer_db, "photos", records, "--nl", "--pk", "id",
+                                  "--ignore"])
+            peer_reload.append(size / peer_again.seconds)
+        remove_database(peer_db)
+        ctx.kept[f"loaded {size}"] = ours_db  # the query case reuses it
+        ctx.add(Row(f"ingest {label}", "regions-load, new database", "records/s",
+                    Stat(load), "sqlite-utils insert --pk id", Stat(peer_load), higher_is_better=True))
+        # The peer for a reload is INSERT OR IGNORE: the cheapest command that leaves the
+        # same table behind when every record is already stored (ours also checks each
+        # stored photo for changes; sqlite-utils upsert would rewrite every row).
+        ctx.add(Row(f"reload {label}", "regions-load again, all duplicates", "records/s",
+                    Stat(reload), "sqlite-utils insert --ignore", Stat(peer_reload), higher_is_better=True))
+        ctx.add(Row(f"ingest {label} memory", "regions-load peak RSS", "MB", Stat(memory),
+                    "sqlite-utils insert peak RSS", Stat(peer_memory), comparison="times"))
+        ratio = statistics.median(load) / statistics.median(peer_load)
+        ctx.budget(f"ingest {label}: records/s vs sqlite-utils", f"≥ {INGEST_AT_LEAST}×", f"{ratio:.1f}×",
+                   ratio >= INGEST_AT_LEAST)
+
+
+def loaded_database(ctx, size):
+    """A database of `size` generated records: the ingest case's when it loaded that size."""
+    def load():
+        database = ctx.path(f"query-{count_label(size)}.db")
+        remove_database(database)
+        ctx.run([ctx.tool("regions-load"), "--db", database, ctx.records(size)])
+        return database
+    return ctx.once(f"loaded {size}", load)
+
+
+# ----------------------------------------------------------------------------------------
+# query: the top-50 regions, in process and as a whole process, vs the newcomer's SQL
+
+# The question, as a newcomer would ask it of our schema: count distinct photographers per
+# region by scanning every photo. This is what the maintained counts are measured against.
+NEWCOMER_TOP50 = (
+    "SELECT r.name, COUNT(DISTINCT p.photographer) AS n FROM photo p JOIN region r ON r.id = p.region "
+    "GROUP BY p.region ORDER BY n DESC, r.name LIMIT 50")
+# What regions-top runs: a walk of the region_ranking partial index that stops after 50 rows.
+OURS_TOP50 = (
+    "SELECT place_id, name, photographers, photos FROM region WHERE photographers > 0 "
+    "ORDER BY photographers DESC, sort_key, place_id LIMIT 50")
+QUERY_GROWTH_AT_MOST = 2  # × from the smallest size to the largest
+QUERY_SPEEDUP_AT_LEAST = 100  # × the newcomer's SQL at the largest size
+
+
+def case_query(ctx):
+    """the top-50 query at 10k/100k (/1M) photos, in process and whole process, vs COUNT(DISTINCT)"""
+    sizes = [10_000, 100_000] if ctx.quick else [10_000, 100_000, 1_000_000]
+    databases = {size: loaded_database(ctx, size) for size in sizes}  # 1M: the ingest case's database
+    log(f"   {', '.join(count_label(size) for size in sizes)} photos")
+    in_process, newcomer = time_queries_in_process(ctx, databases)
+
+    for size in sizes:
+        label, database = count_label(size), databases[size]
+        ctx.add(Row(f"query {label}", "top-50 query, in process", "ms", in_process[size],
+                    "newcomer's SQL, in process", newcomer[size]))
+        # The whole process: what a user waits for at the prompt.
+        top = [ctx.tool("regions-top"), "--db", database, "--limit", "50", "--format", "ndjson"]
+        cli = ["sqlite3", database, NEWCOMER_TOP50]
+        ours_process, peer_process = ctx.alternate(
+            lambda: ctx.run(top).seconds * 1e3, lambda: ctx.run(cli).seconds * 1e3, runs=ctx.runs * 2, warmup=1)
+        ctx.add(Row(f"query {label} process", "regions-top --limit 50", "ms",
+                    ours_process, "sqlite3 CLI, newcomer's SQL", peer_process))
+
+    smallest, largest = sizes[0], sizes[-1]
+    growth = in_process[largest].median / in_process[smallest].median
+    ctx.budget(f"top-50 query at {count_label(largest)} vs at {count_label(smallest)}",
+               f"within {QUERY_GROWTH_AT_MOST}×", f"{growth:.2f}×", growth <= QUERY_GROWTH_AT_MOST)
+    speedup = newcomer[largest].median / in_process[largest].median
+    ctx.budget(f"top-50 query at {count_label(largest)} vs newcomer's SQL", f"≥ {QUERY_SPEEDUP_AT_LEAST}× faster",
+               f"{speedup:,.0f}× faster", speedup >= QUERY_SPEEDUP_AT_LEAST)
+
+
+def time_queries_in_process(ctx, databases):
+    """Both queries in process, each database on its own read-only connection (the same
+    sqlite3 module for both), warm, timed from execute to the last row fetched.
+
+    Ours takes tens of microseconds, so one sample is the mean of a batch of 20
+    executions, and the sizes take turns batch by batch: a burst of load on the machine
+    then lands on every size alike instead of skewing the growth between them. The
+    newcomer's query runs ctx.runs times per size."""
+    connections = {size: sqlite3.connect(f"file:{path}?mode=ro", uri=True) for size, path in databases.items()}
+    try:
+        for size, connection in connections.items():
+            ours_rows = connection.execute(OURS_TOP50).fetchall()
+            newcomer_rows = connection.execute(NEWCOMER_TOP50).fetchall()
+            # The maintained counts must equal the recomputation (ties may order differently).
+            check([row[2] for row in ours_rows] == [row[1] for row in newcomer_rows],
+                  f"{databases[size]}: regions-top's counts differ from COUNT(DISTINCT)")
+
+        def timed(connection, sql, batch):
+            started = time.perf_counter()
+            for _ in range(batch):
+                connection.execute(sql).fetchall()
+            return (time.perf_counter() - started) * 1e3 / batch
+        ours = {size: [] for size in connections}
+        for _ in range(50):
+            for size, connection in connections.items():
+                ours[size].append(timed(connection, OURS_TOP50, 20))
+        newcomer = {size: Stat([timed(connection, NEWCOMER_TOP50, 1) for _ in range(ctx.runs)])
+                    for size, connection in connections.items()}
+        return {size: Stat(samples) for size, samples in ours.items()}, newcomer
+    finally:
+        for connection in connections.values():
+            connection.close()
+
+
+# ----------------------------------------------------------------------------------------
+# resolve: place-resolve against the fake at 100 ms a request, at --parallel 1, 4 and 8
+
+RESOLVE_WITHIN = 1.3  # × the bound N × latency / P
+
+
+def case_resolve(ctx):
+    """place-resolve of 100 (400) new places at 100 ms latency, --parallel 1/4/8, vs N × latency / P"""
+    places = 100 if ctx.quick else 400
+    latency = 0.100
+    # A world with more places than any run needs: 129 regions × 4 localities, plus 40
+    # country-level places; its 12 hours of photos cover ~480 of them.
+    fake = Fake(ctx.runner, "resolution", "--photos", 10_000, "--regions", 129, "--places-per-region", 4,
+                "--country-places", 40)
+    try:
+        fetched = ctx.path("resolution-fetched.ndjson")
+        ctx.run([ctx.tool("flickr-recent"), "--db", ctx.path("resolution-fetch.db"), "--license", "any", "--quiet"],
+                stdout=fetched, env=fake.env)
+        records = ctx.path(f"resolution-{places}-places.ndjson")
+        distinct = cut_to_places(fetched, records, places)
+        if distinct < places:
+            raise BenchError(f"the fake's photos cover only {distinct} places, not {places}")
+        fake.set_latency(int(latency * 1000))
+        log(f"   {places} places, {latency * 1000:.0f} ms latency")
+
+        first_requests, rerun_requests = [], []
+        for parallel in (1, 4, 8):
+            # A full run does 3 runs at --parallel 1 (~40 s each).
+            runs = 3 if parallel == 1 else ctx.runs
+            seconds = []
+            for run in range(runs):
+                log(f"   --parallel {parallel}: run {run + 1}/{runs}")
+                database = ctx.path("resolution.db")
+                remove_database(database)
+                command = [ctx.tool("place-resolve"), "--db", database, "--parallel", str(parallel), "--quiet",
+                           records]
+                mark = fake.mark()
+                seconds.append(ctx.run(command, env=fake.env).seconds)
+                first_requests.append(fake.requests_since(mark)["flickr.places.getInfo"])
+                if run == 0:
+                    # The same records again: every place is known now, nothing is asked.
+                    mark = fake.mark()
+                    ctx.run(command, env=fake.env)
+                    rerun_requests.append(sum(fake.requests_since(mark).values()))
+            bound = places * latency / parallel
+            row = Row(f"resolve --parallel {parallel}", f"place-resolve, {places} new places, 100 ms", "s",
+                      Stat(seconds), "bound N × latency / P", Stat([bound]), comparison="bound")
+            ctx.add(row)
+            ctx.budget(f"resolution at --parallel {parallel}", f"within {RESOLVE_WITHIN}× of the bound",
+                       f"{row.ratio:.2f}×", row.ratio <= RESOLVE_WITHIN)
+        ctx.add(Row("resolve requests", "getInfo calls, first run", "requests", Stat(first_requests),
+                    "exactly N", Stat([places]), comparison="expect"))
+        ctx.add(Row("resolve rerun requests", "calls, same records again (once per P)", "requests",
+                    Stat(rerun_requests), "none", Stat([0]), comparison="expect"))
+        check(set(first_requests) == {places},
+              f"place-resolve asked {sorted(set(first_requests))} places, not {places}")
+        check(set(rerun_requests) == {0}, f"place-resolve asked again on a rerun: {sorted(set(rerun_requests))}")
+    finally:
+        fake.stop()
+
+
+# ----------------------------------------------------------------------------------------
+# refresh, thumbs, photos: one fake world of 5,000 photos, which they share
+
+REFRESH_PHOTOS = 5_000
+
+
+def refresh_fake(ctx):
+    """The fake that refresh, thumbs and photos share (the databases hold its URLs). Started
+    by the first of them to run, stopped at the end of the run."""
+    return ctx.once("refresh fake", lambda: Fake(ctx.runner, "refresh", "--photos", REFRESH_PHOTOS))
+
+
+def refresh_pipeline(ctx, database, *recent_flags):
+    return [[ctx.tool("flickr-recent"), "--db", database, "--license", "any", "--quiet", *recent_flags],
+            [ctx.tool("place-resolve"), "--db", database, "--quiet"],
+            [ctx.tool("regions-load"), "--db", database, "--quiet"]]
+
+
+def refreshed_database(ctx):
+    """A database refreshed from the refresh fake: the refresh case's, or one refresh."""
+    def refresh_once():
+        database = ctx.path("refresh.db")
+        remove_database(database)
+        ctx.pipeline(refresh_pipeline(ctx, database), env=refresh_fake(ctx).env)
+        return database
+    return ctx.once("refreshed", refresh_once)
+
+
+def case_refresh(ctx):
+    """flickr-recent | place-resolve | regions-load of 5,000 photos, then again with --since-last"""
+    fake, database = refresh_fake(ctx), ctx.path("refresh.db")
+    first, second, first_requests, second_requests = [], [], [], []
+    for run in range(ctx.runs):
+        log(f"   refresh: run {run + 1}/{ctx.runs}")
+        remove_database(database)
+        mark = fake.mark()
+        first.append(ctx.pipeline(refresh_pipeline(ctx, database), env=fake.env).seconds)
+        first_requests.append(sum(fake.requests_since(mark).values()))
+        mark = fake.mark()
+        second.append(ctx.pipeline(refresh_pipeline(ctx, database, "--since-last"), env=fake.env).seconds)
+        second_requests.append(sum(fake.requests_since(mark).values()))
+    stored = sqlite_value(database, "SELECT COUNT(*) FROM photo")
+    check(stored == REFRESH_PHOTOS, f"the refresh stored {stored} photos, not {REFRESH_PHOTOS}")
+    ctx.kept["refreshed"] = database  # thumbs and photos use it
+    # No competitor here: the reference is the next refresh from cron, incremental.
+    ctx.add(Row("refresh", f"recent | resolve | load, {REFRESH_PHOTOS:,} photos", "s", Stat(first),
+                "the same again, --since-last", Stat(second), comparison="times"))
+    ctx.add(Row("refresh requests", "Flickr calls, first refresh", "requests", Stat(first_requests),
+                "the same again, --since-last", Stat(second_requests), comparison="times"))
+
+
+def newest_photos(ctx):
+    """(database, [(id, thumb URL, photo URL)]): a copy of the refreshed database that thumbs
+    and photos start every run from, and its newest 1,000 photos."""
+    def copy():
+        base = ctx.path("images-base.db")
+        copy_database(refreshed_database(ctx), base)
+        photos = sqlite_rows(base, "SELECT id, thumb_url, photo_url FROM photo ORDER BY uploaded DESC, id LIMIT 1000")
+        check(len(photos) == 1000, f"the refreshed database has {len(photos)} photos, not 1000")
+        return base, photos
+    return ctx.once("images base", copy)
+
+
+def case_thumbs(ctx):
+    """thumb-get of 500 photos, cold and warm, vs curl fetching the same URLs"""
+    fake = refresh_fake(ctx)
+    base, photos = newest_photos(ctx)
+    photos = photos[:500]
+    ids = write_lines(ctx.path("thumb-ids.txt"), [photo[0] for photo in photos])
+    # The peer: curl fetching the same URLs as fast as it can, to /dev/null, with the same
+    # parallelism as the tool's default.
+    curl = curl_command(ctx.path("thumbs.curl"), [photo[1] for photo in photos], parallel=4)
+    database = ctx.path("images.db")
+    thumb_get = [ctx.tool("thumb-get"), "--db", database]
+    cold, warm, peer, cold_requests, warm_requests = [], [], [], [], []
+    for run in range(ctx.runs):
+        log(f"   thumb-get: run {run + 1}/{ctx.runs}")
+        copy_database(base, database)
+        mark = fake.mark()
+        cold.append(ctx.run(thumb_get, stdin=ids, env=fake.env).seconds)
+        cold_requests.append(fake.requests_since(mark)["image"])
+        mark = fake.mark()
+        warm.append(ctx.run(thumb_get, stdin=ids, env=fake.env).seconds)
+        warm_requests.append(sum(fake.requests_since(mark).values()))
+        peer.append(ctx.run(curl).seconds)
+    ctx.add(Row("thumbs cold", "thumb-get 500 photos, none stored", "s", Stat(cold),
+                "curl, same URLs, 4 at once", Stat(peer)))
+    ctx.add(Row("thumbs warm", "thumb-get the same 500, all stored", "s", Stat(warm), "thumbs cold", Stat(cold)))
+    ctx.add(Row("thumbs requests", "image requests, cold", "requests", Stat(cold_requests), "one per photo",
+                Stat([500]), comparison="expect"))
+    ctx.add(Row("thumbs warm requests", "requests, warm", "requests", Stat(warm_requests), "none",
+                Stat([0]), comparison="expect"))
+
+
+def case_photos(ctx):
+    """photo-cache of 1,000 photos through a 10 MB cache, vs curl fetching the same URLs"""
+    fake = refresh_fake(ctx)
+    base, photos = newest_photos(ctx)
+    ids = write_lines(ctx.path("photo-ids.txt"), [photo[0] for photo in photos])
+    curl = curl_command(ctx.path("photos.curl"), [photo[2] for photo in photos], parallel=2)
+    database, cache = ctx.path("images.db"), ctx.path("photo-cache-evicting")
+    command = [ctx.tool("photo-cache"), "--db", database, "--cache-dir", cache, "--max-bytes", "10M"]
+    per_photo, peer_per_photo, downloads, cache_bytes = [], [], [], []
+    for run in range(ctx.runs):
+        log(f"   photo-cache 1,000 photos: run {run + 1}/{ctx.runs}")
+        copy_database(base, database)
+        shutil.rmtree(cache, ignore_errors=True)
+        mark = fake.mark()
+        per_photo.append(ctx.run(command, stdin=ids, env=fake.env).seconds / len(photos) * 1e3)
+        downloads.append(fake.requests_since(mark)["image"])
+        cache_bytes.append(directory_bytes(cache))
+        peer_per_photo.append(ctx.run(curl).seconds / len(photos) * 1e3)
+    check(set(downloads) == {len(photos)}, f"photo-cache downloaded {sorted(set(downloads))} photos, not {len(photos)}")
+    check(max(cache_bytes) <= 10 * 1024 * 1024, f"the cache holds {max(cache_bytes):,} bytes, over 10 MB")
+    ctx.add(Row("photo-cache evicting", "1,000 photos, 10 MB cache", "ms/photo", Stat(per_photo),
+                "curl, same URLs, 2 at once", Stat(peer_per_photo)))
+
+
+# ----------------------------------------------------------------------------------------
+# large-photo: photo-cache's peak memory on a 40 MB photo
+
+LARGE_PHOTO_GROWTH_AT_MOST = 10  # MB of peak RSS above the same command on a cache hit
+
+
+def case_large_photo(ctx):
+    """photo-cache's peak RSS downloading a 40 MB photo vs the same command on a cache hit"""
+    large = 40 * 1024 * 1024
+    fake = Fake(ctx.runner, "large", "--photos", 200, "--large-bytes", large)
+    try:
+        database, cache = ctx.path("large.db"), ctx.path("photo-cache-large")
+        ctx.pipeline([
+            [ctx.tool("flickr-recent"), "--db", database, "--license", "any", "--pages", "1", "--per-page", "10",
+             "--quiet"],
+            [ctx.tool("regions-load"), "--db", database, "--quiet"]], env=fake.env)
+        photo = sqlite_value(database, "SELECT id FROM photo ORDER BY id LIMIT 1")
+        # A cap above the photo, so that it is kept and the second run is a cache hit.
+        command = [ctx.tool("photo-cache"), "--db", database, "--cache-dir", cache, "--max-bytes", "100M", photo]
+        download_rss, hit_rss = [], []
+        for run in range(ctx.runs):
+            log(f"   photo-cache 40 MB: run {run + 1}/{ctx.runs}")
+            shutil.rmtree(cache, ignore_errors=True)
+            mark = fake.mark()
+            download_rss.append(ctx.run(command, env=fake.env, peak_memory=True).peak_rss_mb)
+            check(fake.requests_since(mark)["image"] == 1, "photo-cache did not download the 40 MB photo")
+            check(directory_bytes(cache) >= large, "the 40 MB photo is not in the cache")
+            mark = fake.mark()
+            hit_rss.append(ctx.run(command, env=fake.env, peak_memory=True).peak_rss_mb)
+            check(sum(fake.requests_since(mark).values()) == 0, "the second photo-cache run downloaded again")
+    finally:
+        fake.stop()
+    row = Row("photo-cache 40 MB", "peak RSS, one 40 MB download", "MB", Stat(download_rss),
+              "idle: same command, cache hit", Stat(hit_rss), comparison="delta")
+    ctx.add(row)
+    growth = row.ours.median - row.peer.median
+    ctx.budget("photo-cache peak memory, 40 MB photo", f"within {LARGE_PHOTO_GROWTH_AT_MOST} MB of idle",
+               f"{growth:+.1f} MB", growth <= LARGE_PHOTO_GROWTH_AT_MOST)
+
+
+# ----------------------------------------------------------------------------------------
+# startup: whole-process times of tiny commands
+
+STARTUP_UNDER_MS = 20  # every --help, whole process
+
+
+def case_startup(ctx):
+    """every tool's --help and a query of an empty database, whole process, vs python3 -c 'import sqlite3'"""
+    # All of the commands take turns, round by round, so that a burst of load on the
+    # machine lands on every command alike.
+    runs = 10 if ctx.quick else 20
+    empty = ctx.path("empty.db")
+    ctx.run([ctx.tool("regions-load"), "--db", empty, "--quiet"])
+    commands = {"python": [sys.executable, "-c", "import sqlite3"]}
+    for tool in TOOLS + ["flickr-fake"]:
+        commands[tool] = [ctx.tool(tool), "--help"]
+    commands["empty query"] = [ctx.tool("regions-top"), "--db", empty, "--limit", "50", "--format", "ndjson"]
+    for argv in commands.values():
+        ctx.run(argv)  # warm-up: page cache, dynamic loader
+    samples = {name: [] for name in commands}
+    order = list(commands)
+    for _ in range(runs):
+        for name in order:
+            samples[name].append(ctx.run(commands[name]).seconds * 1e3)
+        order = order[1:] + order[:1]  # rotate: no command always follows the same one
+
+    python, python_label = Stat(samples["python"]), "python3 -c 'import sqlite3'"
+    for tool in TOOLS + ["flickr-fake"]:
+        ctx.add(Row(f"startup {tool}", f"{tool} --help", "ms", Stat(samples[tool]), python_label, python))
+    ctx.add(Row("startup empty query", "regions-top, empty database", "ms", Stat(samples["empty query"]),
+                python_label, python))
+    slowest = max(TOOLS + ["flickr-fake"], key=lambda tool: statistics.median(samples[tool]))
+    slowest_median = statistics.median(samples[slowest])
+    ctx.budget("every --help, whole process", f"under {STARTUP_UNDER_MS} ms",
+               f"slowest {slowest_median:.1f} ms ({slowest})", slowest_median < STARTUP_UNDER_MS)
+
+
+# ----------------------------------------------------------------------------------------
+# The registry: name -> case, in the order a run takes them.
+
+CASES = {
+    "ingest": case_ingest,
+    "query": case_query,
+    "resolve": case_resolve,
+    "refresh": case_refresh,
+    "thumbs": case_thumbs,
+    "photos": case_photos,
+    "large-photo": case_large_photo,
+    "startup": case_startup,
+}
+
+
+def summary(name):
+    """The first line of a case's docstring: what `bin/bench --list` prints beside its name."""
+    return (CASES[name].__doc__ or "").strip().split("\n")[0]
