@@ -15,9 +15,11 @@ always make the same database.
 processes: the top 50 regions (`regions-top --limit 50`) and the 500-photo region
 (`regions-top --region BENCH500`), and prints medians, the ratio, and the page's size.
 
-make_database() and time_pages() are what bin/bench can call.
+bin/bench's html case (bin/lib/bench_cases.py) builds the same database from
+write_region_records() and store_thumbnails(), and times the same pages.
 """
 import argparse
+import json
 import os
 import random
 import sqlite3
@@ -61,21 +63,16 @@ def thumbnail(rng):
     return bytes([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10]) + b"JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00" + body + b"\xff\xd9"
 
 
-def make_database(database, bin_dir, records=1_000_000, seed=2013):
-    """Builds DB as the module docstring says; returns the thumbnails' total bytes."""
-    import json
-    if os.path.exists(database):
-        sys.exit(f"bench_html: {database} exists; give a new path")
-    load = os.path.join(bin_dir, "regions-load")
-    with tempfile.TemporaryDirectory() as work:
-        ndjson = os.path.join(work, "records.ndjson")
-        print(f"bench_html: generating {records} records", file=sys.stderr)
-        bench_records.generate(ndjson, records, seed=seed)
-        with open(ndjson, "a", encoding="utf-8") as out:
-            for record in region_records():
-                out.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
-        print(f"bench_html: loading {records + REGION_PHOTOS} records into {database}", file=sys.stderr)
-        subprocess.run([load, "-q", "--db", database, ndjson], check=True)
+def write_region_records(path):
+    """The region's 500 records (region_records()) as NDJSON at path; returns path."""
+    with open(path, "w", encoding="utf-8") as out:
+        for record in region_records():
+            out.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
+    return path
+
+
+def store_thumbnails(database, seed=2013):
+    """Stores a thumbnail for every photo of the region (loaded already); returns their total bytes."""
     rng = random.Random(seed)
     total = 0
     connection = sqlite3.connect(database)
@@ -87,6 +84,21 @@ def make_database(database, bin_dir, records=1_000_000, seed=2013):
     connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     connection.close()
     return total
+
+
+def make_database(database, bin_dir, records=1_000_000, seed=2013):
+    """Builds DB as the module docstring says; returns the thumbnails' total bytes."""
+    if os.path.exists(database):
+        sys.exit(f"bench_html: {database} exists; give a new path")
+    load = os.path.join(bin_dir, "regions-load")
+    with tempfile.TemporaryDirectory() as work:
+        ndjson = os.path.join(work, "records.ndjson")
+        print(f"bench_html: generating {records} records", file=sys.stderr)
+        bench_records.generate(ndjson, records, seed=seed)
+        region = write_region_records(os.path.join(work, "region.ndjson"))
+        print(f"bench_html: loading {records + REGION_PHOTOS} records into {database}", file=sys.stderr)
+        subprocess.run([load, "-q", "--db", database, ndjson, region], check=True)
+    return store_thumbnails(database, seed)
 
 
 def run_seconds(argv):
