@@ -22,12 +22,14 @@ Sizes: a full run takes about ten minutes on two cores; keep --quick (ctx.quick)
 two to three minutes in all, and use ctx.runs runs per measurement (5, or 3 with --quick).
 """
 
+import os
 import shutil
 import sqlite3
 import statistics
 import sys
 import time
 
+import bench_html
 from bench_fake import Fake
 from bench_files import (copy_database, curl_command, cut_to_places, directory_bytes, remove_database,
                          sqlite_rows, sqlite_value, write_lines)
@@ -439,6 +441,72 @@ def case_startup(ctx):
 
 
 # ----------------------------------------------------------------------------------------
+# html: regions-top's HTML pages next to the NDJSON of the same question (issue 10, item 5)
+
+# The page may take up to this many times the NDJSON of the same question, plus what moving
+# the thumbnails' bytes costs: cat of a file of their size less cat of an empty file, both
+# whole processes writing to /dev/null like the pages (the top-50 page has no thumbnails).
+HTML_AT_MOST = 2
+
+
+def html_database(ctx, size):
+    """(database, thumbnails' bytes): `size` generated photos plus bench_html's region of 500
+    photos, each with a stored thumbnail; built once per run."""
+    def build():
+        database = ctx.path(f"html-{count_label(size)}.db")
+        remove_database(database)
+        region = bench_html.write_region_records(ctx.path("html-region.ndjson"))
+        load = ctx.run([ctx.tool("regions-load"), "--db", database, ctx.records(size), region])
+        total = size + bench_html.REGION_PHOTOS
+        expect_summary(load.stderr, f"read {total}, new {total}, updated 0, skipped 0")
+        return database, bench_html.store_thumbnails(database)
+    return ctx.once(f"html database {size}", build)
+
+
+def case_html(ctx):
+    """regions-top --format html vs --format ndjson: top 50, a 500-photo region with thumbnails; 1M (200k) photos"""
+    size = 200_000 if ctx.quick else 1_000_000
+    runs = 10 if ctx.quick else 20
+    database, thumbnail_bytes = html_database(ctx, size)
+    label = count_label(size)
+    log(f"   {label} photos; the region's 500 thumbnails: {thumbnail_bytes:,} bytes")
+
+    filler, empty = ctx.path("thumbnail-bytes"), ctx.path("empty")
+    with open(filler, "wb") as out:
+        out.write(os.urandom(thumbnail_bytes))
+    open(empty, "wb").close()
+    with_bytes, without = ctx.alternate(lambda: ctx.run(["cat", filler]).seconds * 1e3,
+                                        lambda: ctx.run(["cat", empty]).seconds * 1e3, runs=runs, warmup=1)
+    bytes_ms = max(0.0, with_bytes.median - without.median)
+
+    questions = [  # row, budget's name, arguments, NDJSON lines, thumbnails on the page
+        ("html top 50", "top 50", ["--limit", "50"], 50, 0),
+        ("html region", "500-photo region", ["--region", bench_html.REGION_ID], 500, bench_html.REGION_PHOTOS)]
+    for case, question, arguments, lines, thumbnails in questions:
+        html = [ctx.tool("regions-top"), "--db", database, *arguments, "--format", "html"]
+        ndjson = [ctx.tool("regions-top"), "--db", database, *arguments, "--format", "ndjson"]
+        page, listing = ctx.path("page.html"), ctx.path("page.ndjson")
+        ctx.run(html, stdout=page)
+        ctx.run(ndjson, stdout=listing)
+        with open(page, "rb") as file:
+            embedded = file.read().count(b'src="data:image/jpeg;base64,')
+        check(embedded == thumbnails, f"the {question} page embeds {embedded} thumbnails, not {thumbnails}")
+        with open(listing, "rb") as file:
+            listed = sum(1 for _ in file)
+        check(listed == lines, f"the {question} NDJSON has {listed} lines, not {lines}")
+        size_text = f"{os.path.getsize(page) / 1e6:.1f} MB" if thumbnails else f"{os.path.getsize(page) / 1e3:.0f} KB"
+        ours, peer = ctx.alternate(lambda: ctx.run(html).seconds * 1e3, lambda: ctx.run(ndjson).seconds * 1e3,
+                                   runs=runs, warmup=1)
+        ctx.add(Row(case, f"{question} page, {label} photos ({size_text})", "ms", ours,
+                    "the same, --format ndjson", peer, comparison="times"))
+        allowed = HTML_AT_MOST * peer.median + (bytes_ms if thumbnails else 0)
+        ctx.budget(f"html page, {question} at {label}", f"under {HTML_AT_MOST}× NDJSON + thumbnails' bytes",
+                   f"{ours.median:.1f} ms of {allowed:.1f} ms", ours.median < allowed)
+    ctx.add(Row("html thumbnails' bytes", f"cat of a {thumbnail_bytes / 1e6:.1f} MB file", "ms", with_bytes,
+                "cat of an empty file", without, comparison="delta"))
+
+
+# ----------------------------------------------------------------------------------------
 # The registry: name -> case, in the order a run takes them.
 
 CASES = {
@@ -450,6 +518,7 @@ CASES = {
     "photos": case_photos,
     "large-photo": case_large_photo,
     "startup": case_startup,
+    "html": case_html,
 }
 
 

@@ -116,7 +116,7 @@ def render_table(headers, rows, right_aligned):
 
 
 RESULTS_NOTE = (
-    "Wall times (lower is better) or rates (higher is better); \"process\" and startup rows time whole\n"
+    "Wall times (lower is better) or rates (higher is better); \"process\", startup and html rows time whole\n"
     "processes, spawn to exit. \"runs\" counts ours; the peer ran as often, except the newcomer's query in\n"
     "process (3 or 5 runs; ours: 50 samples, each the mean of 20 executions). \"vs peer\" compares medians.")
 
