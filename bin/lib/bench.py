@@ -77,7 +77,7 @@ def git_commit(directory):
 def main():
     parser = argparse.ArgumentParser(prog="bin/bench", description="topregions benchmarks")
     parser.add_argument("--bin", help="the release bin directory (needed unless --list)")
-    parser.add_argument("--quick", action="store_true", help="fewer sizes and runs (under two minutes)")
+    parser.add_argument("--quick", action="store_true", help="fewer sizes and runs (under three minutes)")
     parser.add_argument("--out", metavar="FILE", help="also write every row as NDJSON here")
     parser.add_argument("--case", action="append", metavar="NAME[,NAME]",
                         help="run only these cases (repeatable); they run in the suite's order")
