@@ -87,8 +87,11 @@ def main():
     names = selected_cases(options.case)
     if options.list:
         width = max(map(len, names))
-        for name in names:
-            print(f"{name.ljust(width)}  {summary(name)}")
+        try:
+            for name in names:
+                print(f"{name.ljust(width)}  {summary(name)}", flush=True)
+        except BrokenPipeError:  # bin/bench --list | head: the reader has what it wanted
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     if not options.bin:
         parser.error("--bin is needed to run the cases")

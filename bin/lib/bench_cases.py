@@ -10,16 +10,34 @@ Adding a case:
      ctx.run([ctx.tool("regions-top"), ...]) (returns .seconds, .stderr, and .peak_rss_mb
      with peak_memory=True), and measure ours against a peer in the same run, alternately
      (ctx.alternate) so that the machine's load hits both.
-  2. Add a Row per measurement (bench_results.Row: case, what, unit, Stat(ours), the
-     peer's label, Stat(peer), and how to compare them), and call ctx.budget(...) for
-     each target. Keep a budget's number in a constant just above the function.
+  2. ctx.add(Row(...)) per measurement (bench_results.Row: case, what, unit, Stat(ours),
+     the peer's label, Stat(peer), and how to compare them), and ctx.budget(name, target,
+     measured, met) per target. Keep a budget's number in a constant just above the function.
   3. Raise BenchError (or check(condition, message)) when the work measured was not the
      work intended (wrong counts, a command failed): the case is then reported as not
      measured and bin/bench exits 1. A missed budget is reported, not an error.
-  4. Register it in CASES. What another case built (a database, a fake) comes through
-     ctx.once(key, make), so that either case can also run alone.
+  4. Register it in CASES. To use what another case builds (a database, a fake), ask
+     ctx.once(key, make): the other case's, when it ran first and left it in
+     ctx.kept[key], else what make() builds now; either case then also runs alone.
 Sizes: a full run takes about ten minutes on two cores; keep --quick (ctx.quick) under
 two to three minutes in all, and use ctx.runs runs per measurement (5, or 3 with --quick).
+
+For example:
+
+    CSV_AT_MOST = 1.5  # × the NDJSON of the same question
+
+    def case_csv(ctx):
+        '''regions-top --format csv vs --format ndjson, top 50 at 100k photos'''
+        top = [ctx.tool("regions-top"), "--db", loaded_database(ctx, 100_000), "--limit", "50"]
+        csv, ndjson = ctx.alternate(lambda: ctx.run([*top, "--format", "csv"]).seconds * 1e3,
+                                    lambda: ctx.run([*top, "--format", "ndjson"]).seconds * 1e3,
+                                    runs=ctx.runs * 2, warmup=1)
+        ctx.add(Row("csv top 50", "regions-top --format csv", "ms", csv, "--format ndjson", ndjson,
+                    comparison="times"))
+        ratio = csv.median / ndjson.median
+        ctx.budget("csv top 50", f"within {CSV_AT_MOST}× NDJSON", f"{ratio:.2f}×", ratio <= CSV_AT_MOST)
+
+    CASES = {..., "csv": case_csv}
 """
 
 import os

@@ -24,7 +24,7 @@ class Context:
     quick: bool
     rows: list = field(default_factory=list)
     budgets: list = field(default_factory=list)
-    kept: dict = field(default_factory=dict)  # what cases share, by key (see once)
+    kept: dict = field(default_factory=dict)  # what one case leaves for others, by key (see once)
 
     @property
     def runs(self):
