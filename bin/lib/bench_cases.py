@@ -48,6 +48,7 @@ import sys
 import time
 
 import bench_html
+import bench_json
 from bench_fake import Fake
 from bench_files import (copy_database, curl_command, cut_to_places, directory_bytes, remove_database,
                          sqlite_rows, sqlite_value, write_lines)
@@ -524,6 +525,27 @@ def case_html(ctx):
                 "cat of an empty file", without, comparison="delta"))
 
 
+def case_json(ctx):
+    """the same records decoded by the toolkit's parser, libjansson and Foundation, in one run (issue 16)"""
+    rows, table = bench_json.run(ctx.work, quick=ctx.quick, log=log)
+    by_case = {row["case"]: row for row in rows}
+    for task, what in [("records", "into photo records"), ("tree", "into a JSON tree")]:
+        ours = by_case[f"json toolkit {task}"]
+        count = ours["records"]
+        def stat(row):  # the decoder reports min, median and max of its rounds, in µs per record
+            return Stat([row[key] / count * 1e6 for key in ("min_s", "median_s", "max_s")])
+        for peer in ("jansson", "foundation"):
+            other = by_case[f"json {peer} {task}"]
+            ctx.add(Row(f"json {task}, {peer}", f"toolkit, {what}, {count_label(count)} records", "µs/record",
+                        stat(ours), f"lib{peer}" if peer == "jansson" else "Foundation", stat(other)))
+    for decoder in ("toolkit", "jansson", "foundation"):
+        promise = by_case[f"json {decoder} guarantees"]
+        log(f"   {decoder}: member order {promise['member_order']}; number text {promise['number_text']}; "
+            f"syntax error {promise['syntax_error']}")
+    fastest = min(("toolkit", "jansson", "foundation"), key=lambda d: by_case[f"json {d} records"]["median_s"])
+    ctx.budget("json decoding", "the toolkit's parser the fastest into records", fastest, fastest == "toolkit")
+
+
 # ----------------------------------------------------------------------------------------
 # The registry: name -> case, in the order a run takes them.
 
@@ -537,6 +559,7 @@ CASES = {
     "large-photo": case_large_photo,
     "startup": case_startup,
     "html": case_html,
+    "json": case_json,
 }
 
 
