@@ -52,6 +52,20 @@ public enum FaultScope: String, Sendable, CaseIterable {
     case rest, images, all
 }
 
+/// A response body that misbehaves without end, for testing that clients bound their
+/// downloads. Each applies to every response in scope (`faultsOn`), every attempt.
+public enum BodyFault: String, Sendable, CaseIterable, Equatable {
+    /// 200, image/jpeg, no Content-Length: a JPEG header, then bytes for ever, fast.
+    case endless
+    /// 200, text/html, no Content-Length: an HTML page that never ends.
+    case endlessHTML = "endless-html"
+    /// 200, image/jpeg, no Content-Length: a JPEG header, then 1.5 KB a second for ever
+    /// (just above a 1 KB/s stall threshold, so only a total time limit ends it).
+    case trickle
+    /// 200, image/jpeg, announcing a Content-Length of 10 GiB, then bytes for ever.
+    case hugeLength = "huge-length"
+}
+
 /// Injected misbehaviour. Fractions are probabilities in [0, 1], decided per request by a
 /// hash of (seed, request key, attempt number), so a run is reproducible.
 public struct FaultOptions: Sendable, Equatable {
@@ -69,6 +83,8 @@ public struct FaultOptions: Sendable, Equatable {
     /// A request may be faulted on at most its first N attempts; 0 means no limit.
     public var faultRepeat = 1
     public var faultsOn = FaultScope.all
+    /// When set, every response in scope gets this body instead of its own.
+    public var bodyFault: BodyFault?
 
     public init() {}
 

@@ -6,8 +6,9 @@ enum RequestKind: String, Sendable {
 }
 
 /// A fault chosen for one response.
-enum InjectedFault: Sendable {
+enum InjectedFault: Sendable, Equatable {
     case http429, http500, stat105, truncate
+    case body(BodyFault)
 }
 
 /// What the fault machinery decided for one request.
@@ -79,6 +80,7 @@ final class FaultInjector: Sendable {
                 fault = .truncate
             }
         }
+        if fault == nil, let body = options.bodyFault { fault = .body(body) }
         return FaultDecision(
             attempt: attempt, fault: fault, latencyMilliseconds: options.latencyMilliseconds,
             dripMilliseconds: options.dripMilliseconds, retryAfterSeconds: options.retryAfterSeconds)
@@ -88,6 +90,7 @@ final class FaultInjector: Sendable {
 extension FaultOptions {
     static let controlParameterNames: Set<String> = [
         "latency_ms", "fail_500", "fail_105", "fail_429", "retry_after", "truncate", "drip_ms", "fault_repeat", "faults_on",
+        "body_fault",
     ]
 
     /// Reads `POST /_fake/faults?…`: a parameter left out takes its default (0, or 1 for
@@ -119,6 +122,12 @@ extension FaultOptions {
             guard let parsed = FaultScope(rawValue: scope) else { throw FakeFlickrError("faults_on must be rest, images or all") }
             faultsOn = parsed
         }
+        if let body = query["body_fault"] {
+            guard let parsed = BodyFault(rawValue: body) else {
+                throw FakeFlickrError("body_fault must be one of \(BodyFault.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            bodyFault = parsed
+        }
         try validate()
     }
 
@@ -134,6 +143,7 @@ extension FaultOptions {
         object.add("drip_ms", number: dripMilliseconds)
         object.add("fault_repeat", number: faultRepeat)
         object.add("faults_on", string: faultsOn.rawValue)
+        if let bodyFault { object.add("body_fault", string: bodyFault.rawValue) }
         return object.serialized
     }
 }

@@ -8,6 +8,16 @@ import Synchronization
 /// How a logged response went, as the `fault` field shows it.
 enum LoggedFault: String, Sendable {
     case none, http429, http500, stat105, truncated, drip
+    case endless, endlessHTML = "endless-html", trickle, hugeLength = "huge-length"
+
+    init(_ body: BodyFault) {
+        self = switch body {
+        case .endless: .endless
+        case .endlessHTML: .endlessHTML
+        case .trickle: .trickle
+        case .hugeLength: .hugeLength
+        }
+    }
 }
 
 /// One line per answered request, written and flushed the moment the response is complete or

@@ -114,6 +114,14 @@ struct FakeFlickrResponder: HTTPResponder {
         case .stat105:
             let reply = RestAPI(world: state.world).reply(.serviceUnavailable, query)
             planned = PlannedResponse(status: .ok, contentType: reply.contentType, body: Body(reply.body))
+        case .body(let body):
+            if decision.latencyMilliseconds > 0 {
+                try await Task.sleep(for: .milliseconds(decision.latencyMilliseconds))
+            }
+            let logRequest = RequestLog.Request(
+                kind: kind, method: kind == .rest ? query["method"] : nil, path: path, parameters: query.loggable,
+                status: 200, attempt: decision.attempt)
+            return misbehave(body, logRequest: logRequest)
         case .truncate, nil:
             planned = answer(kind: kind, path: path, query: query, authority: request.head.authority)
         }
@@ -167,6 +175,7 @@ struct FakeFlickrResponder: HTTPResponder {
         case .http500: .http500
         case .stat105: .stat105
         case .truncate: .truncated
+        case .body(let body): LoggedFault(body)
         case nil: drip > 0 ? .drip : .none
         }
         let log = state.log
@@ -205,6 +214,37 @@ struct FakeFlickrResponder: HTTPResponder {
             }
         }
         return Response(status: planned.status, headers: headers, body: responseBody)
+    }
+}
+
+extension FakeFlickrResponder {
+    /// A body that never ends (or announces far more than it will ever send): it goes out
+    /// until the client hangs up. Having no end, it is logged before it starts (bytes 0), so
+    /// a client that gave up finds its line at once.
+    func misbehave(_ fault: BodyFault, logRequest: RequestLog.Request) -> Response {
+        state.log?.record(logRequest, bytes: 0, fault: LoggedFault(fault))
+        var headers = HTTPFields()
+        headers[.contentType] = fault == .endlessHTML ? "text/html; charset=utf-8" : "image/jpeg"
+        let start: [UInt8] = fault == .endlessHTML ? Array("<!DOCTYPE html>\n<html><head><title>Hello</title></head><body>\n".utf8) : JPEGFiller.header
+        let filler = JPEGFiller(length: Int.max, seed: 0x5EED)
+        let html = ByteBuffer(string: String(repeating: "<p>This page goes on and on.</p>\n", count: 2000))
+        let (chunk, pause): (Int, Duration?) = switch fault {
+        case .trickle: (1536, .seconds(1))
+        case .endless, .endlessHTML, .hugeLength: (64 * 1024, nil)
+        }
+        let write: @Sendable (inout any ResponseBodyWriter) async throws -> Void = { writer in
+            var sent = 0
+            try await writer.write(ByteBuffer(bytes: start))
+            sent += start.count
+            while true {
+                if let pause { try await Task.sleep(for: pause) }
+                let buffer = fault == .endlessHTML ? html.getSlice(at: 0, length: min(chunk, html.readableBytes))! : filler.bytes(in: sent..<(sent + chunk))
+                try await writer.write(buffer)
+                sent += buffer.readableBytes
+            }
+        }
+        let body = fault == .hugeLength ? ResponseBody(contentLength: 10 << 30, write) : ResponseBody(write)
+        return Response(status: .ok, headers: headers, body: body)
     }
 }
 

@@ -124,6 +124,10 @@ struct FaultArguments: ParsableArguments {
     var faultRepeat = 1
     @Option(help: "Where faults apply: rest, images or all.")
     var faultsOn = FaultScope.all
+    @Option(help: ArgumentHelp(
+        "Give every response in scope a body that never ends: endless (JPEG), endless-html, trickle (JPEG at 1.5 KB/s), huge-length (a 10 GiB Content-Length).",
+        valueName: "kind"))
+    var bodyFault: BodyFault?
 
     var options: FaultOptions {
         var options = FaultOptions()
@@ -136,11 +140,13 @@ struct FaultArguments: ParsableArguments {
         options.dripMilliseconds = dripMilliseconds
         options.faultRepeat = faultRepeat
         options.faultsOn = faultsOn
+        options.bodyFault = bodyFault
         return options
     }
 }
 
 extension FaultScope: ExpressibleByArgument {}
+extension BodyFault: ExpressibleByArgument {}
 
 // Parsed and run by hand rather than through AsyncParsableCommand: in a main.swift,
 // `await FlickrFake.main()` resolves to the synchronous entry point, which refuses to run
