@@ -94,6 +94,10 @@ CURLcode tr_curl_setopt_pointer(CURL *handle, CURLoption option, void *value) {
     return curl.easy_setopt(handle, option, value);
 }
 
+CURLcode tr_curl_setopt_off_t(CURL *handle, CURLoption option, curl_off_t value) {
+    return curl.easy_setopt(handle, option, value);
+}
+
 CURLcode tr_curl_setopt_write_function(CURL *handle, CURLoption option,
                                        size_t (*callback)(char *, size_t, size_t, void *)) {
     return curl.easy_setopt(handle, option, callback);

@@ -22,6 +22,7 @@ void tr_curl_slist_free_all(struct curl_slist *list);
 CURLcode tr_curl_setopt_long(CURL *handle, CURLoption option, long value);
 CURLcode tr_curl_setopt_string(CURL *handle, CURLoption option, const char *value);
 CURLcode tr_curl_setopt_pointer(CURL *handle, CURLoption option, void *value);
+CURLcode tr_curl_setopt_off_t(CURL *handle, CURLoption option, curl_off_t value);
 CURLcode tr_curl_setopt_write_function(CURL *handle, CURLoption option,
                                        size_t (*callback)(char *, size_t, size_t, void *));
 CURLcode tr_curl_getinfo_long(CURL *handle, CURLINFO info, long *value);

@@ -28,6 +28,11 @@ public struct PhotoCacheCommand: ToolCommand {
             A photo larger than the whole cap is served from .oversize/ and not kept. Files the \
             cache did not write are ignored.
 
+            Every download is bounded: a photo over --max-photo-bytes (by its announced length \
+            or as it streams), an answer that is not a JPEG, or a download that takes longer \
+            than --download-timeout is stopped at once, not retried, and leaves nothing in the \
+            cache.
+
             The cache lives in --cache-dir, else $TOPREGIONS_CACHE, else \
             $XDG_CACHE_HOME/topregions/photos (~/.cache/...), tagged with CACHEDIR.TAG.
 
@@ -52,8 +57,14 @@ public struct PhotoCacheCommand: ToolCommand {
     @Option(name: .long, help: ArgumentHelp("Cap on the cache's size, e.g. 10M, 512K, 1G.", valueName: "size"))
     public var maxBytes = "10M"
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Download at most this many photos at once.", valueName: "n"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Download at most this many photos at once (fewer, said on stderr, when ulimit -n leaves too few file descriptors).", valueName: "n"))
     public var parallel = 2
+
+    @Option(name: .long, help: ArgumentHelp("Refuse a photo larger than this, e.g. 32M (Flickr's large size is well under 2M).", valueName: "size"))
+    public var maxPhotoBytes = "32M"
+
+    @Option(name: .long, help: ArgumentHelp("Give up a download that takes longer than this, e.g. 90s, 5m.", valueName: "age"))
+    public var downloadTimeout = "5m"
 
     @Flag(name: .long, help: "Print only each cached file's path, one per line (the default on a terminal).")
     public var path = false
@@ -93,6 +104,13 @@ public struct PhotoCacheCommand: ToolCommand {
         guard (1...16).contains(parallel) else { throw ValidationError("--parallel must be between 1 and 16") }
         if info && prune { throw ValidationError("--info and --prune do different things; give one") }
         if (info || prune) && path { throw ValidationError("--path prints the paths of photos asked for; --info and --prune ask for none") }
+        if cacheDir == "" { throw ValidationError("--cache-dir: the path is empty (leave --cache-dir out for the default cache)") }
+        guard let photoLimit = Units.parseSize(maxPhotoBytes), photoLimit >= 3 else {
+            throw ValidationError("--max-photo-bytes: cannot read '\(maxPhotoBytes)' as a size of at least 3 bytes (e.g. 32M)")
+        }
+        guard let seconds = Units.parseDuration(downloadTimeout), seconds > 0 else {
+            throw ValidationError("--download-timeout: \(Units.durationProblem(downloadTimeout))")
+        }
         // "--info and --prune take no photo ids" waits for execute(): ArgumentParser checks
         // for unknown options after validate(), and in `--info --format table` the real
         // mistake is the unknown --format, not the "table" it left as an id.
@@ -117,6 +135,10 @@ public struct PhotoCacheCommand: ToolCommand {
         let queries = Queries(store: store)
         let writer = PhotoWriter(store: store)
         let retry = RetryPolicy.from(environment: context.environment, maxAttempts: 5)
+        let limits = DownloadLimits(maxBytes: Units.parseSize(maxPhotoBytes)!, seconds: Units.parseDuration(downloadTimeout)!)
+        // A download holds a socket (and a resolver's pair while it resolves), the photo's
+        // lock, the index lock, its temporary file and a directory listing.
+        let workers = try ParallelLimit(perWorker: 8, work: "downloads").workers(parallel, context)
         var tally = FailureTally()
         // A person at a terminal wants the file; a pipe gets records to pass on.
         let pathsOnly = path || context.stdoutIsTerminal
@@ -139,24 +161,27 @@ public struct PhotoCacheCommand: ToolCommand {
             let results = Mutex<[String: Result<PhotoCache.Outcome, DownloadError>]>([:])
             let now = context.now
             progress.begin(wanted.count)
-            let makeDownloader: @Sendable () -> Downloader = { Downloader(retry: retry, now: now, trace: trace, received: { progress.received($0) }) }
-            WorkerPool.run(wanted, workers: parallel, makeWorker: makeDownloader) { downloader, item in
+            let makeDownloader = { try Downloader(retry: retry, now: now, trace: trace, received: { progress.received($0) }) }
+            try WorkerPool.run(wanted, workers: workers, makeWorker: makeDownloader) { downloader, item in
                 defer { progress.completed() }
                 let result: Result<PhotoCache.Outcome, DownloadError>
                 do {
-                    result = .success(try cache.ensure(photoID: item.id, url: item.url, downloader: downloader, now: now()))
+                    result = .success(try cache.ensure(photoID: item.id, url: item.url, downloader: downloader, limits: limits, now: now()))
                 } catch let error as DownloadError {
                     result = .failure(error)
                 } catch {
-                    result = .failure(.storage("\(error)"))
+                    result = .failure(Downloader.storageError(error))
                 }
                 results.withLock { $0[item.id] = result }
+                // Out of disk or descriptors: every other photo would fail the same way.
+                if case .failure(let error) = result, error.isResourceFailure { return .stopAll }
                 return .next
             }
 
             var lines: [UInt8] = []
             var viewed: [String] = []
             let outcomes = results.withLock { $0 }
+            let asked = Set(wanted.map(\.id))
             for item in items {
                 guard let photo = photos[item.id] else {
                     tally.unknown += 1
@@ -179,8 +204,11 @@ public struct PhotoCacheCommand: ToolCommand {
                         ])
                     }
                 case .failure(let error):
-                    tally.record(error)
-                    context.diagnose("photo \(item.id): download failed: \(error)")
+                    if tally.record(error) {
+                        context.diagnose("photo \(item.id): download failed: \(error)\(Self.hint(error))")
+                    }
+                case nil where asked.contains(item.id):
+                    continue  // not tried: the run stopped for a resource failure
                 case nil:
                     tally.unknown += 1
                     context.diagnose("photo \(item.id) has no photo URL")
@@ -190,8 +218,19 @@ public struct PhotoCacheCommand: ToolCommand {
             progress.finish()
             context.standardOutput.write(lines)
             context.standardOutput.flush()
+            if let stopping = tally.stopping { throw stopping }
         }
         return tally.status
+    }
+
+    /// Which option changes a limit the download ran into.
+    static func hint(_ error: DownloadError) -> String {
+        switch error {
+        case .transport(.tooLarge): "; nothing was kept (--max-photo-bytes)"
+        case .transport(.timeLimit): "; nothing was kept (--download-timeout)"
+        case .notAnImage: "; nothing was kept"
+        default: ""
+        }
     }
 
     private func showInfo(_ cache: PhotoCache, _ context: ToolContext) throws -> SysExit {

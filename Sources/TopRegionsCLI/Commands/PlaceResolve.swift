@@ -35,7 +35,7 @@ public struct PlaceResolve: ToolCommand {
     @OptionGroup public var database: DatabaseOptions
     @OptionGroup public var flickr: FlickrOptions
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Look up at most this many places at once.", valueName: "n"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Look up at most this many places at once (fewer, said on stderr, when ulimit -n leaves too few file descriptors).", valueName: "n"))
     public var parallel = 4
 
     @Flag(name: .long, help: "Resolve the places of stored photos that have no region yet (reads no records).")
@@ -66,8 +66,12 @@ public struct PlaceResolve: ToolCommand {
     public func execute(_ context: ToolContext) throws -> SysExit {
         let store = try database.open(context)
         // The key is needed only when a place has to be looked up: records whose places
-        // are all known pass through without one.
-        let resolver = PlaceResolver(store: store, parallel: parallel, settings: flickr.settingsWhenNeeded(context, store: store))
+        // are all known pass through without one. So are the descriptors for the lookups: a
+        // lookup holds a socket (and a resolver's pair while it resolves), the place's lock,
+        // and a database connection to check what is known.
+        let resolver = PlaceResolver(
+            store: store, parallel: parallel, settings: flickr.settingsWhenNeeded(context, store: store),
+            workers: { try ParallelLimit(perWorker: 8, work: "lookups").workers($0, context) })
         return pending ? try resolvePending(resolver, context) : try resolveStream(resolver, context)
     }
 
@@ -76,6 +80,7 @@ public struct PlaceResolve: ToolCommand {
         let progress = ProgressLine(context)
         let outcome = try resolver.resolve(places) { done, total in progress.update("\(done)/\(total) places") }
         progress.finish()
+        if let failure = outcome.storeFailure { throw failure }
         context.note("\(Grammar.count(places.count, "pending place")): \(outcome.lookedUp) looked up, \(Grammar.count(outcome.photosAttached, "stored photo")) gained a region, \(outcome.failed.count) failed")
         return try finish(outcome.stoppedBy, failed: outcome.failed, context)
     }
@@ -87,6 +92,7 @@ public struct PlaceResolve: ToolCommand {
         var answers: [String: PlaceResolution] = [:]
         var failed: [String: FlickrError] = [:]
         var stoppedBy: FlickrError?
+        var storeFailure: ToolError?
         var counts = (records: 0, lookedUp: 0, bad: 0)
         let progress = ProgressLine(context)
 
@@ -103,6 +109,8 @@ public struct PlaceResolve: ToolCommand {
                 answers.merge(outcome.resolved) { $1 }
                 failed.merge(outcome.failed) { $1 }
                 counts.lookedUp += outcome.lookedUp
+                // Out of descriptors or disk: pass on these records as they are, then stop.
+                if let failure = outcome.storeFailure { storeFailure = failure }
                 if let stop = outcome.stoppedBy {
                     // A refused key ends the run here; limits let the records pass unresolved.
                     if stop.isConfigurationError { throw stop.toolError }
@@ -122,6 +130,7 @@ public struct PlaceResolve: ToolCommand {
             context.standardOutput.flush()
             counts.records += pendingRecords.count
             pendingRecords.removeAll(keepingCapacity: true)
+            if let storeFailure { throw storeFailure }
         }
 
         for source in input.sources(context) {

@@ -24,6 +24,10 @@ public struct ThumbGet: ToolCommand {
             On a terminal, stderr shows how many thumbnails are downloaded so far; with no \
             ids and standard input a terminal, thumb-get says it waits for ids (Ctrl-D ends).
 
+            A thumbnail is a few KB: an answer over 512K, one that is not a JPEG, or a download \
+            that takes longer than --download-timeout is stopped at once, not retried, and \
+            nothing is stored.
+
             Examples:
               regions-top --region "Nova Scotia, Canada" | thumb-get --out thumbs/
               thumb-get 53120987654 53120987655
@@ -36,8 +40,11 @@ public struct ThumbGet: ToolCommand {
             completion: .directory)
     public var out: String?
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Download at most this many thumbnails at once.", valueName: "n"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Download at most this many thumbnails at once (fewer, said on stderr, when ulimit -n leaves too few file descriptors).", valueName: "n"))
     public var parallel = 4
+
+    @Option(name: .long, help: ArgumentHelp("Give up a download that takes longer than this, e.g. 30s, 2m.", valueName: "age"))
+    public var downloadTimeout = "60s"
 
     @OptionGroup public var verbosity: VerbosityOptions
 
@@ -59,6 +66,10 @@ public struct ThumbGet: ToolCommand {
     public func validate() throws {
         if ids.contains("help") { throw ValidationError("'help' is not a photo id; for help, give --help (a lone 'help' works too)") }
         guard (1...32).contains(parallel) else { throw ValidationError("--parallel must be between 1 and 32") }
+        if out == "" { throw ValidationError("--out: the path is empty (leave --out out to write no files)") }
+        guard let seconds = Units.parseDuration(downloadTimeout), seconds > 0 else {
+            throw ValidationError("--download-timeout: \(Units.durationProblem(downloadTimeout))")
+        }
     }
 
     public func execute(_ context: ToolContext) throws -> SysExit {
@@ -75,6 +86,11 @@ public struct ThumbGet: ToolCommand {
             }
         }
         let retry = RetryPolicy.from(environment: context.environment, maxAttempts: 5)
+        var limits = DownloadLimits.thumbnail
+        limits.seconds = Units.parseDuration(downloadTimeout)!
+        // A download holds a socket (and a resolver's pair while it resolves), the photo's
+        // lock, and a database connection to look for the thumbnail and keep it.
+        let workers = try ParallelLimit(perWorker: 8, work: "downloads").workers(parallel, context)
         var tally = FailureTally()
         let progress = ProgressLine(context)
         let trace = context.tracer
@@ -84,14 +100,14 @@ public struct ThumbGet: ToolCommand {
             let photos = try queries.photos(ids: items.map(\.id))
             let before = downloaded
             let results = try thumbnails.thumbnails(
-                for: items.map(\.id), photos: photos, parallel: parallel, now: context.now,
-                makeDownloader: { Downloader(retry: retry, now: context.now, trace: trace) },
+                for: items.map(\.id), photos: photos, parallel: workers, limits: limits, now: context.now,
+                makeDownloader: { try Downloader(retry: retry, now: context.now, trace: trace) },
                 progress: { done, total in
                     progress.update("\(before + done) \(before + done == 1 ? "thumbnail" : "thumbnails") downloaded (\(done) of \(total) in this batch)", force: done == total)
                 })
             var lines: [UInt8] = []
             for item in items {
-                switch results[item.id]! {
+                switch results[item.id] {
                 case .found(let bytes, let fresh):
                     if fresh { downloaded += 1 }
                     context.trace("photo \(item.id): \(fresh ? "downloaded" : "from the database"), \(Grammar.count(bytes.count, "byte"))")
@@ -110,13 +126,22 @@ public struct ThumbGet: ToolCommand {
                     tally.unknown += 1
                     context.diagnose("photo \(item.id) has no thumbnail URL")
                 case .failed(let error):
-                    tally.record(error)
-                    context.diagnose("photo \(item.id): thumbnail download failed: \(error)")
+                    if tally.record(error) {
+                        let hint = switch error {
+                        case .transport(.tooLarge), .notAnImage: "; nothing was stored"
+                        case .transport(.timeLimit): "; nothing was stored (--download-timeout)"
+                        default: ""
+                        }
+                        context.diagnose("photo \(item.id): thumbnail download failed: \(error)\(hint)")
+                    }
+                case nil:
+                    continue  // not tried: the run stopped for a resource failure
                 }
             }
             progress.finish()
             context.standardOutput.write(lines)
             context.standardOutput.flush()
+            if let stopping = tally.stopping { throw stopping }
         }
         return tally.status
     }

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import TopRegionsFlickr
 import TopRegionsHTTP
+import TopRegionsStore
 import TopRegionsSupport
 
 /// The one table from what went wrong to how a tool ends, so the same failure ends every
@@ -20,8 +21,9 @@ public enum ExitStatuses {
         case .noInput: "Something asked for does not exist: an input file, the database, a region, a photo."
         case .unavailable: "Flickr or an image server refused for good (an HTTP 4xx, an answer that is not an image); retrying will not help."
         case .software: "An internal error (a bug: please report it)."
+        case .osResource: "The system ran out of something: file descriptors (ulimit -n; --parallel is lowered first when it can be), memory, processes. The message says which."
         case .cantCreate: "A file or directory cannot be created: the database, its lock file, the cache, the --out directory."
-        case .ioError: "A read or write failed: standard output (a full disk), an input, the cache."
+        case .ioError: "A read or write failed: standard output, an input, the cache, the database (a full disk, a quota, an I/O error)."
         case .tempFail: "Temporary: the network failed after retries (refused connection, timeout, HTTP 5xx or 429), a rate or call limit was reached, or the database stayed busy. Try again later; cron will."
         case .config: "Configuration: no API key, a key Flickr refuses, or a bad FLICKR_* or TOPREGIONS_* setting."
         }
@@ -39,8 +41,10 @@ public enum ExitStatuses {
         case let error as DownloadError:
             return (status(of: error), error.description)
         case let error as HTTPError:
+            if case .osResource = error { return (.osResource, error.description) }
             return (error.isTransient ? .tempFail : .unavailable, error.description)
         case let error as DatabaseError:
+            if let described = Store.describe(error, path: nil) { return (described.status, described.message) }
             let message = "database error: \(error.message ?? "\(error.resultCode)")"
             switch error.resultCode {
             case .SQLITE_BUSY, .SQLITE_LOCKED: return (.tempFail, message)
@@ -50,7 +54,8 @@ public enum ExitStatuses {
             default: return (.software, message)
             }
         case let error as ErrnoError:
-            return (.ioError, error.description)
+            let described = SystemFailure.error(error.code, error.operation, otherwise: .ioError)
+            return (described.status, described.message)
         default:
             // Foundation's errors carry an errno underneath; say that in words, never
             // "NSCocoaErrorDomain error 512".
@@ -68,15 +73,19 @@ public enum ExitStatuses {
     /// A Flickr call that failed: 78 to fix the setup, 75 to try again later, 69 when
     /// Flickr is otherwise unusable.
     static func status(of error: FlickrError) -> SysExit {
+        if case .transport(_, .osResource) = error { return .osResource }
         if error.isConfigurationError { return .config }
         return error.isTemporary ? .tempFail : .unavailable
     }
 
     /// An image download that failed (after retries): 75 when the network or the server
-    /// may recover, 74 when the file could not be written, 69 otherwise.
+    /// may recover, the storage's own status when it could not be kept (74 for a full disk,
+    /// 71 out of descriptors), 69 otherwise (refused for good, over its size or time limit,
+    /// not an image).
     static func status(of error: DownloadError) -> SysExit {
+        if let resource = error.resourceFailure { return resource.status }
         if error.isTransient { return .tempFail }
-        if case .storage = error { return .ioError }
+        if case .storage(_, let status) = error { return status }
         return .unavailable
     }
 }

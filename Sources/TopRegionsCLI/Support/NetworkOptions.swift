@@ -26,6 +26,7 @@ public struct FlickrOptions: ParsableArguments {
 
     public func validate() throws {
         guard maxCalls >= 0 else { throw ValidationError("--max-calls cannot be negative") }
+        if apiKeyFile == "" { throw ValidationError("--api-key-file: the path is empty") }
         guard (0...10).contains(retries) else { throw ValidationError("--retries must be between 0 and 10") }
     }
 

@@ -19,6 +19,9 @@ struct PhotoInput {
         ids: [String], context: ToolContext, chunk: Int = 200, handle: ([Item]) throws -> Void
     ) throws {
         let given = ids.filter { $0 != "-" }
+        if let bad = given.first(where: { !PhotoRecord.isPhotoID($0) }) {
+            throw ToolError(.usage, "\(shown(bad)) is not a photo id (decimal digits, at most \(PhotoRecord.maxIDDigits))")
+        }
         if !given.isEmpty { try handle(given.map { Item(id: $0, object: nil) }) }
         guard given.count < ids.count || ids.isEmpty else { return }
         context.announceReading("photo ids or records", from: [context.standardInput])
@@ -36,22 +39,32 @@ struct PhotoInput {
             } catch {
                 throw ToolError(.dataError, "stdin: line \(number): not a photo record or id: \(error.message)")
             }
+            let item: Item
             switch value {
             case .object(let object):
                 guard let id = object["id"]?.scalarText, !id.isEmpty else {
                     throw ToolError(.dataError, "stdin: line \(number): the record has no \"id\"")
                 }
-                pending.append(Item(id: id, object: object))
+                item = Item(id: id, object: object)
             case .string(let id) where !id.isEmpty:
-                pending.append(Item(id: id, object: nil))
+                item = Item(id: id, object: nil)
             case .number(let id):
-                pending.append(Item(id: id, object: nil))
+                item = Item(id: id, object: nil)
             default:
                 throw ToolError(.dataError, "stdin: line \(number): expected a photo record or id, found \(value.kindName)")
             }
+            guard PhotoRecord.isPhotoID(item.id) else {
+                throw ToolError(.dataError, "stdin: line \(number): \(shown(item.id)) is not a photo id (decimal digits, at most \(PhotoRecord.maxIDDigits))")
+            }
+            pending.append(item)
             if pending.count >= chunk { try flush() }
         }
         try flush()
+    }
+
+    /// An id as a message quotes it: in quotes, cut when long.
+    static func shown(_ id: String) -> String {
+        id.count > 40 ? "\"\(id.prefix(40))…\" (\(id.utf8.count) bytes)" : "\"\(id)\""
     }
 
     /// The line to print for `item`: the record it came with, or the stored one, plus the
@@ -75,16 +88,27 @@ struct PhotoInput {
 
 /// Tallies per-photo failures into the exit status, each download failure's status from
 /// `ExitStatuses`: a failure that waiting will not fix (74, 69) outranks one that may pass
-/// (75), and any download failure outranks photos the database does not have (66).
+/// (75), and any download failure outranks photos the database does not have (66). A
+/// failure of this machine (disk full, no descriptor left) stops the run: `stopping` is
+/// the one error to end with.
 struct FailureTally {
     var unknown = 0
     var failures: [SysExit] = []
+    var stopping: ToolError?
 
-    mutating func record(_ error: DownloadError) {
+    /// Counts `error`; returns whether it is worth a line of its own (a resource failure is
+    /// said once, as the run's last word).
+    mutating func record(_ error: DownloadError) -> Bool {
+        if let failure = error.resourceFailure {
+            if stopping == nil { stopping = failure }
+            return false
+        }
         failures.append(ExitStatuses.status(of: error))
+        return true
     }
 
     var status: SysExit {
+        if let stopping { return stopping.status }
         for status in [SysExit.ioError, .unavailable, .tempFail] where failures.contains(status) { return status }
         if unknown > 0 { return .noInput }
         return .ok

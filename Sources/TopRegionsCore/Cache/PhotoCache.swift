@@ -64,12 +64,13 @@ public struct PhotoCache: Sendable {
     }
 
     public init(directory: String, capBytes: Int64) throws {
+        guard !directory.isEmpty else { throw ToolError(.usage, "--cache-dir: the path is empty") }
         self.directory = directory
         self.capBytes = capBytes
         do {
             try FileSystem.createDirectories(directory + "/.oversize")
         } catch {
-            throw ToolError(.cantCreate, "cannot create the cache directory \(directory): \(error.reason)")
+            throw SystemFailure.error(error.code, "cannot create the cache directory \(directory)", otherwise: .cantCreate)
         }
         let tag = directory + "/CACHEDIR.TAG"
         if !FileManager.default.fileExists(atPath: tag) {
@@ -87,22 +88,22 @@ public struct PhotoCache: Sendable {
     // MARK: Using the cache
 
     /// Makes sure the photo is cached and returns where it is: a hit touches the entry, a
-    /// miss (or a damaged entry) downloads it through `downloader` and evicts what no longer
-    /// fits.
-    public func ensure(photoID: String, url: String, downloader: Downloader, now: Double) throws -> Outcome {
+    /// miss (or a damaged entry) downloads it through `downloader`, within `limits`, and
+    /// evicts what no longer fits. A download that fails leaves nothing in the cache.
+    public func ensure(photoID: String, url: String, downloader: Downloader, limits: DownloadLimits, now: Double) throws -> Outcome {
         let name = SafeName.fileName(for: photoID, extension: "jpg")
         let path = directory + "/" + name
-        let photoLock = locks.lock("photo:" + name)
+        let photoLock = try locks.lock("photo:" + name)
         defer { photoLock.unlock() }
 
-        if Self.isIntact(path) {
+        if try Self.isIntact(path) {
             let entry = try locks.withLock("index") { try touch(name, now: now) }
             return .hit(entry)
         }
 
         let temporary = directory + "/.tmp-\(name)-\(getpid())-\(Self.sequence.wrappingAdd(1, ordering: .relaxed).newValue)"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw ToolError(.cantCreate, "cannot write in the cache \(directory): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw SystemFailure.error(errno, "cannot write in the cache \(directory)", otherwise: .cantCreate) }
         var closed = false
         defer {
             if !closed { close(fd) }
@@ -110,15 +111,15 @@ public struct PhotoCache: Sendable {
         }
         let size: Int64
         do {
-            size = try downloader.download(url, begin: {
-                guard ftruncate(fd, 0) == 0, lseek(fd, 0, SEEK_SET) == 0 else { throw CacheWriteError(errno: errno) }
+            size = try downloader.download(url, limits: limits, begin: {
+                guard ftruncate(fd, 0) == 0, lseek(fd, 0, SEEK_SET) == 0 else { throw cacheWriteError(errno) }
             }, write: { chunk in
                 var offset = 0
                 while offset < chunk.count {
                     let written = Glibc.write(fd, chunk.baseAddress! + offset, chunk.count - offset)
                     if written < 0 {
                         if errno == EINTR { continue }
-                        throw CacheWriteError(errno: errno)
+                        throw cacheWriteError(errno)
                     }
                     offset += written
                 }
@@ -129,11 +130,11 @@ public struct PhotoCache: Sendable {
 
         if size > capBytes {
             let oversize = directory + "/.oversize/" + name
-            guard rename(temporary, oversize) == 0 else { throw CacheWriteError(errno: errno) }
+            guard rename(temporary, oversize) == 0 else { throw cacheWriteError(errno) }
             return .oversize(Entry(name: name, path: oversize, bytes: size, usedAt: now))
         }
         return try locks.withLock("index") {
-            guard rename(temporary, path) == 0 else { throw CacheWriteError(errno: errno) }
+            guard rename(temporary, path) == 0 else { throw cacheWriteError(errno) }
             let entry = try touch(name, now: now)
             _ = try evict(keeping: name, now: now)
             return .downloaded(entry)
@@ -156,9 +157,9 @@ public struct PhotoCache: Sendable {
 
     private static let sequence = Atomic<Int>(0)
 
-    struct CacheWriteError: Error, CustomStringConvertible {
-        var errno: Int32
-        var description: String { "cannot write in the cache: \(String(cString: strerror(errno)))" }
+    /// A failed write in the cache, in words, with its status (74 for a full disk).
+    func cacheWriteError(_ code: Int32) -> ToolError {
+        SystemFailure.error(code, "cannot write in the cache \(directory)", otherwise: .cantCreate)
     }
 
     private struct Scan {
@@ -175,9 +176,13 @@ public struct PhotoCache: Sendable {
     /// the cache keeps does (so a file overwritten outside the cache is downloaded again
     /// rather than served). Completeness needs no check: entries appear only by rename,
     /// after the whole announced length arrived.
-    static func isIntact(_ path: String) -> Bool {
+    static func isIntact(_ path: String) throws -> Bool {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return false }
+        guard fd >= 0 else {
+            // Out of descriptors is not "not cached": downloading again would ask twice.
+            if SystemFailure.isResourceProblem(errno) { throw SystemFailure.error(errno, "cannot open \(path)", otherwise: .ioError) }
+            return false
+        }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size >= 3 else { return false }
@@ -192,9 +197,9 @@ public struct PhotoCache: Sendable {
         let stamp = max(now, newest + 0.000_001)
         let path = directory + "/" + name
         var times = [Self.timespec(stamp), Self.timespec(stamp)]
-        guard utimensat(AT_FDCWD, path, &times, 0) == 0 else { throw CacheWriteError(errno: errno) }
+        guard utimensat(AT_FDCWD, path, &times, 0) == 0 else { throw cacheWriteError(errno) }
         var info = stat()
-        guard stat(path, &info) == 0 else { throw CacheWriteError(errno: errno) }
+        guard stat(path, &info) == 0 else { throw cacheWriteError(errno) }
         return Entry(name: name, path: path, bytes: Int64(info.st_size), usedAt: Self.seconds(info.st_mtim))
     }
 
@@ -205,7 +210,7 @@ public struct PhotoCache: Sendable {
         var total = scan.entries.reduce(0) { $0 + $1.bytes }
         var removed: [Entry] = []
         for entry in scan.entries.sorted(by: Self.lruOrder) where total > capBytes && entry.name != kept {
-            guard let held = locks.tryLock("photo:" + entry.name) else { continue }
+            guard let held = try locks.tryLock("photo:" + entry.name) else { continue }
             defer { held.unlock() }
             if unlink(entry.path) == 0 {
                 total -= entry.bytes
@@ -218,12 +223,12 @@ public struct PhotoCache: Sendable {
             let parts = temporary.dropFirst(".tmp-".count).split(separator: "-", omittingEmptySubsequences: false)
             guard parts.count >= 3 else { continue }
             let entryName = parts.dropLast(2).joined(separator: "-")
-            guard let held = locks.tryLock("photo:" + entryName) else { continue }
+            guard let held = try locks.tryLock("photo:" + entryName) else { continue }
             unlink(directory + "/" + temporary)
             held.unlock()
         }
         // Oversize photos are served once, then left for an hour.
-        if let names = try? FileManager.default.contentsOfDirectory(atPath: directory + "/.oversize") {
+        if let names = try? FileSystem.contentsOfDirectory(directory + "/.oversize") {
             for name in names {
                 var info = stat()
                 let path = directory + "/.oversize/" + name
@@ -238,7 +243,7 @@ public struct PhotoCache: Sendable {
         do {
             names = try FileSystem.contentsOfDirectory(directory)
         } catch {
-            throw ToolError(.ioError, "cannot read the cache directory \(directory): \(error.reason)")
+            throw SystemFailure.error(error.code, "cannot read the cache directory \(directory)", otherwise: .ioError)
         }
         var scan = Scan()
         for name in names {

@@ -29,11 +29,13 @@ public struct Thumbnails: Sendable {
     }
 
     /// Thumbnails for `photos` (id → the stored photo, nil when not stored), downloading
-    /// the missing ones `parallel` at a time through downloaders made by `makeDownloader`;
-    /// `progress` hears (done, to download) after each download.
+    /// the missing ones `parallel` at a time, each within `limits`, through downloaders made
+    /// by `makeDownloader` (before any starts: when not even one can be made, that error is
+    /// thrown); `progress` hears (done, to download) after each download.
     public func thumbnails(
-        for photoIDs: [String], photos: [String: StoredPhoto], parallel: Int, now: @escaping @Sendable () -> Double,
-        makeDownloader: @escaping @Sendable () -> Downloader, progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }
+        for photoIDs: [String], photos: [String: StoredPhoto], parallel: Int, limits: DownloadLimits = .thumbnail,
+        now: @escaping @Sendable () -> Double, makeDownloader: () throws -> Downloader,
+        progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }
     ) throws -> [String: ThumbnailResult] {
         var results: [String: ThumbnailResult] = [:]
         var missing: [(id: String, url: String)] = []
@@ -52,21 +54,25 @@ public struct Thumbnails: Sendable {
         let thumbnails = self
         let done = Atomic<Int>(0)
         let toDownload = missing.count
-        WorkerPool.run(missing.sorted { $0.id < $1.id }, workers: parallel, makeWorker: makeDownloader) { downloader, item in
+        let keyLocks = try store.keyLocks
+        try WorkerPool.run(missing.sorted { $0.id < $1.id }, workers: parallel, makeWorker: makeDownloader) { downloader, item in
             defer { progress(done.wrappingAdd(1, ordering: .relaxed).newValue, toDownload) }
-            let result = store.keyLocks.withLock("thumb:" + item.id) { () -> ThumbnailResult in
-                do {
+            let result: ThumbnailResult
+            do {
+                result = try keyLocks.withLock("thumb:" + item.id) { () throws -> ThumbnailResult in
                     if let bytes = try thumbnails.stored(item.id) { return .found(bytes, downloaded: false) }
-                    let bytes = try downloader.fetch(item.url)
+                    let bytes = try downloader.fetch(item.url, limits: limits)
                     try ThumbnailStore(store: store).keep(bytes, of: item.id, fetchedAt: Int64(now()))
                     return .found(bytes, downloaded: true)
-                } catch let error as DownloadError {
-                    return .failed(error)
-                } catch {
-                    return .failed(.storage("\(error)"))
                 }
+            } catch let error as DownloadError {
+                result = .failed(error)
+            } catch {
+                result = .failed(Downloader.storageError(store.toolError(error)))
             }
             shared.withLock { $0[item.id] = result }
+            // Out of disk or descriptors: every other thumbnail would fail the same way.
+            if case .failed(let error) = result, error.isResourceFailure { return .stopAll }
             return .next
         }
         return shared.withLock { $0 }

@@ -75,10 +75,12 @@ public struct SearchQuery: Sendable {
 /// numbers. Not for sharing between threads: each worker makes its own.
 public final class FlickrClient {
     public let settings: FlickrSettings
-    private let session = CurlSession()
+    private let session: CurlSession
 
-    public init(settings: FlickrSettings) {
+    /// Throws when no HTTP handle can be made (out of memory or descriptors, 71).
+    public init(settings: FlickrSettings) throws {
         self.settings = settings
+        session = try CurlSession()
     }
 
     // MARK: Methods

@@ -16,6 +16,9 @@ public struct ResolveOutcome: Sendable {
     public var failed: [String: FlickrError] = [:]
     /// Why the lookups stopped early (configuration error, budget, hourly limit), if they did.
     public var stoppedBy: FlickrError?
+    /// Why the lookups stopped because of this machine or the database (no descriptor left,
+    /// disk full): the run ends with this error once what was resolved is passed on.
+    public var storeFailure: ToolError?
 }
 
 /// Looks places up with `flickr.places.getInfo`, a bounded number at a time, each at most
@@ -27,17 +30,26 @@ public struct PlaceResolver: Sendable {
     public let parallel: Int
     /// Made on the first lookup, so a run whose places are all known needs no API key.
     private let settings: OnFirstUse<FlickrSettings>
+    /// How many lookups at once, at most `parallel`: decided on the first lookup too (the
+    /// descriptors free then may allow fewer).
+    private let workers: OnFirstUse<Int>
 
     public init(store: Store, settings: FlickrSettings, parallel: Int) {
         self.init(store: store, parallel: parallel, settings: { settings })
     }
 
     /// `settings` is called once, when the first place has to be looked up; what it throws
-    /// (no API key: a configuration error) comes out of `resolve`.
-    public init(store: Store, parallel: Int, settings: @escaping @Sendable () throws -> FlickrSettings) {
+    /// (no API key: a configuration error) comes out of `resolve`. So is `workers`, given
+    /// `parallel`: how many lookups can really run at once (what it throws, e.g. no
+    /// descriptor left for even one, comes out of `resolve` too).
+    public init(
+        store: Store, parallel: Int, settings: @escaping @Sendable () throws -> FlickrSettings,
+        workers: @escaping @Sendable (Int) throws -> Int = { $0 }
+    ) {
         self.store = store
         self.parallel = parallel
         self.settings = OnFirstUse(settings)
+        self.workers = OnFirstUse { try workers(parallel) }
     }
 
     /// Answers for `placeIDs`: what the store knows, and, when `lookUp`, Flickr's answer for
@@ -52,16 +64,23 @@ public struct PlaceResolver: Sendable {
         guard lookUp, !unknown.isEmpty else { return outcome }
 
         let settings = try self.settings.value()
+        let workers = try self.workers.value()
         let shared = Mutex(outcome)
         let done = Atomic<Int>(0)
         let store = self.store
         let writer = PhotoWriter(store: store)
-        WorkerPool.run(unknown, workers: parallel, makeWorker: { FlickrClient(settings: settings) }) { client, placeID in
-            let lock = store.keyLocks.lock("place:" + placeID)
-            defer {
-                lock.unlock()
-                progress(done.wrappingAdd(1, ordering: .relaxed).newValue, unknown.count)
+        let keyLocks = try store.keyLocks
+        try WorkerPool.run(unknown, workers: workers, makeWorker: { try FlickrClient(settings: settings) }) { client, placeID in
+            defer { progress(done.wrappingAdd(1, ordering: .relaxed).newValue, unknown.count) }
+            let lock: KeyLock
+            do {
+                lock = try keyLocks.lock("place:" + placeID)
+            } catch {
+                // No descriptor left to take the lock with: stop asking, say why.
+                shared.withLock { if $0.storeFailure == nil { $0.storeFailure = error as? ToolError ?? ToolError(.osResource, "\(error)") } }
+                return .stopAll
             }
+            defer { lock.unlock() }
             do {
                 // Another process may have answered while we waited for the lock.
                 if let known = try queries.knownPlaces(among: [placeID])[placeID] {
@@ -85,17 +104,18 @@ public struct PlaceResolver: Sendable {
                 return .next
             } catch {
                 // The store failed: nothing more can be remembered, so stop asking.
-                shared.withLock { if $0.stoppedBy == nil { $0.stoppedBy = .badResponse(method: "store", reason: "\(error)") } }
+                shared.withLock { if $0.storeFailure == nil { $0.storeFailure = store.toolError(error) } }
                 return .stopAll
             }
         }
         return shared.withLock { $0 }
     }
 
-    /// Limits and long waits stop every worker: the next one would hit them too.
+    /// Limits, long waits and a machine out of descriptors stop every worker: the next one
+    /// would hit them too.
     static func endsTheRun(_ error: FlickrError) -> Bool {
         switch error {
-        case .runBudgetSpent, .hourlyLimitReached, .rateLimited: true
+        case .runBudgetSpent, .hourlyLimitReached, .rateLimited, .transport(_, .osResource): true
         default: false
         }
     }

@@ -14,17 +14,28 @@ public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
     case connection(String)
     /// Certificate or TLS failure: retrying will not help.
     case tls(String)
-    case tooLarge(limit: Int)
+    /// The body is (or announces, in Content-Length) more than `limit` bytes; the transfer
+    /// was stopped without reading the rest.
+    case tooLarge(limit: Int64, announced: Int64?)
+    /// The whole transfer took longer than its total time limit (`HTTPTimeouts.total`),
+    /// however steadily bytes came.
+    case timeLimit(seconds: Double)
     /// The receiver of the body gave up (e.g. a full disk); its message.
     case aborted(String)
+    /// This process ran out of something a transfer needs (file descriptors, memory).
+    case osResource(String)
     case other(String)
 
     /// Worth another attempt later in the same run.
     public var isTransient: Bool {
         switch self {
-        case .timedOut, .truncated, .connection: true
-        case .unsupportedURL, .tls, .tooLarge, .aborted, .other: false
+        case .timedOut, .truncated, .connection, .timeLimit: true
+        case .unsupportedURL, .tls, .tooLarge, .aborted, .osResource, .other: false
         }
+    }
+
+    static func format(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? String(Int(seconds)) : String(format: "%.1f", seconds)
     }
 
     public var description: String {
@@ -34,8 +45,11 @@ public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
         case .truncated(let received, let expected): "connection closed after \(received) of \(expected) bytes"
         case .connection(let message): message
         case .tls(let message): "TLS: \(message)"
-        case .tooLarge(let limit): "response larger than \(limit) bytes"
+        case .tooLarge(let limit, let announced?): "larger than the \(Units.formatSize(limit)) limit (Content-Length \(announced) bytes)"
+        case .tooLarge(let limit, nil): "larger than the \(Units.formatSize(limit)) limit"
+        case .timeLimit(let seconds): "took longer than the \(Self.format(seconds)) s time limit"
         case .aborted(let message): message
+        case .osResource(let message): message
         case .other(let message): message
         }
     }
@@ -59,7 +73,8 @@ public struct HTTPResponseHead: Sendable, Equatable {
 public struct HTTPTimeouts: Sendable {
     /// Connecting (DNS, TCP, TLS).
     public var connect: TimeInterval
-    /// The whole transfer; nil for downloads of unknown size, which rely on `stall`.
+    /// The whole transfer, however steadily bytes come; nil for none (then only `stall`
+    /// ends a slow transfer).
     public var total: TimeInterval?
     /// Give up when less than 1 KB/s arrives for this long.
     public var stall: TimeInterval
@@ -72,8 +87,10 @@ public struct HTTPTimeouts: Sendable {
 
     /// API calls: small answers, expected fast.
     public static let api = HTTPTimeouts(connect: 10, total: 30, stall: 15)
-    /// Image downloads: any size, as long as bytes keep coming.
-    public static let download = HTTPTimeouts(connect: 10, total: nil, stall: 30)
+    /// Image downloads of at most `total` seconds each.
+    public static func download(total: TimeInterval) -> HTTPTimeouts {
+        HTTPTimeouts(connect: 10, total: total, stall: 30)
+    }
 }
 
 /// One libcurl easy handle: a connection that stays open between requests (keep-alive),
@@ -97,10 +114,13 @@ public final class CurlSession {
         if let reason = unavailable { throw ToolError(.unavailable, reason) }
     }
 
-    /// A handle on a connection. Tools call `requireLibrary()` before making one.
-    public init() {
-        if let reason = Self.unavailable { fatalError(reason) }
-        guard let handle = tr_curl_easy_init() else { fatalError("curl_easy_init failed: out of memory") }
+    /// A handle on a connection. Throws (71) when libcurl cannot make one: it is out of
+    /// memory, or libcurl could not be loaded at all (69).
+    public init() throws {
+        if let reason = Self.unavailable { throw ToolError(.unavailable, reason) }
+        guard let handle = tr_curl_easy_init() else {
+            throw ToolError(.osResource, "cannot make an HTTP connection handle (curl_easy_init failed: out of memory or descriptors)")
+        }
         self.handle = handle
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
     }
@@ -110,18 +130,42 @@ public final class CurlSession {
         errorBuffer.deallocate()
     }
 
+    /// What to do with a response once its status and headers are in, before its body.
+    public enum HeadDecision {
+        /// Read the body.
+        case read
+        /// Stop here, without reading the body (it may be endless): the response is the head
+        /// alone, with `bodyBytes` 0.
+        case stop
+    }
+
     /// GETs `url`, handing the body to `body` as it arrives (so a download never needs to
     /// fit in memory). Throws for transport failures; any HTTP status is a response.
+    ///
+    /// A body over `maxBytes` is refused as early as possible: from its Content-Length
+    /// before any byte is read, else the moment the bytes pass the limit. `head` sees the
+    /// final response's status and headers (not those of redirects) and may stop the
+    /// transfer, or throw to refuse it; either way the body is not drained.
     public func get(
-        _ url: String, headers: [String] = [], timeouts: HTTPTimeouts = .api,
+        _ url: String, headers: [String] = [], timeouts: HTTPTimeouts = .api, maxBytes: Int64? = nil,
+        head: ((HTTPResponseHead) throws -> HeadDecision)? = nil,
         body: (UnsafeRawBufferPointer) throws -> Void
     ) throws(HTTPError) -> HTTPResponseHead {
         guard Self.isFetchable(url) else { throw .unsupportedURL }
         tr_curl_easy_reset(handle)
-        // The callbacks only run inside curl_easy_perform below, so `body` does not escape.
+        // The callbacks only run inside curl_easy_perform below, so the closures do not escape.
         let outcome: Result<HTTPResponseHead, HTTPError> = withoutActuallyEscaping(body) { body in
-            let transfer = Transfer(body: body)
-            return withExtendedLifetime(transfer) { perform(url, headers: headers, timeouts: timeouts, transfer: transfer) }
+            let transfer = Transfer(body: body, maxBytes: maxBytes)
+            return withExtendedLifetime(transfer) {
+                if let head {
+                    return withoutActuallyEscaping(head) { head in
+                        transfer.onHead = head
+                        defer { transfer.onHead = nil }
+                        return perform(url, headers: headers, timeouts: timeouts, transfer: transfer)
+                    }
+                }
+                return perform(url, headers: headers, timeouts: timeouts, transfer: transfer)
+            }
         }
         return try outcome.get()
     }
@@ -144,6 +188,9 @@ public final class CurlSession {
             setString(CURLOPT_USERAGENT, Self.userAgent)
             setLong(CURLOPT_CONNECTTIMEOUT_MS, Int(timeouts.connect * 1000))
             if let total = timeouts.total { setLong(CURLOPT_TIMEOUT_MS, Int(total * 1000)) }
+            // libcurl refuses a Content-Length over the limit before the body (and, in recent
+            // versions, stops a body of unknown length at it); the write callback checks too.
+            if let maxBytes = transfer.maxBytes { _ = tr_curl_setopt_off_t(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(maxBytes)) }
             setLong(CURLOPT_LOW_SPEED_LIMIT, 1024)
             setLong(CURLOPT_LOW_SPEED_TIME, max(1, Int(timeouts.stall)))
             _ = tr_curl_setopt_pointer(handle, CURLOPT_HTTPHEADER, headerList)
@@ -154,14 +201,26 @@ public final class CurlSession {
             _ = tr_curl_setopt_pointer(handle, CURLOPT_HEADERDATA, context)
             errorBuffer[0] = 0
 
+            let started = Self.monotonicSeconds()
             let code = tr_curl_easy_perform(handle)
             if let failure = transfer.bodyError {
                 throw failure as? HTTPError ?? .aborted("\(failure)")
             }
             var status = 0
             _ = tr_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
+            if transfer.stoppedAtHead {
+                return .success(HTTPResponseHead(status: status, headers: transfer.headers, bodyBytes: 0))
+            }
             var announced: curl_off_t = -1
             _ = tr_curl_getinfo_off_t(handle, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &announced)
+            if code == CURLE_FILESIZE_EXCEEDED, let maxBytes = transfer.maxBytes {
+                // libcurl may stop at the Content-Length before it reports it: read the header.
+                let length = transfer.headers["content-length"].flatMap(Int64.init) ?? (announced >= 0 ? Int64(announced) : nil)
+                throw .tooLarge(limit: maxBytes, announced: length)
+            }
+            if code == CURLE_OPERATION_TIMEDOUT, let total = timeouts.total, Self.monotonicSeconds() - started >= total * 0.95 {
+                throw .timeLimit(seconds: total)
+            }
             guard code == CURLE_OK else {
                 if code == CURLE_PARTIAL_FILE {
                     throw .truncated(received: transfer.received, expected: Int64(announced))
@@ -180,11 +239,16 @@ public final class CurlSession {
     /// GETs `url` into memory, refusing bodies larger than `limit`.
     public func fetch(_ url: String, headers: [String] = [], timeouts: HTTPTimeouts = .api, limit: Int = 16 << 20) throws(HTTPError) -> (HTTPResponseHead, [UInt8]) {
         var data: [UInt8] = []
-        let head = try get(url, headers: headers, timeouts: timeouts) { chunk in
-            guard data.count + chunk.count <= limit else { throw HTTPError.tooLarge(limit: limit) }
+        let head = try get(url, headers: headers, timeouts: timeouts, maxBytes: Int64(limit)) { chunk in
             data.append(contentsOf: chunk)
         }
         return (head, data)
+    }
+
+    static func monotonicSeconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 
     /// http:// and https:// only (case-insensitive), with a host.
@@ -212,6 +276,12 @@ public final class CurlSession {
 
     private func classify(_ code: CURLcode) -> HTTPError {
         let detail = String(validatingCString: errorBuffer[0] != 0 ? UnsafePointer(errorBuffer) : tr_curl_easy_strerror(code)) ?? "libcurl error \(code.rawValue)"
+        // libcurl reports a socket() that failed for want of descriptors as "couldn't
+        // connect": a retry, or a message about the server, would mislead.
+        if [CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY, CURLE_FAILED_INIT, CURLE_OUT_OF_MEMORY].contains(code),
+           let free = Descriptors.free(), free < 4 {
+            return .osResource("cannot open a connection: \(Descriptors.exhausted)")
+        }
         switch code {
         case CURLE_OPERATION_TIMEDOUT: return .timedOut
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY, CURLE_COULDNT_CONNECT, CURLE_SEND_ERROR,
@@ -221,6 +291,7 @@ public final class CurlSession {
             return .tls(detail)
         case CURLE_UNSUPPORTED_PROTOCOL: return .unsupportedURL
         case CURLE_TOO_MANY_REDIRECTS: return .other("too many redirects")
+        case CURLE_OUT_OF_MEMORY: return .other("libcurl is out of memory")
         default: return .other(detail)
         }
     }
@@ -238,13 +309,40 @@ public final class CurlSession {
 /// State of one transfer, reached from libcurl's C callbacks through their user pointer.
 private final class Transfer {
     let body: (UnsafeRawBufferPointer) throws -> Void
+    let maxBytes: Int64?
+    var onHead: ((HTTPResponseHead) throws -> CurlSession.HeadDecision)?
+    var status = 0
     var headers: [String: String] = [:]
     var received: Int64 = 0
-    /// What the body's receiver threw, which stopped the transfer.
+    /// The head callback asked to stop before the body.
+    var stoppedAtHead = false
+    /// What the body's receiver (or the head callback, or the size limit) threw, which
+    /// stopped the transfer.
     var bodyError: (any Error)?
 
-    init(body: @escaping (UnsafeRawBufferPointer) throws -> Void) {
+    init(body: @escaping (UnsafeRawBufferPointer) throws -> Void, maxBytes: Int64?) {
         self.body = body
+        self.maxBytes = maxBytes
+    }
+
+    /// The headers of the final response are complete: check the announced length, and let
+    /// the caller look. Returns false to stop the transfer.
+    func headComplete() -> Bool {
+        // Informational responses and redirects that libcurl follows are not the answer.
+        if (100..<200).contains(status) || ((300..<400).contains(status) && headers["location"] != nil) { return true }
+        do {
+            if let maxBytes, (200..<300).contains(status), let length = headers["content-length"].flatMap(Int64.init), length > maxBytes {
+                throw HTTPError.tooLarge(limit: maxBytes, announced: length)
+            }
+            if let onHead, try onHead(HTTPResponseHead(status: status, headers: headers, bodyBytes: 0)) == .stop {
+                stoppedAtHead = true
+                return false
+            }
+            return true
+        } catch {
+            bodyError = error
+            return false
+        }
     }
 }
 
@@ -252,6 +350,9 @@ private func writeCallback(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ 
     let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
     let length = size * count
     do {
+        if let maxBytes = transfer.maxBytes, transfer.received + Int64(length) > maxBytes {
+            throw HTTPError.tooLarge(limit: maxBytes, announced: nil)
+        }
         try transfer.body(UnsafeRawBufferPointer(start: data, count: length))
         transfer.received += Int64(length)
         return length
@@ -268,6 +369,11 @@ private func headerCallback(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _
         .trimmingCharacters(in: .whitespacesAndNewlines)
     if line.hasPrefix("HTTP/") {
         transfer.headers = [:]  // a new response (after a redirect or a 100 Continue)
+        let parts = line.split(separator: " ", maxSplits: 2)
+        transfer.status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+    } else if line.isEmpty {
+        // The blank line that ends a response's headers.
+        if !transfer.headComplete() { return 0 }  // stops the transfer (CURLE_WRITE_ERROR)
     } else if let colon = line.firstIndex(of: ":") {
         let name = line[..<colon].lowercased()
         let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)

@@ -12,35 +12,47 @@ import Foundation
 /// does; otherwise two holders could wait for each other forever.
 public final class KeyLockFile: Sendable {
     public let path: String
+    /// Whether this object created the file (so a caller whose next step fails may remove
+    /// it again, leaving nothing behind).
+    public let createdFile: Bool
 
     public init(path: String) throws {
         self.path = path
-        let fd = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        var fd = Glibc.open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        var created = fd >= 0
+        if fd < 0 && errno == EEXIST {
+            fd = Glibc.open(path, O_RDWR | O_CLOEXEC)
+            created = false
+        }
         guard fd >= 0 else {
-            throw ToolError(.cantCreate, "cannot create lock file \(path): \(String(cString: strerror(errno)))")
+            throw SystemFailure.error(errno, "cannot create the lock file \(path)", otherwise: .cantCreate)
         }
         close(fd)
+        createdFile = created
     }
 
-    /// Waits until `key` is free, then holds it until `unlock()`.
-    public func lock(_ key: String) -> KeyLock {
-        acquire(key, wait: true)!
+    /// Waits until `key` is free, then holds it until `unlock()`. Throws when no descriptor
+    /// (or kernel lock) is left to hold it with.
+    public func lock(_ key: String) throws -> KeyLock {
+        try acquire(key, wait: true)!
     }
 
     /// Takes `key` if nobody holds it; nil otherwise.
-    public func tryLock(_ key: String) -> KeyLock? {
-        acquire(key, wait: false)
+    public func tryLock(_ key: String) throws -> KeyLock? {
+        try acquire(key, wait: false)
     }
 
-    private func acquire(_ key: String, wait: Bool) -> KeyLock? {
+    private func acquire(_ key: String, wait: Bool) throws -> KeyLock? {
         let fd = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        precondition(fd >= 0, "cannot open lock file \(path): \(String(cString: strerror(errno)))")
+        guard fd >= 0 else {
+            throw SystemFailure.error(errno, "cannot open the lock file \(path)", otherwise: .cantCreate)
+        }
         let offset = Self.offset(for: key)
         let status = tr_ofd_lock(fd, offset, true, wait)
         if status == 0 { return KeyLock(fd: fd) }
         close(fd)
-        precondition(!wait, "cannot lock \(path): \(String(cString: strerror(status)))")
-        return nil
+        if !wait && (status == EAGAIN || status == EACCES) { return nil }
+        throw SystemFailure.error(status, "cannot lock \(path)", otherwise: .software)
     }
 
     /// FNV-1a, folded into the positive range of off_t.
@@ -75,8 +87,8 @@ public final class KeyLock {
 
 extension KeyLockFile {
     /// Runs `body` while holding `key`.
-    public func withLock<T>(_ key: String, _ body: () throws -> T) rethrows -> T {
-        let held = lock(key)
+    public func withLock<T>(_ key: String, _ body: () throws -> T) throws -> T {
+        let held = try lock(key)
         defer { held.unlock() }
         return try body()
     }

@@ -28,13 +28,29 @@ public enum SafeName {
     /// whole file or none.
     public static func writeAtomically(_ bytes: [UInt8], to path: String) throws {
         let temporary = path + ".tmp-\(getpid())"
-        guard FileManager.default.createFile(atPath: temporary, contents: Data(bytes)) else {
-            throw ToolError(.cantCreate, "cannot write \(temporary)")
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw SystemFailure.error(errno, "cannot write \(path)", otherwise: .cantCreate) }
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                let code = errno
+                close(fd)
+                unlink(temporary)
+                throw SystemFailure.error(code, "cannot write \(path)", otherwise: .cantCreate)
+            }
+            offset += written
+        }
+        guard close(fd) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw SystemFailure.error(code, "cannot write \(path)", otherwise: .ioError)
         }
         guard rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let code = errno
             unlink(temporary)
-            throw ToolError(.cantCreate, "cannot write \(path): \(reason)")
+            throw SystemFailure.error(code, "cannot write \(path)", otherwise: .cantCreate)
         }
     }
 }

@@ -8,6 +8,9 @@ public enum SysExit: Int32, Sendable {
     case noInput = 66
     case unavailable = 69
     case software = 70
+    /// An operating-system resource ran out: file descriptors, memory, processes, a curl
+    /// handle.
+    case osResource = 71
     case cantCreate = 73
     case ioError = 74
     case tempFail = 75

@@ -1,25 +1,38 @@
 import Foundation
 import Synchronization
 
-/// A fixed number of threads working through a list. Each thread makes its own worker
-/// (e.g. an HTTP session, so connections are reused and never shared), takes the next item
-/// until none are left or `body` asks everyone to stop, and finishes the item it holds:
-/// a transfer in flight is never cancelled.
+/// A fixed number of threads working through a list. Each thread has its own worker (e.g.
+/// an HTTP session, so connections are reused and never shared), takes the next item until
+/// none are left or `body` asks everyone to stop, and finishes the item it holds: a
+/// transfer in flight is never cancelled.
 public enum WorkerPool {
+    /// Workers are made before any thread starts: when not even one can be made (no
+    /// descriptor or memory left for an HTTP handle), that error is thrown and nothing ran;
+    /// when only some can, the work goes to fewer threads.
     public static func run<Item: Sendable, Worker>(
         _ items: [Item], workers: Int,
-        makeWorker: @escaping @Sendable () -> Worker,
+        makeWorker: () throws -> Worker,
         _ body: @escaping @Sendable (inout Worker, Item) -> Disposition
-    ) {
+    ) throws {
         guard !items.isEmpty else { return }
+        var made: [Worker] = []
+        for _ in 0..<max(1, min(workers, items.count)) {
+            do {
+                made.append(try makeWorker())
+            } catch {
+                if made.isEmpty { throw error }
+                break
+            }
+        }
         let next = Atomic<Int>(0)
         let stopped = Atomic<Bool>(false)
         let group = DispatchGroup()
-        for _ in 0..<max(1, min(workers, items.count)) {
+        for worker in made {
+            let handOver = HandOver(worker)
             group.enter()
             let thread = Thread {
                 defer { group.leave() }
-                var worker = makeWorker()
+                var worker = handOver.worker
                 while !stopped.load(ordering: .acquiring) {
                     let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
                     guard index < items.count else { return }
@@ -38,5 +51,11 @@ public enum WorkerPool {
         case next
         /// No worker takes another item (the ones in hand finish).
         case stopAll
+    }
+
+    /// A worker made on the calling thread and used only by the one thread it is handed to.
+    private final class HandOver<Worker>: @unchecked Sendable {
+        let worker: Worker
+        init(_ worker: Worker) { self.worker = worker }
     }
 }

@@ -1,0 +1,205 @@
+import Foundation
+import Testing
+
+/// One value from the database, through the sqlite3 command-line tool (read-only).
+func sqlite(_ db: String, _ sql: String) throws -> String {
+    let run = try Tools.run("/usr/bin/sqlite3", ["-readonly", db, sql], environment: Tools.environment(home: "/tmp"))
+    return run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+}
+
+/// Issue 13's probe, kept: the tools under resource faults (few file descriptors, a full
+/// disk, servers whose bodies never end) end with one line and the right status, never a
+/// signal, a hang or a full disk.
+@Suite struct ResourceFaultsEndToEndTests {
+    /// Runs `tool` under `ulimit -n limit` (through bash, as a user would), with a process
+    /// time limit as a safety net only.
+    static func underLimit(_ limit: Int, _ tool: String, _ arguments: [String], input: [UInt8]? = nil, environment: [String: String]) throws -> RunResult {
+        // Not the last command (bash would exec it): bash reports a death by signal N as 128 + N.
+        try Tools.run("/bin/bash", ["-c", #"ulimit -n "$1" && shift && timeout -s KILL 300 "$@"; status=$?; exit "$status""#, "bash", String(limit), Tools.path(tool)] + arguments,
+                      input: input, environment: environment)
+    }
+
+    /// What every run under a descriptor limit must show: no signal, and either success or
+    /// 71 with one line naming the tool and the resource.
+    static func expectNoCrash(_ run: RunResult, _ tool: String, limit: Int, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(run.status < 128, "\(tool) at ulimit -n \(limit) died of a signal: \(run.status) \(run.stderr)", sourceLocation: sourceLocation)
+        #expect(run.status == 0 || run.status == 71, "\(tool) at ulimit -n \(limit): \(run.status) \(run.stderr)", sourceLocation: sourceLocation)
+        let lines = run.stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        if run.status == 71 {
+            #expect(lines.count == 1 && lines[0].hasPrefix("\(tool): ") && lines[0].contains("file descriptors"),
+                    "\(tool) at ulimit -n \(limit): \(run.stderr)", sourceLocation: sourceLocation)
+            #expect(run.stdout.isEmpty, sourceLocation: sourceLocation)
+        }
+    }
+
+    /// The one "fewer workers" line, when a run degraded.
+    static func degraded(_ run: RunResult, _ tool: String) -> Bool {
+        run.stderr.split(separator: "\n").contains { $0.hasPrefix("\(tool): only ") && $0.contains("file descriptors free (ulimit -n ") && $0.hasSuffix("(--parallel)") }
+    }
+
+    @Test func fewFileDescriptorsEndInOneLineOrFewerWorkersNeverASignal() throws {
+        let setup = try ImagesEndToEndTests.Setup(["--large-bytes", "20000"])
+        let env = setup.environment
+        let ids = Array(setup.ids.prefix(12))
+        let idLines = Array(ids.map { $0 + "\n" }.joined().utf8)
+        // What each tool prints without a limit, to compare degraded runs with.
+        let records = try Tools.run("flickr-recent", ["-q", "--db", setup.scratch.file("scratch.db")], environment: env)
+        try Data(records.stdoutBytes).write(to: URL(fileURLWithPath: setup.scratch.file("records.ndjson")))
+        let top = try Tools.run("regions-top", ["--db", setup.db, "--format", "ndjson"], environment: env)
+        #expect(top.status == 0 && !top.stdout.isEmpty)
+        let fixture = Tools.fixtures.appendingPathComponent("photos.ndjson").path
+
+        for limit in [8, 16, 24, 64] {
+            let regionsTop = try Self.underLimit(limit, "regions-top", ["--db", setup.db, "--format", "ndjson"], environment: env)
+            Self.expectNoCrash(regionsTop, "regions-top", limit: limit)
+            if regionsTop.status == 0 { #expect(regionsTop.stdout == top.stdout) }
+
+            let loadDB = setup.scratch.file("load-\(limit).db")
+            let load = try Self.underLimit(limit, "regions-load", ["-q", "--db", loadDB, fixture], environment: env)
+            Self.expectNoCrash(load, "regions-load", limit: limit)
+            if load.status == 0 {
+                #expect(try sqlite(loadDB, "SELECT COUNT(*) FROM photo") == "3000", "regions-load at ulimit -n \(limit)")
+            }
+
+            // A fresh database: every place is looked up, --parallel 8 at a time if it can.
+            let resolveDB = setup.scratch.file("resolve-\(limit).db")
+            let resolve = try Self.underLimit(limit, "place-resolve", ["-q", "--db", resolveDB, "--parallel", "8", setup.scratch.file("records.ndjson")], environment: env)
+            Self.expectNoCrash(resolve, "place-resolve", limit: limit)
+            if resolve.status == 0 {
+                #expect(resolve.stdout.split(separator: "\n").count == records.stdout.split(separator: "\n").count)
+                #expect(resolve.stdout.contains("\"region_id\""))
+            }
+
+            let thumbs = try Self.underLimit(limit, "thumb-get", ["--db", setup.db, "--parallel", "32"], input: idLines, environment: env)
+            Self.expectNoCrash(thumbs, "thumb-get", limit: limit)
+            if thumbs.status == 0 { #expect(thumbs.stdout.split(separator: "\n").count == ids.count) }
+
+            let cacheDir = setup.scratch.file("cache-\(limit)")
+            let photos = try Self.underLimit(limit, "photo-cache", ["--db", setup.db, "--cache-dir", cacheDir, "--parallel", "16"], input: idLines, environment: env)
+            Self.expectNoCrash(photos, "photo-cache", limit: limit)
+            if photos.status == 0 {
+                #expect(photos.stdout.split(separator: "\n").count == ids.count)
+                #expect(try FileManager.default.contentsOfDirectory(atPath: cacheDir).filter { $0.hasSuffix(".jpg") }.count == ids.count)
+            }
+
+            switch limit {
+            case 8:
+                // Nothing can run on 8 descriptors: every tool says so.
+                for run in [regionsTop, load, resolve, thumbs, photos] { #expect(run.status == 71) }
+            case 64:
+                // Enough for every tool, with fewer workers than asked: said once.
+                for run in [regionsTop, load, resolve, thumbs, photos] { #expect(run.status == 0, "\(run.stderr)") }
+                #expect(Self.degraded(resolve, "place-resolve"), "\(resolve.stderr)")
+                #expect(Self.degraded(thumbs, "thumb-get") && thumbs.stderr.split(separator: "\n").count == 1, "\(thumbs.stderr)")
+                #expect(Self.degraded(photos, "photo-cache") && photos.stderr.split(separator: "\n").count == 1, "\(photos.stderr)")
+            default:
+                break
+            }
+        }
+        // However many runs degraded or stopped, no thumbnail or photo was downloaded twice.
+        let requests = try setup.imageRequests()
+        #expect(requests.filter { $0.hasSuffix("_s") }.count == Set(requests.filter { $0.hasSuffix("_s") }).count)
+    }
+
+    // MARK: Bounded downloads
+
+    /// What each endless body runs into, in the words of the message.
+    static let bodyFaults: [(fault: String, photo: String, thumb: String)] = [
+        ("endless", "download failed: larger than the 32M limit; nothing was kept (--max-photo-bytes)",
+         "thumbnail download failed: larger than the 512K limit; nothing was stored"),
+        ("endless-html", "download failed: not an image (Content-Type text/html; charset=utf-8); nothing was kept",
+         "thumbnail download failed: not an image (Content-Type text/html; charset=utf-8); nothing was stored"),
+        ("trickle", "download failed: took longer than the 2 s time limit; nothing was kept (--download-timeout)",
+         "thumbnail download failed: took longer than the 2 s time limit; nothing was stored (--download-timeout)"),
+        ("huge-length", "download failed: larger than the 32M limit (Content-Length 10737418240 bytes); nothing was kept (--max-photo-bytes)",
+         "thumbnail download failed: larger than the 512K limit (Content-Length 10737418240 bytes); nothing was stored"),
+    ]
+
+    @Test func endlessBodiesAreCutAtTheirLimitAndLeaveNothingBehind() throws {
+        let setup = try ImagesEndToEndTests.Setup()
+        for (index, expected) in Self.bodyFaults.enumerated() {
+            try setup.fake.control("/_fake/faults?body_fault=\(expected.fault)&faults_on=images")
+            let before = try setup.fake.imageRequests().count
+            let id = setup.ids[index]
+            // The process time limit is a safety net against a hang, not a measure of speed.
+            let photo = try Tools.run("/usr/bin/timeout", ["-s", "KILL", "300", Tools.path("photo-cache"), "--db", setup.db, "--download-timeout", "2s", id],
+                                      environment: setup.environment)
+            #expect(photo.status == 69, "\(expected.fault): \(photo.status) \(photo.stderr)")
+            #expect(photo.stderr == "photo-cache: photo \(id): \(expected.photo)\n")
+            #expect(photo.stdout == "")
+
+            let thumb = try Tools.run("/usr/bin/timeout", ["-s", "KILL", "300", Tools.path("thumb-get"), "--db", setup.db, "--download-timeout", "2s", id],
+                                      environment: setup.environment)
+            #expect(thumb.status == 69, "\(expected.fault): \(thumb.status) \(thumb.stderr)")
+            #expect(thumb.stderr == "thumb-get: photo \(id): \(expected.thumb)\n")
+            #expect(thumb.stdout == "")
+
+            // Not retried: one request each. Nothing kept: no entry, no temporary file, no
+            // file over the limit, no thumbnail in the database.
+            #expect(try setup.fake.imageRequests().count == before + 2, "\(expected.fault)")
+            let names = try FileManager.default.subpathsOfDirectory(atPath: setup.cache)
+            #expect(!names.contains { $0.hasSuffix(".jpg") || $0.contains(".tmp-") }, "\(expected.fault): \(names)")
+            for name in names {
+                let size = (try FileManager.default.attributesOfItem(atPath: setup.cache + "/" + name)[.size] as? Int) ?? 0
+                #expect(size <= 32 << 20)
+            }
+            #expect(try sqlite(setup.db, "SELECT COUNT(*) FROM thumbnail") == "0")
+        }
+
+        // --max-photo-bytes is the photo's limit: a 102,400-byte photo over a 50K limit is
+        // refused before its body (Content-Length), and fits under 1M.
+        try setup.fake.control("/_fake/faults")
+        let small = try setup.photoCache(["--max-photo-bytes", "50K", setup.ids[5]])
+        #expect(small.status == 69)
+        #expect(small.stderr == "photo-cache: photo \(setup.ids[5]): download failed: larger than the 50K limit (Content-Length 102400 bytes); nothing was kept (--max-photo-bytes)\n")
+        let fits = try setup.photoCache(["--max-photo-bytes", "1M", setup.ids[5]])
+        #expect(fits.status == 0)
+        #expect(try setup.cacheEntries() == ["\(setup.ids[5]).jpg"])
+    }
+
+    // MARK: A full disk
+
+    /// A tmpfs of `size`, mounted for the test and unmounted after; nil where the machine
+    /// does not allow mounting (not root, or a container without the capability).
+    final class SmallDisk {
+        let path: String
+        init?(_ scratch: Scratch, size: String) {
+            path = scratch.file("disk-\(size)")
+            try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            guard let mount = try? Tools.run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(size)", "tmpfs", path], environment: Tools.environment(home: "/tmp")),
+                  mount.status == 0
+            else { return nil }
+        }
+        deinit {
+            _ = try? Tools.run("/bin/umount", [path], environment: Tools.environment(home: "/tmp"))
+        }
+    }
+
+    @Test func aFullDiskEndsALoadAndACacheFillWithOneLineAndStatus74() throws {
+        let setup = try ImagesEndToEndTests.Setup()
+        guard let disk = SmallDisk(setup.scratch, size: "512k") else {
+            print("skipped: cannot mount a tmpfs here")
+            return
+        }
+        // The fixture does not fit in 512 KB: the load stops, with what was committed whole.
+        let db = disk.path + "/photos.db"
+        let load = try Tools.run("regions-load", ["-q", "--db", db, Tools.fixtures.appendingPathComponent("photos.ndjson").path], environment: setup.environment)
+        #expect(load.status == 74)
+        #expect(load.stderr == "regions-load: cannot write the database \(db): the disk is full\n")
+        #expect(try sqlite(db, "PRAGMA integrity_check") == "ok")
+        try FileManager.default.removeItem(atPath: db)
+        for suffix in ["-wal", "-shm", ".lock"] { try? FileManager.default.removeItem(atPath: db + suffix) }
+
+        // 12 photos of 100 KB into a cache on 512 KB: the ones that fit are served, then one
+        // line says the disk is full, and nothing half-written stays.
+        let cache = disk.path + "/cache"
+        let fill = try Tools.run("photo-cache", ["--db", setup.db, "--cache-dir", cache, "--parallel", "1"] + setup.ids.prefix(12), environment: setup.environment)
+        #expect(fill.status == 74)
+        #expect(fill.stderr == "photo-cache: cannot write in the cache \(cache): no space left on the device\n")
+        let served = fill.stdout.split(separator: "\n").count
+        #expect(served >= 1 && served < 12)
+        let names = try FileManager.default.contentsOfDirectory(atPath: cache)
+        #expect(names.filter { $0.hasSuffix(".jpg") }.count == served)
+        #expect(!names.contains { $0.hasPrefix(".tmp-") })
+    }
+}
