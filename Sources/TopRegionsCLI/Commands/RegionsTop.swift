@@ -37,6 +37,9 @@ public struct RegionsTop: ToolCommand {
             starts with =, +, -, @, a tab or a carriage return gets a leading apostrophe and \
             quotes, so a spreadsheet never runs it as a formula; numbers are left as they are.
 
+            It only reads: the database is opened read-only, without a lock, so a user who may \
+            read it but not write it (or its directory) can ask it too.
+
             Examples:
               regions-top
               regions-top --limit 10 --format csv > top10.csv
@@ -92,7 +95,7 @@ public struct RegionsTop: ToolCommand {
     }
 
     public func execute(_ context: ToolContext) throws -> SysExit {
-        let store = try database.open(context, create: false)
+        let store = try database.openForReading(context)
         context.trace("database \(store.path)")
         let queries = Queries(store: store)
         let format = format ?? (context.stdoutIsTerminal ? .table : .ndjson)

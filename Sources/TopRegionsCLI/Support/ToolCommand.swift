@@ -34,6 +34,10 @@ extension ToolCommand {
     /// with its status.
     public static func main() {
         let context = ToolContext.process(toolName: toolName)
+        if let failure = Descriptors.prepareDispatch() {
+            context.diagnose(failure.message)
+            Glibc.exit(failure.status.rawValue)
+        }
         let status = main(Array(CommandLine.arguments.dropFirst()), context: context)
         context.standardOutput.flush()
         Glibc.exit(status)
@@ -41,6 +45,10 @@ extension ToolCommand {
 
     public mutating func run() throws {
         let context = ToolContext.process(toolName: Self.toolName)
+        if let failure = Descriptors.prepareDispatch() {
+            context.diagnose(failure.message)
+            throw ExitCode(failure.status.rawValue)
+        }
         let status = runReportingErrors(context)
         if status != 0 { throw ExitCode(status) }
     }
@@ -138,9 +146,19 @@ public struct DatabaseOptions: ParsableArguments {
 
     public init() {}
 
-    /// The store; `create: false` for tools that only read what others stored.
+    public func validate() throws {
+        if db == "" { throw ValidationError("--db: the path is empty (leave --db out for the default database)") }
+    }
+
+    /// The store; `create: false` for tools that must not start a new database.
     public func open(_ context: ToolContext, create: Bool = true) throws -> Store {
         try Store.open(path: Store.resolvePath(option: db, environment: context.environment), create: create)
+    }
+
+    /// The store, read-only: for tools that only ask questions (no lock, no write, so a
+    /// user without write access to the database can query it).
+    public func openForReading(_ context: ToolContext) throws -> Store {
+        try Store.openForReading(path: Store.resolvePath(option: db, environment: context.environment))
     }
 }
 
@@ -161,6 +179,7 @@ public struct RecordInputOptions: ParsableArguments {
         if files.contains("help") && !FileManager.default.fileExists(atPath: "help") {
             throw ValidationError("no file named 'help' here; for help, give --help (a lone 'help' works too)")
         }
+        if files.contains("") { throw ValidationError("a file name is empty (use '-' for standard input)") }
     }
 
     /// The files to read, in order; says so first when one is a terminal.

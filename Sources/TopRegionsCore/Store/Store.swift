@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import TopRegionsSupport
 
 /// The one SQLite file every stage shares.
@@ -8,56 +9,225 @@ import TopRegionsSupport
 /// overlap), writes in `BEGIN IMMEDIATE` transactions (a writer takes the lock up front
 /// instead of failing halfway through with SQLITE_BUSY), and versioned migrations that
 /// whichever stage runs first applies, even when two start at once on a new file.
+///
+/// Tools that only ask questions open the store read-only (`openForReading`): no lock file,
+/// no migration, nothing written, so a user who may read the database but not write it or
+/// its directory can query it. For that, writers keep the `-wal` and `-shm` files beside
+/// the database when they close (SQLITE_FCNTL_PERSIST_WAL): SQLite lets a reader without
+/// write access open a WAL database only when those files exist (or can be created).
 public final class Store: Sendable {
+    /// The path as the user gave it, for messages.
     public let path: String
+    /// The database file itself, symbolic links resolved: every name of one file shares
+    /// its lock file and its -wal and -shm.
+    public let realPath: String
     public let pool: DatabasePool
+    /// Opened with `openForReading`: nothing can be written, and there are no key locks.
+    public let isReadOnly: Bool
+    private let lockFile: KeyLockFile?
+
     /// Per-key locks shared by every process using this database ("resolving place X",
-    /// "downloading thumbnail Y"), in a `<db>.lock` file next to it.
-    public let keyLocks: KeyLockFile
+    /// "downloading thumbnail Y"), in a `<real path>.lock` file next to it. A read-only
+    /// store has none.
+    public var keyLocks: KeyLockFile {
+        get throws {
+            guard let lockFile else { throw ToolError(.software, "the database \(path) is open read-only: it takes no locks") }
+            return lockFile
+        }
+    }
 
     /// How long a writer waits for another process's write transaction to finish.
     public static let busyTimeout: TimeInterval = 60
 
-    /// Opens the database at `path`, creating it (and its schema) when `create` is true;
-    /// tools that only ask questions pass false, so a mistyped path is an error (66), not a
-    /// new empty database.
+    /// What SQLite files start with (https://www.sqlite.org/fileformat.html).
+    static let header = Array("SQLite format 3\0".utf8)
+
+    /// Opens the database at `path` for reading and writing, creating it (and its schema)
+    /// when `create` is true; tools that must not start a new database pass false, so a
+    /// mistyped path is an error (66), not a new empty database.
     public static func open(path: String, create: Bool = true) throws -> Store {
-        if !create, !FileManager.default.fileExists(atPath: path) {
+        let file = try DatabaseFile.inspect(path)
+        if !file.exists && !create {
             throw ToolError(.noInput, "no database at \(path) (photos get there with flickr-recent | place-resolve | regions-load)")
         }
-        return try Store(path: path)
+        return try Store(writing: file)
     }
 
-    private init(path: String) throws {
-        self.path = path
-        let directory = (path as NSString).deletingLastPathComponent
-        if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
-            throw ToolError(.cantCreate, "cannot create database \(path): directory \(directory) does not exist")
+    /// Opens an existing database read-only: no lock file, no migration, no write. When
+    /// its schema is older than this toolkit's, it is upgraded if this user may write it;
+    /// otherwise the error says who can.
+    public static func openForReading(path: String) throws -> Store {
+        let file = try DatabaseFile.inspect(path)
+        guard file.exists else {
+            throw ToolError(.noInput, "no database at \(path) (photos get there with flickr-recent | place-resolve | regions-load)")
         }
-        keyLocks = try KeyLockFile(path: path + ".lock")
+        let reader = try Store(reading: file)
+        guard try !reader.needsMigration() else {
+            if file.isWritableHere {
+                return try Store(writing: file)
+            }
+            throw ToolError(.cantCreate, "the database \(path) has an older schema than this toolkit and is read-only here; run any writing tool (e.g. regions-load < /dev/null) once as a user who may write it, to upgrade it")
+        }
+        return reader
+    }
 
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(Self.busyTimeout)
-        configuration.label = "topregions"
-        // The schema relies on them; GRDB's default, stated here because it matters.
-        configuration.foreignKeysEnabled = true
+    private init(writing file: DatabaseFile) throws {
+        path = file.path
+        realPath = file.realPath
+        isReadOnly = false
+        if !file.exists {
+            let directory = (file.realPath as NSString).deletingLastPathComponent
+            if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
+                throw ToolError(.cantCreate, "cannot create database \(path): directory \(directory) does not exist")
+            }
+        }
+        let locks = try KeyLockFile(path: file.realPath + ".lock")
+        lockFile = locks
+
+        var configuration = Self.configuration()
         configuration.prepareDatabase { db in
             // Batches are staged in temporary tables: keep them in memory. A larger page cache
             // keeps the photo indexes of a big store in memory while a batch updates them.
             try db.execute(sql: "PRAGMA temp_store = MEMORY; PRAGMA cache_size = -65536")
+            try Self.keepWALFiles(db)
         }
 
         // Creating the file and migrating it happen under an exclusive key lock, so two
         // stages that start at once on a new file do not both try to create the schema
         // (GRDB's migrator checks what is applied outside the migration's transaction).
         do {
-            pool = try keyLocks.withLock("schema") {
-                let pool = try DatabasePool(path: path, configuration: configuration)
+            pool = try locks.withLock("schema") {
+                let pool = try DatabasePool(path: file.realPath, configuration: configuration)
                 try Schema.migrator.migrate(pool)
                 return pool
             }
+        } catch {
+            // Nothing is left beside a path that did not open as a database.
+            if locks.createdFile { unlink(file.realPath + ".lock") }
+            throw Self.openingError(error, file)
+        }
+    }
+
+    private init(reading file: DatabaseFile) throws {
+        path = file.path
+        realPath = file.realPath
+        isReadOnly = true
+        lockFile = nil
+        var configuration = Self.configuration()
+        configuration.readonly = true
+        configuration.maximumReaderCount = 2
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA temp_store = MEMORY")
+        }
+        pool = try Self.openReadOnly(file, configuration)
+    }
+
+    private static func openReadOnly(_ file: DatabaseFile, _ configuration: Configuration) throws -> DatabasePool {
+        do {
+            let pool = try DatabasePool(path: file.realPath, configuration: configuration)
+            // The first read opens the WAL: this is where a missing -shm shows.
+            _ = try pool.read { try Int.fetchOne($0, sql: "PRAGMA schema_version") }
+            return pool
+        } catch {
+            guard let immutable = file.immutableURI else { throw openingError(error, file) }
+            // Nobody can be writing it (see `immutableURI`): read it as the file it is.
+            do {
+                let pool = try DatabasePool(path: immutable, configuration: configuration)
+                _ = try pool.read { try Int.fetchOne($0, sql: "PRAGMA schema_version") }
+                return pool
+            } catch {
+                throw openingError(error, file)
+            }
+        }
+    }
+
+    private static func configuration() -> Configuration {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(Self.busyTimeout)
+        configuration.label = "topregions"
+        // The schema relies on them; GRDB's default, stated here because it matters.
+        configuration.foreignKeysEnabled = true
+        return configuration
+    }
+
+    /// Keeps -wal and -shm when the last connection closes (the WAL emptied, not deleted),
+    /// so that readers without write access to the directory can open the database.
+    static func keepWALFiles(_ db: Database) throws {
+        var persist: Int32 = 1
+        _ = sqlite3_file_control(db.sqliteConnection, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
+        // Emptied at close, and after a checkpoint that lets it restart past this size.
+        try db.execute(sql: "PRAGMA journal_size_limit = \(32 << 20)")
+    }
+
+    /// Whether migrations this toolkit knows have not been applied (an older database, or
+    /// an empty file).
+    func needsMigration() throws -> Bool {
+        try pool.read { try !Schema.migrator.hasCompletedMigrations($0) }
+    }
+
+    /// The error a user reads when the database could not be opened.
+    private static func openingError(_ error: any Error, _ file: DatabaseFile) -> any Error {
+        guard let databaseError = error as? DatabaseError else { return error }
+        switch databaseError.resultCode {
+        case .SQLITE_NOTADB:
+            return ToolError(.dataError, "\(file.path) is not an SQLite database")
+        case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH:
+            if let resource = describe(databaseError, path: file.path) { return resource }
+            if !file.isWritableHere, !FileManager.default.fileExists(atPath: file.realPath + "-shm") {
+                return ToolError(.cantCreate, "cannot read the database \(file.path) without write access to its directory: SQLite needs \(file.realPath)-shm, which is missing (a writing tool of this toolkit leaves it; run one once as a user who may write the database)")
+            }
+            return ToolError(.cantCreate, "cannot open database \(file.path): \(databaseError.message ?? "\(databaseError)")")
+        default:
+            return describe(databaseError, path: file.path)
+                ?? ToolError(.cantCreate, "cannot open database \(file.path): \(databaseError.message ?? "\(databaseError)")")
+        }
+    }
+
+    /// The status and words for an SQLite failure that is about the machine (descriptors,
+    /// memory, disk) or about another process (busy), or about damaged data; nil for
+    /// anything else.
+    public static func describe(_ error: DatabaseError, path: String?) -> ToolError? {
+        let detail = error.message ?? "\(error)"
+        let database = path.map { "the database \($0)" } ?? "the database"
+        switch error.resultCode {
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            return ToolError(.tempFail, "\(database) is busy (another process holds it): \(detail)")
+        case .SQLITE_CORRUPT, .SQLITE_NOTADB:
+            return ToolError(.dataError, "\(database) is damaged or not a database: \(detail)")
+        case .SQLITE_FULL:
+            return ToolError(.ioError, "cannot write \(database): the disk is full")
+        case .SQLITE_IOERR:
+            if error.extendedResultCode == .SQLITE_IOERR_NOMEM { return ToolError(.osResource, "out of memory using \(database)") }
+            return ToolError(.ioError, "input/output error on \(database): \(detail)")
+        case .SQLITE_NOMEM:
+            return ToolError(.osResource, "out of memory using \(database)")
+        case .SQLITE_CANTOPEN:
+            // SQLite does not say why; a process at its descriptor limit is the usual reason.
+            if let free = Descriptors.free(), free < 8 {
+                return ToolError(.osResource, "cannot open \(database): \(Descriptors.exhausted)")
+            }
+            return nil
+        default:
+            return nil
+        }
+    }
+
+    /// Any error from using the store, as the user reads it (status and words).
+    public func toolError(_ error: any Error) -> ToolError {
+        if let error = error as? ToolError { return error }
+        if let error = error as? DatabaseError {
+            return Self.describe(error, path: path) ?? ToolError(.software, "database error: \(error.message ?? "\(error)")")
+        }
+        return ToolError(.software, "\(error)")
+    }
+
+    /// Runs `body`; its database errors come out as `toolError` says them (naming this
+    /// database, with the status their cause means).
+    public func naming<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
         } catch let error as DatabaseError {
-            throw ToolError(.cantCreate, "cannot open database \(path): \(error.message ?? "\(error)")")
+            throw toolError(error)
         }
     }
 
@@ -80,7 +250,10 @@ public final class Store: Sendable {
     /// Where the database lives: `--db`, else `TOPREGIONS_DB`, else the XDG data directory
     /// (`$XDG_DATA_HOME/topregions/topregions.db`, by default under ~/.local/share).
     public static func resolvePath(option: String?, environment: [String: String]) throws -> String {
-        if let option, !option.isEmpty { return option }
+        if let option {
+            guard !option.isEmpty else { throw ToolError(.usage, "--db: the path is empty") }
+            return option
+        }
         if let fromEnvironment = environment["TOPREGIONS_DB"], !fromEnvironment.isEmpty { return fromEnvironment }
         let dataHome: String
         if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
@@ -97,5 +270,106 @@ public final class Store: Sendable {
             throw ToolError(.cantCreate, "cannot create the database directory \(directory): \(error.reason)")
         }
         return directory + "/topregions.db"
+    }
+}
+
+/// What is at a database path, checked before SQLite touches it: SQLite would happily
+/// create `/dev/null-wal`, or a lock file beside a directory, before finding out.
+struct DatabaseFile {
+    /// As given.
+    var path: String
+    /// Symbolic links resolved (for a file yet to be created: its directory resolved).
+    var realPath: String
+    var exists: Bool
+    /// Permission bits of the file and of its directory (when they exist).
+    var fileMode: mode_t = 0
+    var directoryMode: mode_t = 0
+
+    static func inspect(_ path: String) throws -> DatabaseFile {
+        guard !path.isEmpty else { throw ToolError(.usage, "--db: the path is empty") }
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            let code = errno
+            guard code == ENOENT else {
+                throw SystemFailure.error(code, "cannot use the database \(path)", otherwise: .noInput)
+            }
+            var link = stat()
+            if lstat(path, &link) == 0, (link.st_mode & S_IFMT) == S_IFLNK {
+                throw ToolError(.noInput, "the database \(path) is a symbolic link to a file that does not exist")
+            }
+            let directory = (path as NSString).deletingLastPathComponent
+            let name = (path as NSString).lastPathComponent
+            let realDirectory = directory.isEmpty ? "." : directory
+            guard let resolved = realpath(realDirectory, nil) else {
+                let code = errno
+                if code == ENOENT || code == ENOTDIR {
+                    // Reported by the caller: no database (readers), or no directory (writers).
+                    return DatabaseFile(path: path, realPath: path, exists: false)
+                }
+                throw SystemFailure.error(code, "cannot use the directory of the database \(path)", otherwise: .cantCreate)
+            }
+            defer { free(resolved) }
+            var file = DatabaseFile(path: path, realPath: String(cString: resolved) + "/" + name, exists: false)
+            var directoryInfo = stat()
+            if stat(realDirectory, &directoryInfo) == 0 { file.directoryMode = directoryInfo.st_mode }
+            return file
+        }
+        let kind: String? = switch info.st_mode & S_IFMT {
+        case S_IFREG: nil
+        case S_IFDIR: "a directory"
+        case S_IFCHR, S_IFBLK: "a device"
+        case S_IFIFO: "a pipe (FIFO)"
+        case S_IFSOCK: "a socket"
+        default: "not a regular file"
+        }
+        if let kind {
+            throw ToolError(.noInput, "the database \(path) is \(kind), not a database file; nothing was created")
+        }
+        guard let resolved = realpath(path, nil) else {
+            throw SystemFailure.error(errno, "cannot use the database \(path)", otherwise: .noInput)
+        }
+        defer { free(resolved) }
+        var file = DatabaseFile(path: path, realPath: String(cString: resolved), exists: true, fileMode: info.st_mode)
+        var directoryInfo = stat()
+        if stat((file.realPath as NSString).deletingLastPathComponent, &directoryInfo) == 0 { file.directoryMode = directoryInfo.st_mode }
+        if info.st_size > 0 { try file.checkHeader() }
+        return file
+    }
+
+    /// An existing file that is not SQLite's is refused before SQLite opens it (and
+    /// creates its -wal beside it).
+    private func checkHeader() throws {
+        let fd = open(realPath, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw SystemFailure.error(errno, "cannot read the database \(path)", otherwise: .noInput)
+        }
+        defer { close(fd) }
+        var head = [UInt8](repeating: 0, count: Store.header.count)
+        let count = read(fd, &head, head.count)
+        guard count >= 0 else { throw SystemFailure.error(errno, "cannot read the database \(path)", otherwise: .ioError) }
+        guard count == head.count, head == Store.header else {
+            throw ToolError(.dataError, "\(path) is not an SQLite database; nothing was changed")
+        }
+    }
+
+    /// Whether this process may create files beside the database and write it.
+    var isWritableHere: Bool {
+        let directory = (realPath as NSString).deletingLastPathComponent
+        return access(directory.isEmpty ? "." : directory, W_OK | X_OK) == 0 && (!exists || access(realPath, W_OK) == 0)
+    }
+
+    /// SQLite's `immutable` URI for the database, when reading it as an unchanging file is
+    /// safe: no -wal holds changes not yet in the file, and neither the file nor its
+    /// directory can be written by anyone but the superuser (no write permission bits), so
+    /// no writer can start while it is read. nil otherwise.
+    var immutableURI: String? {
+        let noWriteBits: mode_t = 0o222
+        guard exists, fileMode & noWriteBits == 0, directoryMode & noWriteBits == 0,
+              !FileManager.default.fileExists(atPath: realPath + "-wal")
+        else { return nil }
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "?#%")
+        guard let encoded = realPath.addingPercentEncoding(withAllowedCharacters: allowed) else { return nil }
+        return "file:\(encoded)?mode=ro&immutable=1"
     }
 }

@@ -23,7 +23,8 @@ final class WALCheckpointer: Sendable {
         var configuration = Configuration()
         configuration.busyMode = .timeout(Store.busyTimeout)
         configuration.label = "topregions.checkpoint"
-        let connection = try DatabaseQueue(path: store.path, configuration: configuration)
+        configuration.prepareDatabase { try Store.keepWALFiles($0) }
+        let connection = try DatabaseQueue(path: store.realPath, configuration: configuration)
         try store.pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_autocheckpoint = 0") }
         let state = self.state
         Thread { Self.loop(state, connection) }.start()
