@@ -1,5 +1,6 @@
 import ArgumentParser
 import TopRegionsFlickr
+import TopRegionsFormatting
 import TopRegionsRecords
 import TopRegionsStore
 import TopRegionsSupport
@@ -36,7 +37,9 @@ public struct FlickrRecent: ToolCommand {
     @OptionGroup public var database: DatabaseOptions
     @OptionGroup public var flickr: FlickrOptions
 
-    @Option(name: .long, help: ArgumentHelp("Only photos uploaded at or after this time: Unix seconds, an ISO 8601 date or time, or an age such as 2h.", valueName: "time"))
+    @Option(name: .long, help: ArgumentHelp(
+        "Only photos uploaded at or after this time: Unix seconds, an ISO 8601 date or date-time (local time unless it ends with a zone such as Z or +01:00), or an age such as 2h.",
+        valueName: "time"))
     public var since: String?
 
     @Flag(name: .long, help: "Start from the newest upload stored in the database (minus --overlap).")
@@ -68,6 +71,9 @@ public struct FlickrRecent: ToolCommand {
 
     public init() {}
 
+    /// How far ahead of this machine's clock Flickr's may be.
+    static let clockSkew: Int64 = 300
+
     public func validate() throws {
         guard (1...500).contains(perPage) else { throw ValidationError("--per-page must be between 1 and 500") }
         guard pages >= 1 else { throw ValidationError("--pages must be at least 1") }
@@ -84,15 +90,24 @@ public struct FlickrRecent: ToolCommand {
         options.perPage = perPage
         options.maxPages = pages
         if let since {
-            guard let time = Units.parseTime(since, now: context.now()) else {
-                throw ToolError(.usage, "--since: cannot read '\(since)' as a time (Unix seconds, 2026-11-22T08:00:00Z, or an age such as 2h)")
+            let timeZone = Units.localTimeZone(environment: context.environment)
+            guard let time = Units.parseTime(since, now: context.now(), timeZone: timeZone) else {
+                throw ToolError(.usage, "--since: cannot read '\(since)' as a time; give \(Units.timeForms)")
             }
             options.since = time
         }
         let store = try database.open(context)
         let settings = try flickr.settings(context, store: store)
         if sinceLast {
-            if let newest = try Queries(store: store).newestUpload() {
+            if let stored = try Queries(store: store).newestUpload() {
+                // A watermark in the future (a bad record stored by an older version, a clock
+                // gone wrong) would make every run ask for photos not uploaded yet: never later
+                // than now, give or take a few minutes of clock difference.
+                let latest = context.nowSeconds + Self.clockSkew
+                if stored > latest {
+                    context.note("the newest upload stored (\(Reports.formatTime(stored)) UTC) is in the future; starting from now instead")
+                }
+                let newest = min(stored, latest)
                 options.since = newest - Int64(Units.parseDuration(overlap)!.rounded())
                 context.trace("--since-last: the newest stored upload is \(newest); asking from \(options.since!) (--overlap \(overlap) earlier)")
             } else {
@@ -100,7 +115,7 @@ public struct FlickrRecent: ToolCommand {
             }
         }
 
-        let fetcher = RecentFetcher(client: FlickrClient(settings: settings))
+        let fetcher = RecentFetcher(client: try FlickrClient(settings: settings))
         let progress = ProgressLine(context)
         var report = RecentReport()
         var failure: FlickrError?

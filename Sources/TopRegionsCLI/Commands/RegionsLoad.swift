@@ -1,4 +1,5 @@
 import ArgumentParser
+import Synchronization
 import TopRegionsFlickr
 import TopRegionsFormatting
 import TopRegionsRecords
@@ -133,7 +134,8 @@ public struct RegionsLoad: ToolCommand {
     }
 
     public func execute(_ context: ToolContext) throws -> SysExit {
-        let store = try database.open(context)
+        // A dry run only reads: no lock, no write access needed.
+        let store = dryRun ? try database.openForReading(context) : try database.open(context)
         context.trace("database \(store.path)")
         let writer = PhotoWriter(store: store)
         let now = context.nowSeconds
@@ -169,11 +171,17 @@ public struct RegionsLoad: ToolCommand {
             }
             let loader = Loader(writer: writer, options: options)
             let inputs = input.sources(context)
-            let report = try loader.load(inputs, now: now) { error in
+            let warned = Mutex(0)
+            let report = try store.naming { try loader.load(inputs, now: now, onBadLine: { error in
                 context.diagnose("skipped \(error)")
-            }
+            }, onFuture: { source, line, record in
+                // The first few by name; the rest are counted in the summary.
+                guard warned.withLock({ $0 += 1; return $0 <= 10 }) else { return }
+                context.diagnose("\(source): line \(line): photo \(record.id) says it was uploaded \(Reports.formatTime(record.uploaded!)) UTC, more than a day from now; stored, but flickr-recent --since-last does not start from it")
+            }) }
             var line = "read \(report.read), new \(report.batch.new), updated \(report.batch.updated), skipped \(report.skipped)"
             if input.skipBadLines { line += ", \(Grammar.count(report.bad, "bad line"))" }
+            if report.future > 0 { line += ", uploaded in the future \(report.future)" }
             summary.insert(line, at: 0)
             if report.bad > 0 { status = .dataError }
         }

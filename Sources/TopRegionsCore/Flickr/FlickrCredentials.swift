@@ -29,9 +29,77 @@ public struct FlickrAPIKey: Sendable, CustomStringConvertible {
         return FlickrAPIKey(value: key)
     }
 
-    /// `text` with every occurrence of the key replaced, for anything that gets printed.
+    /// `text` made safe to print: the value of every `api_key` parameter (as a URL carries
+    /// it), and the key wherever it stands as a whole word, replaced by `[API key]`. Not
+    /// every occurrence of the key's text: with a key `k`, `method=flickr.photos.search`
+    /// must stay readable.
     public func redact(_ text: String) -> String {
-        text.replacingOccurrences(of: value, with: "[API key]")
+        var result = Self.redactParameter(text)
+        for form in Set([value, FlickrClient.encode(value)]) where !form.isEmpty {
+            result = Self.replaceWholeWords(form, in: result)
+        }
+        return result
+    }
+
+    private static let mask = "[API key]"
+
+    /// Replaces the value after `api_key=` (up to `&`, `#`, a space or a quote).
+    static func redactParameter(_ text: String) -> String {
+        let name = Array("api_key=".utf8)
+        let bytes = Array(text.utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            let startsParameter = index + name.count <= bytes.count && Array(bytes[index..<(index + name.count)]) == name
+                && (index == 0 || !isWordByte(bytes[index - 1]))
+            guard startsParameter else {
+                output.append(bytes[index])
+                index += 1
+                continue
+            }
+            output += name
+            index += name.count
+            let valueStart = index
+            while index < bytes.count, !ends(bytes[index]) { index += 1 }
+            // An already-hidden value stays as it is.
+            let value = String(decoding: bytes[valueStart..<index], as: UTF8.self)
+            output += Array((value.hasPrefix("[API") ? value : mask).utf8)
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Replaces `word` where neither neighbour continues it (letters, digits, `_`, `-`).
+    static func replaceWholeWords(_ word: String, in text: String) -> String {
+        let needle = Array(word.utf8)
+        let bytes = Array(text.utf8)
+        guard !needle.isEmpty, bytes.count >= needle.count else { return text }
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            if index + needle.count <= bytes.count, bytes[index] == needle[0],
+               Array(bytes[index..<(index + needle.count)]) == needle,
+               index == 0 || !isWordByte(bytes[index - 1]),
+               index + needle.count == bytes.count || !isWordByte(bytes[index + needle.count]) {
+                output += Array(mask.utf8)
+                index += needle.count
+            } else {
+                output.append(bytes[index])
+                index += 1
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    private static func isWordByte(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F || byte == 0x2D
+            || byte >= 0x80
+    }
+
+    private static func ends(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "&") || byte == UInt8(ascii: "#") || byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\"")
+            || byte == UInt8(ascii: "'") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: ">")
     }
 }
 

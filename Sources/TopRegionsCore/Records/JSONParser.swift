@@ -44,6 +44,35 @@ public struct JSONParser: ~Copyable {
         try parse(Array(text.utf8))
     }
 
+    /// Whether `text` is, all of it, a number as RFC 8259 §6 writes one: an optional minus,
+    /// an integer without leading zeros, an optional fraction, an optional exponent. (No
+    /// `+`, no hexadecimal, no `inf` or `nan`, no `_` separators.)
+    public static func isNumber(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            var index = 0
+            func digits() -> Int {
+                let start = index
+                while index < bytes.count, bytes[index] >= 0x30 && bytes[index] <= 0x39 { index += 1 }
+                return index - start
+            }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
+            let leadsWithZero = index < bytes.count && bytes[index] == UInt8(ascii: "0")
+            let integer = digits()
+            guard integer > 0, !(leadsWithZero && integer > 1) else { return false }
+            if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+                index += 1
+                guard digits() > 0 else { return false }
+            }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+                index += 1
+                if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+                guard digits() > 0 else { return false }
+            }
+            return index == bytes.count
+        }
+    }
+
     // MARK: - Grammar
 
     private mutating func parseValue() throws(JSONSyntaxError) -> JSONValue {

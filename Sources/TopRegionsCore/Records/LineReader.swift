@@ -50,7 +50,7 @@ public enum LineReader {
         case .file(let path):
             let fd = open(path, O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else {
-                throw ToolError(.noInput, "cannot open \(path): \(String(cString: strerror(errno)))")
+                throw SystemFailure.error(errno, "cannot open \(path)", otherwise: .noInput)
             }
             defer { close(fd) }
             try read(descriptor: fd, name: path, afterEachRead: afterEachRead, body)
@@ -79,7 +79,7 @@ public enum LineReader {
             }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw ToolError(.ioError, "cannot read \(name): \(String(cString: strerror(errno)))")
+                throw SystemFailure.error(errno, "cannot read \(name)", otherwise: .ioError)
             }
             let final = count == 0
             filled += count
@@ -111,15 +111,22 @@ public enum LineReader {
             guard let found = memchr(base + start, 0x0A, remaining) else { break }
             let end = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
             lineNumber += 1
-            try body(lineNumber, trimCarriageReturn(UnsafeBufferPointer(rebasing: bytes[start..<end])))
+            try body(lineNumber, trimByteOrderMark(trimCarriageReturn(UnsafeBufferPointer(rebasing: bytes[start..<end])), lineNumber: lineNumber))
             start = end + 1
         }
         if final, start < bytes.count {
             lineNumber += 1
-            try body(lineNumber, trimCarriageReturn(UnsafeBufferPointer(rebasing: bytes[start..<bytes.count])))
+            try body(lineNumber, trimByteOrderMark(trimCarriageReturn(UnsafeBufferPointer(rebasing: bytes[start..<bytes.count])), lineNumber: lineNumber))
             start = bytes.count
         }
         return start
+    }
+
+    /// The first line of a stream without a UTF-8 byte order mark, which RFC 8259 §8.1
+    /// lets a parser ignore (Windows editors write one). Anywhere else it stays an error.
+    private static func trimByteOrderMark(_ line: UnsafeBufferPointer<UInt8>, lineNumber: Int) -> UnsafeBufferPointer<UInt8> {
+        guard lineNumber == 1, line.count >= 3, line[0] == 0xEF, line[1] == 0xBB, line[2] == 0xBF else { return line }
+        return UnsafeBufferPointer(rebasing: line[3...])
     }
 
     private static func trimCarriageReturn(_ line: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {

@@ -9,7 +9,7 @@ import TopRegionsSupport
 /// Flickr search page can be piped straight in. Fields it does not know are kept in
 /// `extra`, in input order, and written back unchanged.
 public struct PhotoRecord: Sendable, Equatable {
-    /// Flickr photo id: an opaque string of digits.
+    /// Flickr photo id: decimal digits, at most `maxIDDigits` of them.
     public var id: String
     /// The photographer's NSID (e.g. `12345678@N04`): the photographer's identity.
     public var owner: String
@@ -54,6 +54,19 @@ public struct PhotoRecord: Sendable, Equatable {
         self.regionID = regionID
         self.region = region
         self.extra = extra
+    }
+
+    /// The longest photo id accepted (Flickr's are 11 digits today).
+    public static let maxIDDigits = 32
+    /// The longest owner (NSID) accepted.
+    public static let maxOwnerLength = 255
+    /// The longest place or region id accepted.
+    public static let maxPlaceIDLength = 128
+
+    /// Whether `id` has the form of a Flickr photo id: 1 to 32 ASCII digits.
+    public static func isPhotoID(_ id: String) -> Bool {
+        let utf8 = id.utf8
+        return !utf8.isEmpty && utf8.count <= maxIDDigits && utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
     }
 
     /// Names the decoder understands: the record's own, and the Flickr names that mean the
@@ -133,8 +146,8 @@ extension PhotoRecord {
                 continue
             }
             switch field {
-            case .id: id = try Self.identifier(value, key)
-            case .owner: owner = try Self.identifier(value, key)
+            case .id: id = try Self.photoID(value, key)
+            case .owner: owner = try Self.identifier(value, key, maxLength: Self.maxOwnerLength)
             case .ownerName: ownerName = try Self.text(value, key)
             case .flickrOwnerName: flickrOwnerName = try Self.text(value, key)
             case .title: title = try Self.text(value, key) ?? ""
@@ -147,14 +160,14 @@ extension PhotoRecord {
                 }
             case .latitude: latitude = try Self.coordinate(value, key, limit: 90)
             case .longitude: longitude = try Self.coordinate(value, key, limit: 180)
-            case .placeID: placeID = try Self.optionalIdentifier(value, key)
-            case .uploaded: uploaded = try Self.integer(value, key)
-            case .flickrUploaded: flickrUploaded = try Self.integer(value, key)
+            case .placeID: placeID = try Self.optionalIdentifier(value, key, maxLength: Self.maxPlaceIDLength)
+            case .uploaded: uploaded = try Self.uploadTime(value, key)
+            case .flickrUploaded: flickrUploaded = try Self.uploadTime(value, key)
             case .thumbURL: thumbURL = try Self.url(value, key)
             case .flickrThumbURL: flickrThumbURL = try Self.url(value, key)
             case .photoURL: photoURL = try Self.url(value, key)
             case .flickrPhotoURL: flickrPhotoURL = try Self.url(value, key)
-            case .regionID: regionID = try Self.optionalIdentifier(value, key)
+            case .regionID: regionID = try Self.optionalIdentifier(value, key, maxLength: Self.maxPlaceIDLength)
             case .region: region = try Self.text(value, key)
             }
         }
@@ -198,15 +211,26 @@ extension PhotoRecord {
         }
     }
 
-    /// Ids are opaque strings; a number is accepted (some exporters drop the quotes).
-    private static func identifier(_ value: JSONValue, _ key: String) throws(RecordError) -> String {
-        guard let id = try optionalIdentifier(value, key) else {
+    /// A photo id: decimal digits (a string, or a number: some exporters drop the quotes),
+    /// so an id can never be a path, and at most 32 of them.
+    private static func photoID(_ value: JSONValue, _ key: String) throws(RecordError) -> String {
+        let id = try identifier(value, key, maxLength: maxIDDigits)
+        guard isPhotoID(id) else {
+            throw RecordError(field: key, message: "field \"\(key)\" must be a photo id: decimal digits only, not \"\(id)\"")
+        }
+        return id
+    }
+
+    /// Owner, place and region ids are opaque strings without spaces or control
+    /// characters, of a bounded length; a number is accepted (some exporters drop the quotes).
+    private static func identifier(_ value: JSONValue, _ key: String, maxLength: Int) throws(RecordError) -> String {
+        guard let id = try optionalIdentifier(value, key, maxLength: maxLength) else {
             throw RecordError(field: key, message: "field \"\(key)\" is empty")
         }
         return id
     }
 
-    private static func optionalIdentifier(_ value: JSONValue, _ key: String) throws(RecordError) -> String? {
+    private static func optionalIdentifier(_ value: JSONValue, _ key: String, maxLength: Int) throws(RecordError) -> String? {
         switch value {
         case .null: return nil
         case .string(let s):
@@ -216,8 +240,15 @@ extension PhotoRecord {
             guard clean else {
                 throw RecordError(field: key, message: "field \"\(key)\" contains whitespace or control characters")
             }
+            guard s.utf8.count <= maxLength else {
+                throw RecordError(field: key, message: "field \"\(key)\" is \(s.utf8.count) bytes long; at most \(maxLength) are accepted")
+            }
             return s
-        case .number(let n) where !n.contains(where: { $0 == "." || $0 == "e" || $0 == "E" || $0 == "-" }): return n
+        case .number(let n) where !n.contains(where: { $0 == "." || $0 == "e" || $0 == "E" || $0 == "-" }):
+            guard n.utf8.count <= maxLength else {
+                throw RecordError(field: key, message: "field \"\(key)\" is \(n.utf8.count) digits long; at most \(maxLength) are accepted")
+            }
+            return n
         default: throw RecordError(field: key, message: "field \"\(key)\" must be a string, not \(value.kindName)")
         }
     }
@@ -245,7 +276,8 @@ extension PhotoRecord {
         case .string(let text):
             let trimmed = text.trimmingSpaces()
             if trimmed.isEmpty { return nil }
-            guard let parsed = Double(trimmed), parsed.isFinite else {
+            // Only decimal number text: Swift's Double() would also read "0x1F", "inf", "nan".
+            guard JSONParser.isNumber(trimmed), let parsed = Double(trimmed), parsed.isFinite else {
                 throw RecordError(field: key, message: "field \"\(key)\" must be a number, not \"\(text)\"")
             }
             number = parsed
@@ -257,6 +289,15 @@ extension PhotoRecord {
         return number
     }
 
+    /// An upload time: Unix seconds, not before 1970.
+    private static func uploadTime(_ value: JSONValue, _ key: String) throws(RecordError) -> Int64? {
+        guard let seconds = try integer(value, key) else { return nil }
+        guard seconds >= 0 else {
+            throw RecordError(field: key, message: "field \"\(key)\" is \(seconds), before 1970: an upload time is Unix seconds")
+        }
+        return seconds
+    }
+
     /// Unix seconds; Flickr sends `"1700000123"`, exporters sometimes `1700000123.0`.
     private static func integer(_ value: JSONValue, _ key: String) throws(RecordError) -> Int64? {
         let text: String
@@ -266,6 +307,9 @@ extension PhotoRecord {
         case .string(let s):
             text = s.trimmingSpaces()
             if text.isEmpty { return nil }
+            guard JSONParser.isNumber(text) else {
+                throw RecordError(field: key, message: "field \"\(key)\" must be a whole number, not \"\(s)\"")
+            }
         default: throw RecordError(field: key, message: "field \"\(key)\" must be a whole number, not \(value.kindName)")
         }
         if let exact = Int64(text) { return exact }

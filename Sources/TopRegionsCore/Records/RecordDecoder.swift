@@ -1,5 +1,5 @@
 /// A line of input that is not a usable photo record, located for the user.
-public struct InputError: Error, Sendable, CustomStringConvertible {
+public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
     public var source: String
     public var line: Int
     /// 1-based, in characters; nil when no single place is to blame.

@@ -24,6 +24,9 @@ public struct LoadReport: Sendable, Equatable {
     public var read = 0
     public var batch = BatchResult()
     public var bad = 0
+    /// Records uploaded more than a day after the load's time (stored, not used for the
+    /// watermark).
+    public var future = 0
 
     public var skipped: Int { batch.unchanged + batch.duplicates + batch.deletedEarlier }
 
@@ -44,14 +47,19 @@ public struct Loader: Sendable {
         self.options = options
     }
 
-    public func load(_ inputs: [InputSource], now: Int64, onBadLine: @escaping @Sendable (InputError) -> Void) throws -> LoadReport {
+    /// `onFuture` hears of each record uploaded more than a day after `now` (stored, but
+    /// not trusted for the watermark), with where it was read.
+    public func load(
+        _ inputs: [InputSource], now: Int64, onBadLine: @escaping @Sendable (InputError) -> Void,
+        onFuture: @escaping @Sendable (_ source: String, _ line: Int, _ record: PhotoRecord) -> Void = { _, _, _ in }
+    ) throws -> LoadReport {
         // Every reference a batch writes (photographer, region) was looked up or created
         // earlier in the same transaction, so SQLite's per-row foreign key checks can only
         // pass; off on the writer's connection while the loader runs, they save about 6% of
         // a load. The pragma cannot change inside a transaction, hence around the load; it
         // must be back on before anything else writes (deletes cascade to thumbnails).
         try setForeignKeyChecks(false)
-        let loaded = Result { try loadBatches(inputs, now: now, onBadLine: onBadLine) }
+        let loaded = Result { try loadBatches(inputs, now: now, onBadLine: onBadLine, onFuture: onFuture) }
         try setForeignKeyChecks(true)
         return try loaded.get()
     }
@@ -60,11 +68,19 @@ public struct Loader: Sendable {
         try writer.store.pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA foreign_keys = \(on ? "ON" : "OFF")") }
     }
 
-    private func loadBatches(_ inputs: [InputSource], now: Int64, onBadLine: @escaping @Sendable (InputError) -> Void) throws -> LoadReport {
+    private func loadBatches(
+        _ inputs: [InputSource], now: Int64, onBadLine: @escaping @Sendable (InputError) -> Void,
+        onFuture: @escaping @Sendable (String, Int, PhotoRecord) -> Void
+    ) throws -> LoadReport {
         let batches = BoundedQueue<DecodedBatch, DecodeOutcome>(capacity: 2)
         let options = self.options
+        let latest = now + PhotoWriter.futureUploadTolerance
         let decoder = Thread {
-            batches.finish(with: Self.decode(inputs, options: options, into: batches, onBadLine: onBadLine))
+            batches.finish(with: Self.decode(inputs, options: options, into: batches, onBadLine: onBadLine) { source, line, record in
+                guard let uploaded = record.uploaded, uploaded > latest else { return false }
+                onFuture(source, line, record)
+                return true
+            })
         }
         decoder.stackSize = 8 << 20
         decoder.start()
@@ -83,6 +99,7 @@ public struct Loader: Sendable {
                 options.onBatch?(batch.read, result, batch.end)
                 report.read += batch.read
                 report.bad += batch.bad
+                report.future += batch.future
                 storedBeforeLine = batch.end
             } catch {
                 writeError = error
@@ -99,6 +116,7 @@ public struct Loader: Sendable {
         case .finished(let tail):
             report.read += tail.read
             report.bad += tail.bad
+            report.future += tail.future
             return report
         case .failed(let inputError):
             var message = inputError.description
@@ -119,6 +137,7 @@ public struct Loader: Sendable {
         var prepared = PreparedBatch([])
         var read = 0
         var bad = 0
+        var future = 0
         /// The last line this batch covers.
         var end: (source: String, line: Int)?
 
@@ -138,7 +157,7 @@ public struct Loader: Sendable {
 
     private static func decode(
         _ inputs: [InputSource], options: LoadOptions, into batches: BoundedQueue<DecodedBatch, DecodeOutcome>,
-        onBadLine: (InputError) -> Void
+        onBadLine: (InputError) -> Void, isFuture: (String, Int, PhotoRecord) -> Bool
     ) -> DecodeOutcome {
         var current = DecodedBatch()
         var limit = options.firstBatchSize
@@ -152,6 +171,7 @@ public struct Loader: Sendable {
                         let records = try RecordDecoder.decode(line: line, number: number, source: name)
                         for var record in records {
                             record.fillImageURLs(staticBase: options.staticBase)
+                            if isFuture(name, number, record) { current.future += 1 }
                             current.records.append(record)
                         }
                         current.read += records.count

@@ -36,6 +36,12 @@ public struct PhotoWriter: Sendable {
         self.store = store
     }
 
+    /// How far in the future an upload time may be and still count for the watermark
+    /// (`newest_upload`, where `flickr-recent --since-last` starts): clocks differ, but an
+    /// upload a day ahead is a bad record, and one such record would make every later
+    /// refresh start in the future and find nothing.
+    public static let futureUploadTolerance: Int64 = 86_400
+
     // MARK: Photos
 
     /// Stores a batch of records in one transaction. Records for the same id: the last wins.
@@ -64,11 +70,12 @@ public struct PhotoWriter: Sendable {
                 let counts = try Self.insert(batch, references, into: .photo(addedAt: now), db)
                 try Self.insertDeltas(counts, db)
                 result.new = batch.photoCount
-                newest = batch.newestUpload
+                newest = batch.newestUpload(notAfter: now + Self.futureUploadTolerance)
             } else {
                 _ = try Self.insert(batch, references, into: .staging, db)
                 try Self.merge(batch, now: now, into: &result, db)
-                newest = try Int64.fetchOne(db, sql: "SELECT MAX(uploaded) FROM incoming")
+                newest = try Int64.fetchOne(
+                    db, sql: "SELECT MAX(uploaded) FROM incoming WHERE uploaded <= ?", arguments: [now + Self.futureUploadTolerance])
             }
             try CountDeltas.apply(db)
 

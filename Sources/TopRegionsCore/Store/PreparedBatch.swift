@@ -64,6 +64,12 @@ public struct PreparedBatch: Sendable {
     private(set) var texts: [TextRow] = []
     /// The newest upload time in the batch.
     private(set) var newestUpload: Int64?
+
+    /// The newest upload time in the batch that is not after `latest`.
+    func newestUpload(notAfter latest: Int64) -> Int64? {
+        if let newestUpload, newestUpload <= latest { return newestUpload }
+        return uploaded.lazy.compactMap { $0 }.filter { $0 <= latest }.max()
+    }
     /// The photo ids as a JSON array, to ask the store about all of them in one statement.
     private(set) var idsJSON = "[]"
     /// The smallest and largest photo id, in SQLite's text order (bytewise UTF-8).

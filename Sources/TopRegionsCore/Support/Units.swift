@@ -48,21 +48,105 @@ public enum Units {
         return Int64((value * multiplier).rounded())
     }
 
-    /// A point in time: Unix seconds, an ISO 8601 date or date-time (UTC unless it says
-    /// otherwise), or an age such as `2h` meaning that long before `now`.
-    public static func parseTime(_ text: String, now: Double) -> Int64? {
+    /// A point in time: Unix seconds, an ISO 8601 date or date-time, or an age such as `2h`
+    /// meaning that long before `now`. A date alone is midnight, and a date-time without a
+    /// zone is a wall-clock time, both in `timeZone` (the user's local time). Anything else,
+    /// even a valid date followed by more text, is nil.
+    public static func parseTime(_ text: String, now: Double, timeZone: TimeZone = .current) -> Int64? {
         let trimmed = text.trimmingSpaces()
-        if !trimmed.isEmpty, trimmed.allSatisfy(\.isNumber) { return Int64(trimmed) }
+        if !trimmed.isEmpty, trimmed.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) { return Int64(trimmed) }
         if let last = trimmed.last, last.isLetter, !trimmed.contains("-"), let age = parseDuration(trimmed) {
             return Int64((now - age).rounded(.down))
         }
-        let withTime = ISO8601DateFormatter()
-        withTime.formatOptions = [.withInternetDateTime]
-        if let date = withTime.date(from: trimmed) { return Int64(date.timeIntervalSince1970) }
-        let dateOnly = ISO8601DateFormatter()
-        dateOnly.formatOptions = [.withFullDate]
-        if let date = dateOnly.date(from: trimmed) { return Int64(date.timeIntervalSince1970) }
-        return nil
+        return parseISO8601(trimmed, timeZone: timeZone)
+    }
+
+    /// The forms `parseTime` reads, for messages and --help.
+    public static let timeForms = """
+        Unix seconds (1763800000), an ISO 8601 date (2025-11-22: midnight, local time) or \
+        date-time (2025-11-22T06:00, 2025-11-22 06:00:30.5; local time unless a zone follows: \
+        Z, +01:00, +0100), or an age (90m, 2h, 7d)
+        """
+
+    /// The time zone `TZ` names (as the C library reads it: an Olson name, optionally after
+    /// a colon; empty means UTC), else the system's.
+    public static func localTimeZone(environment: [String: String]) -> TimeZone {
+        guard var name = environment["TZ"] else { return .current }
+        if name.hasPrefix(":") { name.removeFirst() }
+        if name.isEmpty { return TimeZone(identifier: "UTC")! }
+        return TimeZone(identifier: name) ?? .current
+    }
+
+    /// `YYYY-MM-DD`, optionally followed by `T` (or `t`, or one space) and `hh:mm`,
+    /// `hh:mm:ss` or `hh:mm:ss.fraction`, optionally followed by `Z`, `±hh:mm`, `±hhmm` or
+    /// `±hh`. Every field in range (no 2025-02-30, no 25:00).
+    static func parseISO8601(_ text: String, timeZone: TimeZone) -> Int64? {
+        let bytes = Array(text.utf8)
+        var index = 0
+        func digits(_ count: Int) -> Int? {
+            guard index + count <= bytes.count else { return nil }
+            var value = 0
+            for byte in bytes[index..<(index + count)] {
+                guard byte >= 0x30 && byte <= 0x39 else { return nil }
+                value = value * 10 + Int(byte - 0x30)
+            }
+            index += count
+            return value
+        }
+        func expect(_ character: Character) -> Bool {
+            guard index < bytes.count, bytes[index] == character.asciiValue! else { return false }
+            index += 1
+            return true
+        }
+        guard let year = digits(4), expect("-"), let month = digits(2), expect("-"), let day = digits(2) else { return nil }
+        var components = DateComponents(year: year, month: month, day: day, hour: 0, minute: 0, second: 0)
+        var fraction = 0.0
+        var zone = timeZone
+        if index < bytes.count {
+            guard [UInt8(ascii: "T"), UInt8(ascii: "t"), UInt8(ascii: " ")].contains(bytes[index]) else { return nil }
+            index += 1
+            guard let hour = digits(2), expect(":"), let minute = digits(2) else { return nil }
+            components.hour = hour
+            components.minute = minute
+            if expect(":") {
+                guard let second = digits(2) else { return nil }
+                components.second = second
+                if expect(".") || expect(",") {
+                    let start = index
+                    while index < bytes.count, bytes[index] >= 0x30 && bytes[index] <= 0x39 { index += 1 }
+                    guard index > start, index - start <= 9 else { return nil }
+                    fraction = Double("0." + String(decoding: bytes[start..<index], as: UTF8.self))!
+                }
+            }
+            if index < bytes.count {
+                if expect("Z") || expect("z") {
+                    zone = TimeZone(secondsFromGMT: 0)!
+                } else {
+                    let sign: Int
+                    if expect("+") { sign = 1 } else if expect("-") { sign = -1 } else { return nil }
+                    guard let offsetHours = digits(2), offsetHours <= 23 else { return nil }
+                    var offsetMinutes = 0
+                    if index < bytes.count {
+                        _ = expect(":")
+                        guard let minutes = digits(2), minutes <= 59 else { return nil }
+                        offsetMinutes = minutes
+                    }
+                    guard let offset = TimeZone(secondsFromGMT: sign * (offsetHours * 3600 + offsetMinutes * 60)) else { return nil }
+                    zone = offset
+                }
+            }
+        }
+        guard index == bytes.count else { return nil }
+        guard (1...12).contains(month), (1...31).contains(day), (0...23).contains(components.hour!),
+              (0...59).contains(components.minute!), (0...59).contains(components.second!)
+        else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        // Out-of-range days (2025-02-30) roll over in Calendar: refuse what does not round-trip.
+        guard let date = calendar.date(from: components),
+              calendar.component(.day, from: date) == day, calendar.component(.month, from: date) == month
+        else { return nil }
+        return Int64((date.timeIntervalSince1970 + fraction).rounded(.down))
     }
 
     /// `1536` → `1.5K`, for humans.
