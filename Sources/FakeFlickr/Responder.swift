@@ -226,7 +226,6 @@ extension FakeFlickrResponder {
         var headers = HTTPFields()
         headers[.contentType] = fault == .endlessHTML ? "text/html; charset=utf-8" : "image/jpeg"
         let start: [UInt8] = fault == .endlessHTML ? Array("<!DOCTYPE html>\n<html><head><title>Hello</title></head><body>\n".utf8) : JPEGFiller.header
-        let filler = JPEGFiller(length: Int.max, seed: 0x5EED)
         let html = ByteBuffer(string: String(repeating: "<p>This page goes on and on.</p>\n", count: 2000))
         let (chunk, pause): (Int, Duration?) = switch fault {
         case .trickle: (1536, .seconds(1))
@@ -238,13 +237,27 @@ extension FakeFlickrResponder {
             sent += start.count
             while true {
                 if let pause { try await Task.sleep(for: pause) }
-                let buffer = fault == .endlessHTML ? html.getSlice(at: 0, length: min(chunk, html.readableBytes))! : filler.bytes(in: sent..<(sent + chunk))
+                let buffer = fault == .endlessHTML ? html.getSlice(at: 0, length: min(chunk, html.readableBytes))! : Self.noise(sent..<(sent + chunk))
                 try await writer.write(buffer)
                 sent += buffer.readableBytes
             }
         }
         let body = fault == .hugeLength ? ResponseBody(contentLength: 10 << 30, write) : ResponseBody(write)
         return Response(status: .ok, headers: headers, body: body)
+    }
+}
+
+extension FakeFlickrResponder {
+    /// Bytes that go on for ever after a JPEG header: byte i depends only on i.
+    static func noise(_ range: Range<Int>) -> ByteBuffer {
+        var buffer = ByteBuffer()
+        buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: range.count) { destination in
+            for (offset, position) in range.enumerated() {
+                destination[offset] = UInt8(truncatingIfNeeded: Mixing.finalize(0x5EED ^ UInt64(position / 8)) >> (UInt64(position % 8) * 8))
+            }
+            return range.count
+        }
+        return buffer
     }
 }
 

@@ -82,8 +82,10 @@ import Testing
             #expect(run.status == 64, "\(tool): \(run.stderr)")
             #expect(run.stderr.hasPrefix("Error: --db: the path is empty"), "\(tool): \(run.stderr)")
         }
-        let cache = try Tools.run("photo-cache", ["--cache-dir", "", "1"], environment: env)
-        #expect(cache.status == 64 && cache.stderr.hasPrefix("Error: --cache-dir: the path is empty"), "\(cache.stderr)")
+        for tool in ["photo-cache", "regions-top"] {
+            let cache = try Tools.run(tool, ["--cache-dir", ""], environment: env)
+            #expect(cache.status == 64 && cache.stderr.hasPrefix("Error: --cache-dir: the path is empty"), "\(tool): \(cache.stderr)")
+        }
         let out = try Tools.run("thumb-get", ["--out", "", "1"], environment: env)
         #expect(out.status == 64 && out.stderr.hasPrefix("Error: --out: the path is empty"), "\(out.stderr)")
         let key = try Tools.run("flickr-recent", ["--api-key-file", ""], environment: env)

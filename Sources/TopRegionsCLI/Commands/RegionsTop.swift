@@ -92,6 +92,7 @@ public struct RegionsTop: ToolCommand {
     public func validate() throws {
         if region != nil && recents { throw ValidationError("--region and --recents ask different questions; give one") }
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
+        if cacheDir == "" { throw ValidationError("--cache-dir: the path is empty (leave --cache-dir out for the default cache)") }
     }
 
     public func execute(_ context: ToolContext) throws -> SysExit {
