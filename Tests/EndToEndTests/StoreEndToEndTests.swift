@@ -158,7 +158,7 @@ import Testing
             let db = scratch.file("new.db")
             let half = (0..<2).map { part in
                 (0..<3000).map { i in
-                    #"{"id":"\#(part)-\#(i)","owner":"o\#(i % 97)@N01","region_id":"R\#(i % 7)","region":"Region \#(i % 7)"}"#
+                    #"{"id":"\#(part * 10_000 + i)","owner":"o\#(i % 97)@N01","region_id":"R\#(i % 7)","region":"Region \#(i % 7)"}"#
                 }.joined(separator: "\n")
             }
             try (half[0] + "\n").write(toFile: scratch.file("a.ndjson"), atomically: true, encoding: .utf8)
