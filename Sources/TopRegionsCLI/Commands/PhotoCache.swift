@@ -89,7 +89,9 @@ public struct PhotoCacheCommand: ToolCommand {
     public static let exitStatuses: [ExitStatusDoc] = [
         .init(.ok), .init(.usage), .init(.dataError, "A line on standard input is neither a photo id nor a photo record."),
         .init(.noInput, "A photo the database does not have (or has without a photo URL), or no database."),
-        .init(.unavailable, "A download failed for good (HTTP 4xx, not a JPEG)."), .init(.software),
+        .init(.unavailable, "A download failed for good (HTTP 4xx, not a JPEG, over --max-photo-bytes or --download-timeout)."),
+        .init(.software),
+        .init(.osResource, "Out of file descriptors (ulimit -n) for even one download (--parallel is lowered first when some fit), or of memory."),
         .init(.cantCreate, "The cache directory or a file in it cannot be created."),
         .init(.ioError, "Writing the cache failed (a full disk), or standard output."),
         .init(.tempFail, "A download failed after retries (refused connection, timeout, HTTP 5xx or 429): try again later."),

@@ -83,7 +83,9 @@ public struct RegionsTop: ToolCommand {
     public static let exitStatuses: [ExitStatusDoc] = [
         .init(.ok), .init(.usage, "Usage error: a bad option, or a region name several regions share (give its id)."),
         .init(.dataError, "The database file is damaged or not a database."),
-        .init(.noInput, "No database at the path given, or no region of that name."), .init(.software), .init(.ioError),
+        .init(.noInput, "No database at the path given, or no region of that name."), .init(.software), .init(.osResource),
+        .init(.cantCreate, "The database cannot be read without writing: its -shm file is missing and its directory is not writable here, or its schema is older and this user may not upgrade it. Running any writing tool once as a user who may write it fixes both."),
+        .init(.ioError),
         .init(.tempFail, "The database stayed busy: try again later."),
     ]
 

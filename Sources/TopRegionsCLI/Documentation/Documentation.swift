@@ -51,9 +51,9 @@ extension EnvironmentVariable {
         .init("TOPREGIONS_NOW", "For tests and reproducible runs: the current time, in Unix seconds."),
     ]
 
-    /// The tools that print times for people.
+    /// The tools that print times for people, or read them (flickr-recent --since).
     public static let timeZone: [EnvironmentVariable] = [
-        .init("TZ", "The time zone times are shown in (default: the system's; --utc shows UTC)."),
+        .init("TZ", "The local time zone: times are shown in it, and times given without a zone are read in it (default: the system's; --utc shows UTC)."),
     ]
 
     /// The tools that print tables for people.
