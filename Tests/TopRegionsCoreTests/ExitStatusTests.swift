@@ -22,7 +22,7 @@ import TopRegionsSupport
     @Test func refusalsForGoodConfigurationAndStorage() {
         #expect(ExitStatuses.status(of: DownloadError.http(status: 404)) == .unavailable)
         #expect(ExitStatuses.status(of: FlickrError.http(method: "m", status: 404)) == .unavailable)
-        #expect(ExitStatuses.status(of: DownloadError.storage("cannot write in the cache: No space left on device", status: .ioError)) == .ioError)
+        #expect(ExitStatuses.status(of: DownloadError.storage("cannot write in the cache: No space left on device", kind: .inputOutput)) == .ioError)
         #expect(ExitStatuses.status(of: DownloadError.transport(.tooLarge(limit: 1024, announced: nil))) == .unavailable)
         #expect(ExitStatuses.status(of: DownloadError.transport(.timeLimit(seconds: 60))) == .unavailable, "not retried, not temporary")
         #expect(ExitStatuses.status(of: DownloadError.notAnImage("not an image (Content-Type text/html)")) == .unavailable)
@@ -32,6 +32,7 @@ import TopRegionsSupport
         #expect(ExitStatuses.classify(DatabaseError(resultCode: .SQLITE_BUSY)).status == .tempFail)
         #expect(ExitStatuses.classify(DatabaseError(resultCode: .SQLITE_FULL)).status == .ioError)
         #expect(ExitStatuses.classify(ToolError(.noInput, "no such region")) == (.noInput, "no such region"))
+        #expect(ExitStatuses.classify(Failure(.notFound, "no database at /x")) == (.noInput, "no database at /x"))
     }
 
     /// Resources that run out: 71 (descriptors, memory) and 74 (disk), from every layer.
@@ -40,13 +41,19 @@ import TopRegionsSupport
         #expect(ExitStatuses.classify(HTTPError.osResource(descriptors)) == (.osResource, descriptors))
         #expect(ExitStatuses.classify(FlickrError.transport(method: "m", .osResource(descriptors))).status == .osResource)
         #expect(ExitStatuses.status(of: DownloadError.transport(.osResource(descriptors))) == .osResource)
-        #expect(ExitStatuses.status(of: DownloadError.storage("cannot open the lock file x", status: .osResource)) == .osResource)
+        #expect(ExitStatuses.status(of: DownloadError.storage("cannot open the lock file x", kind: .resourceExhausted)) == .osResource)
         #expect(ExitStatuses.classify(ErrnoError("cannot read /x", code: EMFILE)).status == .osResource)
         #expect(ExitStatuses.classify(ErrnoError("cannot write /x", code: ENOSPC)) == (.ioError, "cannot write /x: no space left on the device"))
         #expect(ExitStatuses.classify(ErrnoError("cannot create /x", code: ENOTDIR)) == (.ioError, "cannot create /x: Not a directory"))
-        #expect(SystemFailure.error(ENOENT, "cannot open in.ndjson", otherwise: .noInput).status == .noInput)
-        #expect(SystemFailure.error(EMFILE, "cannot open in.ndjson", otherwise: .noInput).status == .osResource, "never 66 unless it is missing")
+        #expect(SystemFailure.error(ENOENT, "cannot open in.ndjson", otherwise: .notFound).kind == .notFound)
+        #expect(SystemFailure.error(EMFILE, "cannot open in.ndjson", otherwise: .notFound).kind == .resourceExhausted, "never 66 unless it is missing")
         #expect(ExitStatuses.classify(DatabaseError(resultCode: .SQLITE_NOMEM)).status == .osResource)
+    }
+
+    /// Each kind of the libraries' failures ends a tool with its own status, as documented.
+    @Test func everyKindOfFailureHasItsStatus() {
+        let statuses = Failure.Kind.allCases.map { ExitStatuses.status(of: $0) }
+        #expect(statuses.map(\.rawValue) == [64, 65, 66, 69, 70, 71, 73, 74, 75, 78])
     }
 
     /// Foundation's errors are said in words, never "NSCocoaErrorDomain error 512".

@@ -68,8 +68,8 @@ import Testing
         #expect(key.value == "0123456789abcdef0123456789abcdef")
         #expect("\(key)" == "[API key]")
         #expect(key.redact("GET x?api_key=0123456789abcdef0123456789abcdef") == "GET x?api_key=[API key]")
-        #expect(throws: ToolError.self) { try FlickrAPIKey.load(file: nil, environment: [:]) }
-        #expect(throws: ToolError.self) { try FlickrAPIKey.load(file: nil, environment: ["FLICKR_API_KEY": "has space"]) }
+        #expect(throws: Failure.self) { try FlickrAPIKey.load(file: nil, environment: [:]) }
+        #expect(throws: Failure.self) { try FlickrAPIKey.load(file: nil, environment: ["FLICKR_API_KEY": "has space"]) }
     }
 
     @Test func endpointsFollowOneSetting() {

@@ -233,7 +233,7 @@ import Testing
         #expect(report.batch.new == 1)
         #expect(danglingInsertFails())
 
-        #expect(throws: ToolError.self) {
+        #expect(throws: Failure.self) {
             _ = try loader.load([.bytes("bad", Array((good + "{\n").utf8))], now: 2) { _ in }
         }
         #expect(danglingInsertFails())

@@ -93,7 +93,7 @@ public struct PlaceResolve: ToolCommand {
         var answers: [String: PlaceResolution] = [:]
         var failed: [String: FlickrError] = [:]
         var stoppedBy: FlickrError?
-        var storeFailure: ToolError?
+        var storeFailure: Failure?
         var counts = (records: 0, lookedUp: 0, bad: 0)
         let progress = ProgressLine(context)
 

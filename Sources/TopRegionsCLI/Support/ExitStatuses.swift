@@ -34,6 +34,8 @@ public enum ExitStatuses {
         switch error {
         case let error as ToolError:
             return (error.status, error.message)
+        case let failure as Failure:
+            return (status(of: failure.kind), failure.message)
         case let error as FlickrError:
             var message = error.description
             if case .api(_, 100, _) = error { message += "; check FLICKR_API_KEY or --api-key-file" }
@@ -44,7 +46,7 @@ public enum ExitStatuses {
             if case .osResource = error { return (.osResource, error.description) }
             return (error.isTransient ? .tempFail : .unavailable, error.description)
         case let error as DatabaseError:
-            if let described = Store.describe(error, path: nil) { return (described.status, described.message) }
+            if let described = Store.describe(error, path: nil) { return (status(of: described.kind), described.message) }
             let message = "database error: \(error.message ?? "\(error.resultCode)")"
             switch error.resultCode {
             case .SQLITE_BUSY, .SQLITE_LOCKED: return (.tempFail, message)
@@ -54,8 +56,8 @@ public enum ExitStatuses {
             default: return (.software, message)
             }
         case let error as ErrnoError:
-            let described = SystemFailure.error(error.code, error.operation, otherwise: .ioError)
-            return (described.status, described.message)
+            let described = SystemFailure.error(error.code, error.operation, otherwise: .inputOutput)
+            return (status(of: described.kind), described.message)
         default:
             // Foundation's errors carry an errno underneath; say that in words, never
             // "NSCocoaErrorDomain error 512".
@@ -67,6 +69,22 @@ public enum ExitStatuses {
                 return (.ioError, String(cString: strerror(Int32(nsError.code))))
             }
             return (.software, "internal error: \(error)")
+        }
+    }
+
+    /// The status each kind of the libraries' `Failure` ends a tool with.
+    static func status(of kind: Failure.Kind) -> SysExit {
+        switch kind {
+        case .invalidArgument: .usage
+        case .invalidData: .dataError
+        case .notFound: .noInput
+        case .unavailable: .unavailable
+        case .internalError: .software
+        case .resourceExhausted: .osResource
+        case .cannotCreate: .cantCreate
+        case .inputOutput: .ioError
+        case .temporary: .tempFail
+        case .misconfigured: .config
         }
     }
 
@@ -83,9 +101,9 @@ public enum ExitStatuses {
     /// 71 out of descriptors), 69 otherwise (refused for good, over its size or time limit,
     /// not an image).
     static func status(of error: DownloadError) -> SysExit {
-        if let resource = error.resourceFailure { return resource.status }
+        if let resource = error.resourceFailure { return status(of: resource.kind) }
         if error.isTransient { return .tempFail }
-        if case .storage(_, let status) = error { return status }
+        if case .storage(_, let kind) = error { return status(of: kind) }
         return .unavailable
     }
 }

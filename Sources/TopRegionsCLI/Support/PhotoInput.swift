@@ -94,7 +94,7 @@ struct PhotoInput {
 struct FailureTally {
     var unknown = 0
     var failures: [SysExit] = []
-    var stopping: ToolError?
+    var stopping: Failure?
 
     /// Counts `error`; returns whether it is worth a line of its own (a resource failure is
     /// said once, as the run's last word).
@@ -108,7 +108,7 @@ struct FailureTally {
     }
 
     var status: SysExit {
-        if let stopping { return stopping.status }
+        if let stopping { return ExitStatuses.status(of: stopping.kind) }
         for status in [SysExit.ioError, .unavailable, .tempFail] where failures.contains(status) { return status }
         if unknown > 0 { return .noInput }
         return .ok

@@ -36,7 +36,7 @@ extension ToolCommand {
         let context = ToolContext.process(toolName: toolName)
         if let failure = Descriptors.prepareDispatch() {
             context.diagnose(failure.message)
-            Glibc.exit(failure.status.rawValue)
+            Glibc.exit(ExitStatuses.status(of: failure.kind).rawValue)
         }
         let status = main(Array(CommandLine.arguments.dropFirst()), context: context)
         context.standardOutput.flush()
@@ -47,7 +47,7 @@ extension ToolCommand {
         let context = ToolContext.process(toolName: Self.toolName)
         if let failure = Descriptors.prepareDispatch() {
             context.diagnose(failure.message)
-            throw ExitCode(failure.status.rawValue)
+            throw ExitCode(ExitStatuses.status(of: failure.kind).rawValue)
         }
         let status = runReportingErrors(context)
         if status != 0 { throw ExitCode(status) }

@@ -58,19 +58,19 @@ public struct PhotoCache: Sendable {
         if let explicit = environment["TOPREGIONS_CACHE"], !explicit.isEmpty { return explicit }
         if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/topregions/photos" }
         guard let home = environment["HOME"], !home.isEmpty else {
-            throw ToolError(.config, "no cache directory: use --cache-dir or set TOPREGIONS_CACHE (HOME is not set)")
+            throw Failure(.misconfigured, "no cache directory: use --cache-dir or set TOPREGIONS_CACHE (HOME is not set)")
         }
         return home + "/.cache/topregions/photos"
     }
 
     public init(directory: String, capBytes: Int64) throws {
-        guard !directory.isEmpty else { throw ToolError(.usage, "--cache-dir: the path is empty") }
+        guard !directory.isEmpty else { throw Failure(.invalidArgument, "--cache-dir: the path is empty") }
         self.directory = directory
         self.capBytes = capBytes
         do {
             try FileSystem.createDirectories(directory + "/.oversize")
         } catch {
-            throw SystemFailure.error(error.code, "cannot create the cache directory \(directory)", otherwise: .cantCreate)
+            throw SystemFailure.error(error.code, "cannot create the cache directory \(directory)", otherwise: .cannotCreate)
         }
         let tag = directory + "/CACHEDIR.TAG"
         if !FileManager.default.fileExists(atPath: tag) {
@@ -103,7 +103,7 @@ public struct PhotoCache: Sendable {
 
         let temporary = directory + "/.tmp-\(name)-\(getpid())-\(Self.sequence.wrappingAdd(1, ordering: .relaxed).newValue)"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw SystemFailure.error(errno, "cannot write in the cache \(directory)", otherwise: .cantCreate) }
+        guard fd >= 0 else { throw SystemFailure.error(errno, "cannot write in the cache \(directory)", otherwise: .cannotCreate) }
         var closed = false
         defer {
             if !closed { close(fd) }
@@ -157,9 +157,9 @@ public struct PhotoCache: Sendable {
 
     private static let sequence = Atomic<Int>(0)
 
-    /// A failed write in the cache, in words, with its status (74 for a full disk).
-    func cacheWriteError(_ code: Int32) -> ToolError {
-        SystemFailure.error(code, "cannot write in the cache \(directory)", otherwise: .cantCreate)
+    /// A failed write in the cache, in words, with its kind (input/output for a full disk).
+    func cacheWriteError(_ code: Int32) -> Failure {
+        SystemFailure.error(code, "cannot write in the cache \(directory)", otherwise: .cannotCreate)
     }
 
     private struct Scan {
@@ -180,7 +180,7 @@ public struct PhotoCache: Sendable {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             // Out of descriptors is not "not cached": downloading again would ask twice.
-            if SystemFailure.isResourceProblem(errno) { throw SystemFailure.error(errno, "cannot open \(path)", otherwise: .ioError) }
+            if SystemFailure.isResourceProblem(errno) { throw SystemFailure.error(errno, "cannot open \(path)", otherwise: .inputOutput) }
             return false
         }
         defer { close(fd) }
@@ -243,7 +243,7 @@ public struct PhotoCache: Sendable {
         do {
             names = try FileSystem.contentsOfDirectory(directory)
         } catch {
-            throw SystemFailure.error(error.code, "cannot read the cache directory \(directory)", otherwise: .ioError)
+            throw SystemFailure.error(error.code, "cannot read the cache directory \(directory)", otherwise: .inputOutput)
         }
         var scan = Scan()
         for name in names {

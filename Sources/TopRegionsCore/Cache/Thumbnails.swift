@@ -68,7 +68,7 @@ public struct Thumbnails: Sendable {
             } catch let error as DownloadError {
                 result = .failed(error)
             } catch {
-                result = .failed(Downloader.storageError(store.toolError(error)))
+                result = .failed(Downloader.storageError(store.failure(describing: error)))
             }
             shared.withLock { $0[item.id] = result }
             // Out of disk or descriptors: every other thumbnail would fail the same way.

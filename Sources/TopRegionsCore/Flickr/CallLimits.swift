@@ -46,7 +46,7 @@ public struct CallLedger: Sendable {
     public static func limit(environment: [String: String]) throws -> Int {
         guard let text = environment["FLICKR_HOURLY_LIMIT"], !text.isEmpty else { return defaultLimit }
         guard let value = Int(text), value > 0 else {
-            throw ToolError(.config, "FLICKR_HOURLY_LIMIT must be a positive number of calls, not '\(text)'")
+            throw Failure(.misconfigured, "FLICKR_HOURLY_LIMIT must be a positive number of calls, not '\(text)'")
         }
         return value
     }

@@ -14,17 +14,17 @@ public struct FlickrAPIKey: Sendable, CustomStringConvertible {
         let raw: String
         if let file {
             guard let contents = try? String(contentsOfFile: file, encoding: .utf8) else {
-                throw ToolError(.config, "cannot read the API key file \(file)")
+                throw Failure(.misconfigured, "cannot read the API key file \(file)")
             }
             raw = String(contents.split(whereSeparator: \.isNewline).first ?? "")
         } else if let fromEnvironment = environment["FLICKR_API_KEY"] {
             raw = fromEnvironment
         } else {
-            throw ToolError(.config, "no Flickr API key: set FLICKR_API_KEY or give --api-key-file (https://www.flickr.com/services/apps/create/)")
+            throw Failure(.misconfigured, "no Flickr API key: set FLICKR_API_KEY or give --api-key-file (https://www.flickr.com/services/apps/create/)")
         }
         let key = raw.trimmingCharacters(in: .whitespaces)
         guard !key.isEmpty, key.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 && $0.value < 0x7F && $0 != "&" && $0 != "#" }) else {
-            throw ToolError(.config, "the Flickr API key is empty or has characters a key cannot have")
+            throw Failure(.misconfigured, "the Flickr API key is empty or has characters a key cannot have")
         }
         return FlickrAPIKey(value: key)
     }

@@ -23,7 +23,7 @@ public enum FlickrError: Error, Sendable, Equatable, CustomStringConvertible {
     /// help, and hammering Flickr with a bad key gets keys disabled.
     static let configurationCodes: Set<Int> = [95, 96, 97, 98, 99, 100, 111, 112, 114, 115, 116]
 
-    /// Stop everything now (exit 78).
+    /// Stop everything now: the setup must change first.
     public var isConfigurationError: Bool {
         switch self {
         case .api(_, let code, _): Self.configurationCodes.contains(code)
@@ -33,7 +33,7 @@ public enum FlickrError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// Stop the run; a later run may succeed (exit 75).
+    /// Stop the run; a later run may succeed.
     public var isTemporary: Bool {
         switch self {
         case .rateLimited, .runBudgetSpent, .hourlyLimitReached: true

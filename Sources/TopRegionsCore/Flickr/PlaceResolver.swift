@@ -18,7 +18,7 @@ public struct ResolveOutcome: Sendable {
     public var stoppedBy: FlickrError?
     /// Why the lookups stopped because of this machine or the database (no descriptor left,
     /// disk full): the run ends with this error once what was resolved is passed on.
-    public var storeFailure: ToolError?
+    public var storeFailure: Failure?
 }
 
 /// Looks places up with `flickr.places.getInfo`, a bounded number at a time, each at most
@@ -77,7 +77,7 @@ public struct PlaceResolver: Sendable {
                 lock = try keyLocks.lock("place:" + placeID)
             } catch {
                 // No descriptor left to take the lock with: stop asking, say why.
-                shared.withLock { if $0.storeFailure == nil { $0.storeFailure = error as? ToolError ?? ToolError(.osResource, "\(error)") } }
+                shared.withLock { if $0.storeFailure == nil { $0.storeFailure = error as? Failure ?? Failure(.resourceExhausted, "\(error)") } }
                 return .stopAll
             }
             defer { lock.unlock() }
@@ -104,7 +104,7 @@ public struct PlaceResolver: Sendable {
                 return .next
             } catch {
                 // The store failed: nothing more can be remembered, so stop asking.
-                shared.withLock { if $0.storeFailure == nil { $0.storeFailure = store.toolError(error) } }
+                shared.withLock { if $0.storeFailure == nil { $0.storeFailure = store.failure(describing: error) } }
                 return .stopAll
             }
         }

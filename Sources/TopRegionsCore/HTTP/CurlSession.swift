@@ -111,15 +111,15 @@ public final class CurlSession {
 
     /// Stops a tool early, with a clear message, when libcurl cannot be loaded.
     public static func requireLibrary() throws {
-        if let reason = unavailable { throw ToolError(.unavailable, reason) }
+        if let reason = unavailable { throw Failure(.unavailable, reason) }
     }
 
     /// A handle on a connection. Throws (71) when libcurl cannot make one: it is out of
     /// memory, or libcurl could not be loaded at all (69).
     public init() throws {
-        if let reason = Self.unavailable { throw ToolError(.unavailable, reason) }
+        if let reason = Self.unavailable { throw Failure(.unavailable, reason) }
         guard let handle = tr_curl_easy_init() else {
-            throw ToolError(.osResource, "cannot make an HTTP connection handle (curl_easy_init failed: out of memory or descriptors)")
+            throw Failure(.resourceExhausted, "cannot make an HTTP connection handle (curl_easy_init failed: out of memory or descriptors)")
         }
         self.handle = handle
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)

@@ -7,9 +7,9 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
     case transport(HTTPError)
     /// Not an image: an HTML error page, an empty body.
     case notAnImage(String)
-    /// Keeping it failed (disk full, no descriptor left, ...): the words, and the exit
-    /// status that failure means.
-    case storage(String, status: SysExit)
+    /// Keeping it failed (disk full, no descriptor left, ...): the words, and the kind of
+    /// failure it was.
+    case storage(String, kind: Failure.Kind)
 
     /// Worth another attempt in the same run. A body over the size limit, one that is not
     /// an image, or a download that outlasted its time limit would only do the same again.
@@ -29,10 +29,10 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The failure as the run's last word, when it is one of this machine.
-    public var resourceFailure: ToolError? {
+    public var resourceFailure: Failure? {
         switch self {
-        case .storage(let message, let status) where status == .ioError || status == .osResource: ToolError(status, message)
-        case .transport(.osResource(let message)): ToolError(.osResource, message)
+        case .storage(let message, let kind) where kind == .inputOutput || kind == .resourceExhausted: Failure(kind, message)
+        case .transport(.osResource(let message)): Failure(.resourceExhausted, message)
         default: nil
         }
     }
@@ -167,9 +167,9 @@ public final class Downloader {
 
     /// A failure to keep a download, with the status it means.
     public static func storageError(_ error: any Error) -> DownloadError {
-        if let error = error as? ToolError { return .storage(error.message, status: error.status) }
+        if let error = error as? Failure { return .storage(error.message, kind: error.kind) }
         if let error = error as? DownloadError { return error }
-        return .storage("\(error)", status: .ioError)
+        return .storage("\(error)", kind: .inputOutput)
     }
 
     /// A JPEG's first bytes. Flickr serves every size the tools ask for (`_s`, `_b`) as

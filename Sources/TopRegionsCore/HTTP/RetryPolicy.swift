@@ -6,7 +6,7 @@ public struct RetryPolicy: Sendable {
     public var maxAttempts = 5
     public var baseDelay: Double = 1
     public var maxDelay: Double = 60
-    /// The longest Retry-After a run waits for; longer means "come back later" (exit 75).
+    /// The longest Retry-After a run waits for; longer means "come back later".
     public var maxRetryAfter: Double = 120
     /// Multiplies the computed backoff (not Retry-After). Tests shrink it with
     /// `TOPREGIONS_BACKOFF_SCALE`; users have no reason to.

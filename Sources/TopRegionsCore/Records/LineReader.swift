@@ -50,7 +50,7 @@ public enum LineReader {
         case .file(let path):
             let fd = open(path, O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else {
-                throw SystemFailure.error(errno, "cannot open \(path)", otherwise: .noInput)
+                throw SystemFailure.error(errno, "cannot open \(path)", otherwise: .notFound)
             }
             defer { close(fd) }
             try read(descriptor: fd, name: path, afterEachRead: afterEachRead, body)
@@ -70,7 +70,7 @@ public enum LineReader {
                 // One line longer than the buffer: grow it, up to a limit no record comes
                 // near (binary input or /dev/zero would otherwise take all memory).
                 guard buffer.count < maxLineLength else {
-                    throw ToolError(.dataError, "\(name): line \(lineNumber + 1) is longer than \(maxLineLength >> 20) MiB: not NDJSON")
+                    throw Failure(.invalidData, "\(name): line \(lineNumber + 1) is longer than \(maxLineLength >> 20) MiB: not NDJSON")
                 }
                 buffer.append(contentsOf: [UInt8](repeating: 0, count: buffer.count))
             }
@@ -79,7 +79,7 @@ public enum LineReader {
             }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw SystemFailure.error(errno, "cannot read \(name)", otherwise: .ioError)
+                throw SystemFailure.error(errno, "cannot read \(name)", otherwise: .inputOutput)
             }
             let final = count == 0
             filled += count

@@ -37,7 +37,7 @@ enum CountDeltas {
         if let broken = try Row.fetchOne(db, sql: "SELECT region, photographer FROM count_change WHERE before + n < 0 LIMIT 1") {
             // A delta removed more photos than were counted: a bug, not bad input. Failing
             // rolls the whole transaction back rather than storing a wrong count.
-            throw ToolError(.software, "internal error: photo counts would go negative for region \(broken[0] as Int64) photographer \(broken[1] as Int64)")
+            throw Failure(.internalError, "internal error: photo counts would go negative for region \(broken[0] as Int64) photographer \(broken[1] as Int64)")
         }
         try db.execute(sql: """
             UPDATE region

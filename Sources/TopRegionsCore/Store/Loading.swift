@@ -125,7 +125,7 @@ public struct Loader: Sendable {
             } else {
                 message += "\n(nothing was written)"
             }
-            throw ToolError(.dataError, message)
+            throw Failure(.invalidData, message)
         case .thrown(let error):
             throw error
         }

@@ -31,7 +31,7 @@ public final class Store: Sendable {
     /// store has none.
     public var keyLocks: KeyLockFile {
         get throws {
-            guard let lockFile else { throw ToolError(.software, "the database \(path) is open read-only: it takes no locks") }
+            guard let lockFile else { throw Failure(.internalError, "the database \(path) is open read-only: it takes no locks") }
             return lockFile
         }
     }
@@ -48,7 +48,7 @@ public final class Store: Sendable {
     public static func open(path: String, create: Bool = true) throws -> Store {
         let file = try DatabaseFile.inspect(path)
         if !file.exists && !create {
-            throw ToolError(.noInput, "no database at \(path) (photos get there with flickr-recent | place-resolve | regions-load)")
+            throw Failure(.notFound, "no database at \(path) (photos get there with flickr-recent | place-resolve | regions-load)")
         }
         return try Store(writing: file)
     }
@@ -59,14 +59,14 @@ public final class Store: Sendable {
     public static func openForReading(path: String) throws -> Store {
         let file = try DatabaseFile.inspect(path)
         guard file.exists else {
-            throw ToolError(.noInput, "no database at \(path) (photos get there with flickr-recent | place-resolve | regions-load)")
+            throw Failure(.notFound, "no database at \(path) (photos get there with flickr-recent | place-resolve | regions-load)")
         }
         let reader = try Store(reading: file)
         guard try !reader.needsMigration() else {
             if file.isWritableHere {
                 return try Store(writing: file)
             }
-            throw ToolError(.cantCreate, "the database \(path) has an older schema than this toolkit and is read-only here; run any writing tool (e.g. regions-load < /dev/null) once as a user who may write it, to upgrade it")
+            throw Failure(.cannotCreate, "the database \(path) has an older schema than this toolkit and is read-only here; run any writing tool (e.g. regions-load < /dev/null) once as a user who may write it, to upgrade it")
         }
         return reader
     }
@@ -78,7 +78,7 @@ public final class Store: Sendable {
         if !file.exists {
             let directory = (file.realPath as NSString).deletingLastPathComponent
             if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
-                throw ToolError(.cantCreate, "cannot create database \(path): directory \(directory) does not exist")
+                throw Failure(.cannotCreate, "cannot create database \(path): directory \(directory) does not exist")
             }
         }
         let locks = try KeyLockFile(path: file.realPath + ".lock")
@@ -170,41 +170,41 @@ public final class Store: Sendable {
         guard let databaseError = error as? DatabaseError else { return error }
         switch databaseError.resultCode {
         case .SQLITE_NOTADB:
-            return ToolError(.dataError, "\(file.path) is not an SQLite database")
+            return Failure(.invalidData, "\(file.path) is not an SQLite database")
         case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH:
             if let resource = describe(databaseError, path: file.path) { return resource }
             if !file.isWritableHere, !FileManager.default.fileExists(atPath: file.realPath + "-shm") {
-                return ToolError(.cantCreate, "cannot read the database \(file.path) without write access to its directory: SQLite needs \(file.realPath)-shm, which is missing (a writing tool of this toolkit leaves it; run one once as a user who may write the database)")
+                return Failure(.cannotCreate, "cannot read the database \(file.path) without write access to its directory: SQLite needs \(file.realPath)-shm, which is missing (a writing tool of this toolkit leaves it; run one once as a user who may write the database)")
             }
-            return ToolError(.cantCreate, "cannot open database \(file.path): \(databaseError.message ?? "\(databaseError)")")
+            return Failure(.cannotCreate, "cannot open database \(file.path): \(databaseError.message ?? "\(databaseError)")")
         default:
             return describe(databaseError, path: file.path)
-                ?? ToolError(.cantCreate, "cannot open database \(file.path): \(databaseError.message ?? "\(databaseError)")")
+                ?? Failure(.cannotCreate, "cannot open database \(file.path): \(databaseError.message ?? "\(databaseError)")")
         }
     }
 
-    /// The status and words for an SQLite failure that is about the machine (descriptors,
+    /// The kind and words for an SQLite failure that is about the machine (descriptors,
     /// memory, disk) or about another process (busy), or about damaged data; nil for
     /// anything else.
-    public static func describe(_ error: DatabaseError, path: String?) -> ToolError? {
+    public static func describe(_ error: DatabaseError, path: String?) -> Failure? {
         let detail = error.message ?? "\(error)"
         let database = path.map { "the database \($0)" } ?? "the database"
         switch error.resultCode {
         case .SQLITE_BUSY, .SQLITE_LOCKED:
-            return ToolError(.tempFail, "\(database) is busy (another process holds it): \(detail)")
+            return Failure(.temporary, "\(database) is busy (another process holds it): \(detail)")
         case .SQLITE_CORRUPT, .SQLITE_NOTADB:
-            return ToolError(.dataError, "\(database) is damaged or not a database: \(detail)")
+            return Failure(.invalidData, "\(database) is damaged or not a database: \(detail)")
         case .SQLITE_FULL:
-            return ToolError(.ioError, "cannot write \(database): the disk is full")
+            return Failure(.inputOutput, "cannot write \(database): the disk is full")
         case .SQLITE_IOERR:
-            if error.extendedResultCode == .SQLITE_IOERR_NOMEM { return ToolError(.osResource, "out of memory using \(database)") }
-            return ToolError(.ioError, "input/output error on \(database): \(detail)")
+            if error.extendedResultCode == .SQLITE_IOERR_NOMEM { return Failure(.resourceExhausted, "out of memory using \(database)") }
+            return Failure(.inputOutput, "input/output error on \(database): \(detail)")
         case .SQLITE_NOMEM:
-            return ToolError(.osResource, "out of memory using \(database)")
+            return Failure(.resourceExhausted, "out of memory using \(database)")
         case .SQLITE_CANTOPEN:
             // SQLite does not say why; a process at its descriptor limit is the usual reason.
             if let free = Descriptors.free(), free < 8 {
-                return ToolError(.osResource, "cannot open \(database): \(Descriptors.exhausted)")
+                return Failure(.resourceExhausted, "cannot open \(database): \(Descriptors.exhausted)")
             }
             return nil
         default:
@@ -212,22 +212,22 @@ public final class Store: Sendable {
         }
     }
 
-    /// Any error from using the store, as the user reads it (status and words).
-    public func toolError(_ error: any Error) -> ToolError {
-        if let error = error as? ToolError { return error }
+    /// Any error from using the store, as the user reads it (its kind and words).
+    public func failure(describing error: any Error) -> Failure {
+        if let error = error as? Failure { return error }
         if let error = error as? DatabaseError {
-            return Self.describe(error, path: path) ?? ToolError(.software, "database error: \(error.message ?? "\(error)")")
+            return Self.describe(error, path: path) ?? Failure(.internalError, "database error: \(error.message ?? "\(error)")")
         }
-        return ToolError(.software, "\(error)")
+        return Failure(.internalError, "\(error)")
     }
 
-    /// Runs `body`; its database errors come out as `toolError` says them (naming this
-    /// database, with the status their cause means).
+    /// Runs `body`; its database errors come out as `failure(describing:)` says them (naming this
+    /// database, with the kind their cause is).
     public func naming<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as DatabaseError {
-            throw toolError(error)
+            throw failure(describing: error)
         }
     }
 
@@ -251,7 +251,7 @@ public final class Store: Sendable {
     /// (`$XDG_DATA_HOME/topregions/topregions.db`, by default under ~/.local/share).
     public static func resolvePath(option: String?, environment: [String: String]) throws -> String {
         if let option {
-            guard !option.isEmpty else { throw ToolError(.usage, "--db: the path is empty") }
+            guard !option.isEmpty else { throw Failure(.invalidArgument, "--db: the path is empty") }
             return option
         }
         if let fromEnvironment = environment["TOPREGIONS_DB"], !fromEnvironment.isEmpty { return fromEnvironment }
@@ -261,13 +261,13 @@ public final class Store: Sendable {
         } else if let home = environment["HOME"], !home.isEmpty {
             dataHome = home + "/.local/share"
         } else {
-            throw ToolError(.config, "no database given: use --db PATH or set TOPREGIONS_DB (HOME is not set)")
+            throw Failure(.misconfigured, "no database given: use --db PATH or set TOPREGIONS_DB (HOME is not set)")
         }
         let directory = dataHome + "/topregions"
         do {
             try FileSystem.createDirectories(directory)
         } catch {
-            throw ToolError(.cantCreate, "cannot create the database directory \(directory): \(error.reason)")
+            throw Failure(.cannotCreate, "cannot create the database directory \(directory): \(error.reason)")
         }
         return directory + "/topregions.db"
     }
@@ -286,16 +286,16 @@ struct DatabaseFile {
     var directoryMode: mode_t = 0
 
     static func inspect(_ path: String) throws -> DatabaseFile {
-        guard !path.isEmpty else { throw ToolError(.usage, "--db: the path is empty") }
+        guard !path.isEmpty else { throw Failure(.invalidArgument, "--db: the path is empty") }
         var info = stat()
         guard stat(path, &info) == 0 else {
             let code = errno
             guard code == ENOENT else {
-                throw SystemFailure.error(code, "cannot use the database \(path)", otherwise: .noInput)
+                throw SystemFailure.error(code, "cannot use the database \(path)", otherwise: .notFound)
             }
             var link = stat()
             if lstat(path, &link) == 0, (link.st_mode & S_IFMT) == S_IFLNK {
-                throw ToolError(.noInput, "the database \(path) is a symbolic link to a file that does not exist")
+                throw Failure(.notFound, "the database \(path) is a symbolic link to a file that does not exist")
             }
             let directory = (path as NSString).deletingLastPathComponent
             let name = (path as NSString).lastPathComponent
@@ -306,7 +306,7 @@ struct DatabaseFile {
                     // Reported by the caller: no database (readers), or no directory (writers).
                     return DatabaseFile(path: path, realPath: path, exists: false)
                 }
-                throw SystemFailure.error(code, "cannot use the directory of the database \(path)", otherwise: .cantCreate)
+                throw SystemFailure.error(code, "cannot use the directory of the database \(path)", otherwise: .cannotCreate)
             }
             defer { free(resolved) }
             var file = DatabaseFile(path: path, realPath: String(cString: resolved) + "/" + name, exists: false)
@@ -323,10 +323,10 @@ struct DatabaseFile {
         default: "not a regular file"
         }
         if let kind {
-            throw ToolError(.noInput, "the database \(path) is \(kind), not a database file; nothing was created")
+            throw Failure(.notFound, "the database \(path) is \(kind), not a database file; nothing was created")
         }
         guard let resolved = realpath(path, nil) else {
-            throw SystemFailure.error(errno, "cannot use the database \(path)", otherwise: .noInput)
+            throw SystemFailure.error(errno, "cannot use the database \(path)", otherwise: .notFound)
         }
         defer { free(resolved) }
         var file = DatabaseFile(path: path, realPath: String(cString: resolved), exists: true, fileMode: info.st_mode)
@@ -341,14 +341,14 @@ struct DatabaseFile {
     private func checkHeader() throws {
         let fd = open(realPath, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
-            throw SystemFailure.error(errno, "cannot read the database \(path)", otherwise: .noInput)
+            throw SystemFailure.error(errno, "cannot read the database \(path)", otherwise: .notFound)
         }
         defer { close(fd) }
         var head = [UInt8](repeating: 0, count: Store.header.count)
         let count = read(fd, &head, head.count)
-        guard count >= 0 else { throw SystemFailure.error(errno, "cannot read the database \(path)", otherwise: .ioError) }
+        guard count >= 0 else { throw SystemFailure.error(errno, "cannot read the database \(path)", otherwise: .inputOutput) }
         guard count == head.count, head == Store.header else {
-            throw ToolError(.dataError, "\(path) is not an SQLite database; nothing was changed")
+            throw Failure(.invalidData, "\(path) is not an SQLite database; nothing was changed")
         }
     }
 

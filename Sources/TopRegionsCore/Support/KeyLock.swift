@@ -25,7 +25,7 @@ public final class KeyLockFile: Sendable {
             created = false
         }
         guard fd >= 0 else {
-            throw SystemFailure.error(errno, "cannot create the lock file \(path)", otherwise: .cantCreate)
+            throw SystemFailure.error(errno, "cannot create the lock file \(path)", otherwise: .cannotCreate)
         }
         close(fd)
         createdFile = created
@@ -45,14 +45,14 @@ public final class KeyLockFile: Sendable {
     private func acquire(_ key: String, wait: Bool) throws -> KeyLock? {
         let fd = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
-            throw SystemFailure.error(errno, "cannot open the lock file \(path)", otherwise: .cantCreate)
+            throw SystemFailure.error(errno, "cannot open the lock file \(path)", otherwise: .cannotCreate)
         }
         let offset = Self.offset(for: key)
         let status = tr_ofd_lock(fd, offset, true, wait)
         if status == 0 { return KeyLock(fd: fd) }
         close(fd)
         if !wait && (status == EAGAIN || status == EACCES) { return nil }
-        throw SystemFailure.error(status, "cannot lock \(path)", otherwise: .software)
+        throw SystemFailure.error(status, "cannot lock \(path)", otherwise: .internalError)
     }
 
     /// FNV-1a, folded into the positive range of off_t.

@@ -29,7 +29,7 @@ public enum SafeName {
     public static func writeAtomically(_ bytes: [UInt8], to path: String) throws {
         let temporary = path + ".tmp-\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw SystemFailure.error(errno, "cannot write \(path)", otherwise: .cantCreate) }
+        guard fd >= 0 else { throw SystemFailure.error(errno, "cannot write \(path)", otherwise: .cannotCreate) }
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
@@ -38,19 +38,19 @@ public enum SafeName {
                 let code = errno
                 close(fd)
                 unlink(temporary)
-                throw SystemFailure.error(code, "cannot write \(path)", otherwise: .cantCreate)
+                throw SystemFailure.error(code, "cannot write \(path)", otherwise: .cannotCreate)
             }
             offset += written
         }
         guard close(fd) == 0 else {
             let code = errno
             unlink(temporary)
-            throw SystemFailure.error(code, "cannot write \(path)", otherwise: .ioError)
+            throw SystemFailure.error(code, "cannot write \(path)", otherwise: .inputOutput)
         }
         guard rename(temporary, path) == 0 else {
             let code = errno
             unlink(temporary)
-            throw SystemFailure.error(code, "cannot write \(path)", otherwise: .cantCreate)
+            throw SystemFailure.error(code, "cannot write \(path)", otherwise: .cannotCreate)
         }
     }
 }

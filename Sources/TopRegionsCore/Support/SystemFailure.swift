@@ -2,40 +2,41 @@ import Foundation
 import Synchronization
 
 /// Turns a failed system call's errno into the error a user reads: the resource that ran out
-/// (descriptors, memory, disk) named in words, with the status scripts can act on. A
+/// (descriptors, memory, disk) named in words, with its kind (so a tool can end with the
+/// status scripts act on). A
 /// resource failure is never reported as a missing file, and never ends in a trap.
 public enum SystemFailure {
     /// `what` says what failed and where ("cannot open the lock file /x/.lock"); `otherwise`
-    /// is the status for errno values that are not about resources (e.g. 73 when a file
-    /// cannot be created because of its permissions).
-    public static func error(_ code: Int32, _ what: String, otherwise: SysExit) -> ToolError {
+    /// is the kind for errno values that are not about resources (e.g. `.cannotCreate` when
+    /// a file cannot be created because of its permissions).
+    public static func error(_ code: Int32, _ what: String, otherwise: Failure.Kind) -> Failure {
         if let resource = resourceProblem(code) {
-            return ToolError(resource.status, "\(what): \(resource.reason)")
+            return Failure(resource.kind, "\(what): \(resource.reason)")
         }
-        return ToolError(otherwise, "\(what): \(String(cString: strerror(code)))")
+        return Failure(otherwise, "\(what): \(String(cString: strerror(code)))")
     }
 
     /// What ran out, for errno values that mean a resource ran out; nil otherwise.
-    public static func resourceProblem(_ code: Int32) -> (status: SysExit, reason: String)? {
+    public static func resourceProblem(_ code: Int32) -> (kind: Failure.Kind, reason: String)? {
         switch code {
         case EMFILE:
-            return (.osResource, Descriptors.exhausted)
+            return (.resourceExhausted, Descriptors.exhausted)
         case ENFILE:
-            return (.osResource, "the system is out of file descriptors (ENFILE); close other programs or raise fs.file-max")
+            return (.resourceExhausted, "the system is out of file descriptors (ENFILE); close other programs or raise fs.file-max")
         case ENOMEM:
-            return (.osResource, "out of memory")
+            return (.resourceExhausted, "out of memory")
         case EAGAIN:
-            return (.osResource, "a resource is temporarily unavailable (EAGAIN: processes or threads, ulimit -u)")
+            return (.resourceExhausted, "a resource is temporarily unavailable (EAGAIN: processes or threads, ulimit -u)")
         case ENOLCK:
-            return (.osResource, "out of file locks (ENOLCK)")
+            return (.resourceExhausted, "out of file locks (ENOLCK)")
         case ENOSPC:
-            return (.ioError, "no space left on the device")
+            return (.inputOutput, "no space left on the device")
         case EDQUOT:
-            return (.ioError, "disk quota exceeded")
+            return (.inputOutput, "disk quota exceeded")
         case EIO:
-            return (.ioError, "input/output error (EIO)")
+            return (.inputOutput, "input/output error (EIO)")
         case EFBIG:
-            return (.ioError, "file too large (EFBIG: ulimit -f or the file system's limit)")
+            return (.inputOutput, "file too large (EFBIG: ulimit -f or the file system's limit)")
         default:
             return nil
         }
@@ -86,10 +87,10 @@ public enum Descriptors {
     /// (epoll, eventfd) the first time a worker thread starts, and traps if it cannot; a
     /// tool that used its last descriptors first would die of SIGILL halfway through.
     /// Returns the error to end with when not even those two are free.
-    public static func prepareDispatch() -> ToolError? {
+    public static func prepareDispatch() -> Failure? {
         if let free = free(), free < 4 {
             let limit = limit.map { " (limit \($0))" } ?? ""
-            return ToolError(.osResource, "out of file descriptors\(limit) before starting; raise ulimit -n")
+            return Failure(.resourceExhausted, "out of file descriptors\(limit) before starting; raise ulimit -n")
         }
         let started = DispatchSemaphore(value: 0)
         DispatchQueue.global().async { started.signal() }

@@ -1,5 +1,6 @@
 /// Exit statuses from sysexits(3), which the tools use so scripts and cron can tell a bad
-/// input file from a network outage from a configuration mistake.
+/// input file from a network outage from a configuration mistake. Only the command-line
+/// layer names them: the libraries report `Failure`s, and `ExitStatuses` maps those here.
 public enum SysExit: Int32, Sendable {
     case ok = 0
     case failure = 1
@@ -17,7 +18,9 @@ public enum SysExit: Int32, Sendable {
     case config = 78
 }
 
-/// An error the user should read: a message (without the tool name) and an exit status.
+/// An error a command stops with: a message (without the tool name) and the exit status it
+/// decided on. The libraries never throw it; a command throws it for what only it knows (an
+/// option that contradicts another, a region that matches nothing).
 public struct ToolError: Error, Sendable, CustomStringConvertible {
     public var status: SysExit
     public var message: String
