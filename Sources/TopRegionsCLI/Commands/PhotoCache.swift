@@ -153,45 +153,17 @@ public struct PhotoCacheCommand: ToolCommand {
 
         try PhotoInput.read(ids: ids, context: context, chunk: 50) { items in
             let photos = try queries.photos(ids: items.map(\.id))
-            // In the order given, each once: with --parallel 1 the uses happen in this order,
-            // which is what least-recently-used eviction then follows.
-            var wanted: [(id: String, url: String)] = []
-            var seen = Set<String>()
-            for item in items where seen.insert(item.id).inserted {
-                if let url = photos[item.id]?.record.photoURL { wanted.append((item.id, url)) }
-            }
-            let results = Mutex<[String: Result<PhotoCache.Outcome, DownloadError>]>([:])
-            let now = context.now
-            progress.begin(wanted.count)
-            let makeDownloader = { try Downloader(retry: retry, now: now, trace: trace, received: { progress.received($0) }) }
-            try WorkerPool.run(wanted, workers: workers, makeWorker: makeDownloader) { downloader, item in
-                defer { progress.completed() }
-                let result: Result<PhotoCache.Outcome, DownloadError>
-                do {
-                    result = .success(try cache.ensure(photoID: item.id, url: item.url, downloader: downloader, limits: limits, now: now()))
-                } catch let error as DownloadError {
-                    result = .failure(error)
-                } catch {
-                    result = .failure(Downloader.storageError(error))
-                }
-                results.withLock { $0[item.id] = result }
-                // Out of disk or descriptors: every other photo would fail the same way.
-                if case .failure(let error) = result, error.isResourceFailure { return .stopAll }
-                return .next
-            }
+            let received = { @Sendable (bytes: Int) in progress.received(bytes) }
+            let results = try cache.photos(
+                items.map(\.id), stored: photos, parallel: workers, limits: limits, now: context.now,
+                makeDownloader: { try Downloader(retry: retry, now: context.now, trace: trace, received: received) },
+                starting: { progress.begin($0) }, completed: { progress.completed() })
 
             var lines: [UInt8] = []
             var viewed: [String] = []
-            let outcomes = results.withLock { $0 }
-            let asked = Set(wanted.map(\.id))
             for item in items {
-                guard let photo = photos[item.id] else {
-                    tally.unknown += 1
-                    context.diagnose("photo \(item.id) is not in the database")
-                    continue
-                }
-                switch outcomes[item.id] {
-                case .success(let outcome):
+                switch results[item.id] {
+                case .cached(let outcome):
                     viewed.append(item.id)
                     switch outcome {
                     case .hit(let entry): context.trace("photo \(item.id): in the cache, \(entry.path)")
@@ -201,19 +173,22 @@ public struct PhotoCacheCommand: ToolCommand {
                     if pathsOnly {
                         lines += Array((outcome.entry.path + "\n").utf8)
                     } else {
-                        lines += PhotoInput.line(for: item, stored: photo, adding: [
+                        lines += PhotoInput.line(for: item, stored: photos[item.id], adding: [
                             ("path", .string(outcome.entry.path)), ("bytes", .number(outcome.entry.bytes)),
                         ])
                     }
-                case .failure(let error):
+                case .failed(let error):
                     if tally.record(error) {
                         context.diagnose("photo \(item.id): download failed: \(error)\(Self.hint(error))")
                     }
-                case nil where asked.contains(item.id):
-                    continue  // not tried: the run stopped for a resource failure
-                case nil:
+                case .unknownPhoto:
+                    tally.unknown += 1
+                    context.diagnose("photo \(item.id) is not in the database")
+                case .noURL:
                     tally.unknown += 1
                     context.diagnose("photo \(item.id) has no photo URL")
+                case nil:
+                    continue  // not tried: the run stopped for a resource failure
                 }
             }
             try writer.recordViews(viewed, now: context.nowSeconds)

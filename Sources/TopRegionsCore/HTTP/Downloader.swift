@@ -165,7 +165,7 @@ public final class Downloader {
         }
     }
 
-    /// A failure to keep a download, with the status it means.
+    /// A failure to keep a download, with the kind of failure it was.
     public static func storageError(_ error: any Error) -> DownloadError {
         if let error = error as? Failure { return .storage(error.message, kind: error.kind) }
         if let error = error as? DownloadError { return error }
