@@ -89,74 +89,40 @@ public struct PlaceResolve: ToolCommand {
     /// Records are handled in chunks (what one read delivered, at most 1,000), resolved, and
     /// printed in input order: downstream, a stream cut short is still a prefix of the input.
     private func resolveStream(_ resolver: PlaceResolver, _ context: ToolContext) throws -> SysExit {
-        var pendingRecords: [PhotoRecord] = []
-        var answers: [String: PlaceResolution] = [:]
-        var failed: [String: FlickrError] = [:]
-        var stoppedBy: FlickrError?
-        var storeFailure: Failure?
-        var counts = (records: 0, lookedUp: 0, bad: 0)
         let progress = ProgressLine(context)
-
+        var stream = ResolvingStream(
+            resolver: resolver, progress: { done, total in progress.update("\(done)/\(total) places") }, finishProgress: { progress.finish() })
+        var bad = 0
         func flush() throws {
-            guard !pendingRecords.isEmpty else { return }
-            let needed = Set(pendingRecords.filter { $0.regionID == nil }.compactMap(\.placeID))
-                .filter { answers[$0] == nil && failed[$0] == nil }
-            if !needed.isEmpty {
-                // After a limit stopped the lookups, places the store knows still count.
-                let outcome = try resolver.resolve(needed.sorted(), lookUp: stoppedBy == nil) { done, total in
-                    progress.update("\(done)/\(total) places")
-                }
-                progress.finish()
-                answers.merge(outcome.resolved) { $1 }
-                failed.merge(outcome.failed) { $1 }
-                counts.lookedUp += outcome.lookedUp
-                // Out of descriptors or disk: pass on these records as they are, then stop.
-                if let failure = outcome.storeFailure { storeFailure = failure }
-                if let stop = outcome.stoppedBy {
-                    // A refused key ends the run here; limits let the records pass unresolved.
-                    if stop.isConfigurationError { throw stop.toolError }
-                    stoppedBy = stop
-                }
+            try stream.flush { lines in
+                context.standardOutput.write(lines)
+                context.standardOutput.flush()
             }
-            var writer = JSONWriter(capacity: pendingRecords.count * 600)
-            for var record in pendingRecords {
-                if record.regionID == nil, let place = record.placeID, let region = answers[place]?.region {
-                    record.regionID = region.placeID
-                    record.region = region.name
-                }
-                record.write(to: &writer)
-                writer.newline()
-            }
-            context.standardOutput.write(writer.bytes)
-            context.standardOutput.flush()
-            counts.records += pendingRecords.count
-            pendingRecords.removeAll(keepingCapacity: true)
-            if let storeFailure { throw storeFailure }
         }
 
         for source in input.sources(context) {
             let name = source.name
             try LineReader.forEachLine(in: source, afterEachRead: flush) { number, line in
                 do throws(InputError) {
-                    pendingRecords += try RecordDecoder.decode(line: line, number: number, source: name)
+                    stream.add(try RecordDecoder.decode(line: line, number: number, source: name))
                 } catch {
                     guard input.skipBadLines else {
                         try flush()  // what came before the bad line goes on
                         throw ToolError(.dataError, error.description)
                     }
                     context.diagnose("skipped \(error)")
-                    counts.bad += 1
+                    bad += 1
                 }
-                if pendingRecords.count >= 1000 { try flush() }
+                if stream.isFull { try flush() }
             }
         }
         try flush()
-        var summary = "\(Grammar.count(counts.records, "record")), \(Grammar.count(answers.count, "place")) known, \(counts.lookedUp) looked up"
-        if !failed.isEmpty { summary += ", \(failed.count) failed" }
-        if input.skipBadLines { summary += ", \(Grammar.count(counts.bad, "bad line"))" }
+        var summary = "\(Grammar.count(stream.counts.records, "record")), \(Grammar.count(stream.answers.count, "place")) known, \(stream.counts.lookedUp) looked up"
+        if !stream.failed.isEmpty { summary += ", \(stream.failed.count) failed" }
+        if input.skipBadLines { summary += ", \(Grammar.count(bad, "bad line"))" }
         context.note(summary)
-        let status = try finish(stoppedBy, failed: failed, context)
-        return status == .ok && counts.bad > 0 ? .dataError : status
+        let status = try finish(stream.stoppedBy, failed: stream.failed, context)
+        return status == .ok && bad > 0 ? .dataError : status
     }
 
     private func finish(_ stoppedBy: FlickrError?, failed: [String: FlickrError], _ context: ToolContext) throws -> SysExit {
