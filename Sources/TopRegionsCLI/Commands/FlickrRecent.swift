@@ -45,8 +45,9 @@ public struct FlickrRecent: ToolCommand {
     @Flag(name: .long, help: "Start from the newest upload stored in the database (minus --overlap).")
     public var sinceLast = false
 
-    @Option(name: .long, help: ArgumentHelp("How far before the stored newest upload --since-last starts.", valueName: "age"))
-    public var overlap = "15m"
+    @Option(name: .long, help: ArgumentHelp("How far before the stored newest upload --since-last starts. (default: 15m)", valueName: "age"),
+            transform: { try Age($0) })
+    public var overlap = Age.literal("15m")
 
     @Option(name: .long, help: ArgumentHelp("Licence ids to ask for, comma-separated; 'any' for all.", valueName: "ids"))
     public var license = "1,2,4,7"
@@ -78,7 +79,6 @@ public struct FlickrRecent: ToolCommand {
         guard (1...500).contains(perPage) else { throw ValidationError("--per-page must be between 1 and 500") }
         guard pages >= 1 else { throw ValidationError("--pages must be at least 1") }
         if since != nil && sinceLast { throw ValidationError("--since and --since-last both say where to start; give one") }
-        guard Units.parseDuration(overlap) != nil else { throw ValidationError("--overlap: \(Units.durationProblem(overlap))") }
         guard license == "any" || license.split(separator: ",").allSatisfy({ Int($0) != nil }) else {
             throw ValidationError("--license takes licence ids such as 1,2,4,7, or 'any'")
         }
@@ -108,7 +108,7 @@ public struct FlickrRecent: ToolCommand {
                     context.note("the newest upload stored (\(Reports.formatTime(stored)) UTC) is in the future; starting from now instead")
                 }
                 let newest = min(stored, latest)
-                options.since = newest - Int64(Units.parseDuration(overlap)!.rounded())
+                options.since = newest - Int64(overlap.seconds.rounded())
                 context.trace("--since-last: the newest stored upload is \(newest); asking from \(options.since!) (--overlap \(overlap) earlier)")
             } else {
                 context.trace("--since-last: the database has no photos yet; asking for Flickr's default window")

@@ -54,17 +54,20 @@ public struct PhotoCacheCommand: ToolCommand {
     @Option(name: .long, help: ArgumentHelp("The cache directory.", valueName: "dir"), completion: .directory)
     public var cacheDir: String?
 
-    @Option(name: .long, help: ArgumentHelp("Cap on the cache's size, e.g. 10M, 512K, 1G.", valueName: "size"))
-    public var maxBytes = "10M"
+    @Option(name: .long, help: ArgumentHelp("Cap on the cache's size, e.g. 10M, 512K, 1G. (default: 10M)", valueName: "size"),
+            transform: { try ByteSize($0) })
+    public var maxBytes = ByteSize.literal("10M")
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Download at most this many photos at once (fewer, said on stderr, when ulimit -n leaves too few file descriptors).", valueName: "n"))
     public var parallel = 2
 
-    @Option(name: .long, help: ArgumentHelp("Refuse a photo larger than this, e.g. 32M (Flickr's large size is well under 2M).", valueName: "size"))
-    public var maxPhotoBytes = "32M"
+    @Option(name: .long, help: ArgumentHelp("Refuse a photo larger than this, e.g. 32M (Flickr's large size is well under 2M). (default: 32M)", valueName: "size"),
+            transform: { try ByteSize($0, minimum: 3) })
+    public var maxPhotoBytes = ByteSize.literal("32M")
 
-    @Option(name: .long, help: ArgumentHelp("Give up a download that takes longer than this, e.g. 90s, 5m.", valueName: "age"))
-    public var downloadTimeout = "5m"
+    @Option(name: .long, help: ArgumentHelp("Give up a download that takes longer than this, e.g. 90s, 5m. (default: 5m)", valueName: "age"),
+            transform: { try Age($0, positive: true) })
+    public var downloadTimeout = Age.literal("5m")
 
     @Flag(name: .long, help: "Print only each cached file's path, one per line (the default on a terminal).")
     public var path = false
@@ -102,17 +105,10 @@ public struct PhotoCacheCommand: ToolCommand {
 
     public func validate() throws {
         if ids.contains("help") { throw ValidationError("'help' is not a photo id; for help, give --help (a lone 'help' works too)") }
-        guard Units.parseSize(maxBytes) != nil else { throw ValidationError("--max-bytes: cannot read '\(maxBytes)' as a size (e.g. 10M)") }
         guard (1...16).contains(parallel) else { throw ValidationError("--parallel must be between 1 and 16") }
         if info && prune { throw ValidationError("--info and --prune do different things; give one") }
         if (info || prune) && path { throw ValidationError("--path prints the paths of photos asked for; --info and --prune ask for none") }
         if cacheDir == "" { throw ValidationError("--cache-dir: the path is empty (leave --cache-dir out for the default cache)") }
-        guard let photoLimit = Units.parseSize(maxPhotoBytes), photoLimit >= 3 else {
-            throw ValidationError("--max-photo-bytes: cannot read '\(maxPhotoBytes)' as a size of at least 3 bytes (e.g. 32M)")
-        }
-        guard let seconds = Units.parseDuration(downloadTimeout), seconds > 0 else {
-            throw ValidationError("--download-timeout: \(Units.durationProblem(downloadTimeout))")
-        }
         // "--info and --prune take no photo ids" waits for execute(): ArgumentParser checks
         // for unknown options after validate(), and in `--info --format table` the real
         // mistake is the unknown --format, not the "table" it left as an id.
@@ -121,7 +117,7 @@ public struct PhotoCacheCommand: ToolCommand {
     public func execute(_ context: ToolContext) throws -> SysExit {
         if (info || prune) && !ids.isEmpty { throw ToolError(.usage, "--info and --prune take no photo ids") }
         let directory = try cacheDir ?? PhotoCache.defaultDirectory(environment: context.environment)
-        let cache = try PhotoCache(directory: directory, capBytes: Units.parseSize(maxBytes)!)
+        let cache = try PhotoCache(directory: directory, capBytes: maxBytes.bytes)
         context.trace("cache \(directory), cap \(Units.formatSize(cache.capBytes))")
         if info { return try showInfo(cache, context) }
         if prune {
@@ -137,7 +133,7 @@ public struct PhotoCacheCommand: ToolCommand {
         let queries = Queries(store: store)
         let writer = PhotoWriter(store: store)
         let retry = RetryPolicy.from(environment: context.environment, maxAttempts: 5)
-        let limits = DownloadLimits(maxBytes: Units.parseSize(maxPhotoBytes)!, seconds: Units.parseDuration(downloadTimeout)!)
+        let limits = DownloadLimits(maxBytes: maxPhotoBytes.bytes, seconds: downloadTimeout.seconds)
         // A download holds a socket (and a resolver's pair while it resolves), the photo's
         // lock, the index lock, its temporary file and a directory listing.
         let workers = try ParallelLimit(perWorker: 8, work: "downloads").workers(parallel, context)

@@ -46,8 +46,8 @@ public struct RegionsLoad: ToolCommand {
 
     @Option(name: .long, help: ArgumentHelp(
         "After loading, remove photos stored longer ago than this (e.g. 12h, 7d, 2w). Counts stay exact.",
-        valueName: "age"))
-    public var pruneOlderThan: String?
+        valueName: "age"), transform: { try Age($0) })
+    public var pruneOlderThan: Age?
 
     @Option(name: .long, parsing: .singleValue, help: ArgumentHelp(
         "Delete the stored photo with this id, and never load it again (repeatable).", valueName: "id"))
@@ -78,9 +78,6 @@ public struct RegionsLoad: ToolCommand {
 
     public func validate() throws {
         guard batchSize > 0 else { throw ValidationError("--batch-size must be at least 1") }
-        if let age = pruneOlderThan, Units.parseDuration(age) == nil {
-            throw ValidationError("--prune-older-than: \(Units.durationProblem(age))")
-        }
         if let both = delete.first(where: undelete.contains) {
             throw ValidationError("photo \(both) is given to both --delete and --undelete")
         }
@@ -122,7 +119,7 @@ public struct RegionsLoad: ToolCommand {
         let undeleting = Set(undelete).sorted()
         for id in undeleting { line("undelete", id) }
         var summary = ["would delete \(deleting.count)", "undelete \(undeleting.count)"]
-        if let age = pruneOlderThan.flatMap(Units.parseDuration) {
+        if let age = pruneOlderThan?.seconds {
             let cutoff = context.nowSeconds - Int64(age.rounded())
             let pruning = try writer.photosStored(before: cutoff).filter { !deleting.contains($0) }
             for id in pruning { line("prune", id) }
@@ -186,7 +183,7 @@ public struct RegionsLoad: ToolCommand {
             if report.bad > 0 { status = .dataError }
         }
 
-        if let age = pruneOlderThan.flatMap(Units.parseDuration) {
+        if let age = pruneOlderThan?.seconds {
             let cutoff = now - Int64(age.rounded())
             context.trace("pruning the photos stored before \(Reports.formatTime(cutoff)) UTC (\(cutoff))")
             let pruned = try writer.prune(storedBefore: cutoff)

@@ -43,8 +43,9 @@ public struct ThumbGet: ToolCommand {
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Download at most this many thumbnails at once (fewer, said on stderr, when ulimit -n leaves too few file descriptors).", valueName: "n"))
     public var parallel = 4
 
-    @Option(name: .long, help: ArgumentHelp("Give up a download that takes longer than this, e.g. 30s, 2m.", valueName: "age"))
-    public var downloadTimeout = "60s"
+    @Option(name: .long, help: ArgumentHelp("Give up a download that takes longer than this, e.g. 30s, 2m. (default: 60s)", valueName: "age"),
+            transform: { try Age($0, positive: true) })
+    public var downloadTimeout = Age.literal("60s")
 
     @OptionGroup public var verbosity: VerbosityOptions
 
@@ -68,9 +69,6 @@ public struct ThumbGet: ToolCommand {
         if ids.contains("help") { throw ValidationError("'help' is not a photo id; for help, give --help (a lone 'help' works too)") }
         guard (1...32).contains(parallel) else { throw ValidationError("--parallel must be between 1 and 32") }
         if out == "" { throw ValidationError("--out: the path is empty (leave --out out to write no files)") }
-        guard let seconds = Units.parseDuration(downloadTimeout), seconds > 0 else {
-            throw ValidationError("--download-timeout: \(Units.durationProblem(downloadTimeout))")
-        }
     }
 
     public func execute(_ context: ToolContext) throws -> SysExit {
@@ -88,7 +86,7 @@ public struct ThumbGet: ToolCommand {
         }
         let retry = RetryPolicy.from(environment: context.environment, maxAttempts: 5)
         var limits = DownloadLimits.thumbnail
-        limits.seconds = Units.parseDuration(downloadTimeout)!
+        limits.seconds = downloadTimeout.seconds
         // A download holds a socket (and a resolver's pair while it resolves), the photo's
         // lock, and a database connection to look for the thumbnail and keep it.
         let workers = try ParallelLimit(perWorker: 8, work: "downloads").workers(parallel, context)

@@ -9,6 +9,9 @@ public enum Units {
     /// The units an age takes, in the order --help lists them.
     public static let durationUnits = "s, m, h, d, w"
 
+    /// The units a size takes (powers of 1024; B for bytes).
+    public static let sizeUnits = "B, K, M, G"
+
     /// An age such as `90s`, `15m`, `12h`, `7d` or `2w`. Returns seconds. A number without a
     /// unit is refused: `--prune-older-than 7` meant seven days to the person who typed it,
     /// and seven seconds would have pruned everything.
