@@ -113,7 +113,7 @@ import Testing
 
     @Test func theCacheEvictsInExactLeastRecentlyUsedOrder() throws {
         let setup = try Setup()
-        let cap = ["--max-bytes", "\(3 * Self.photoBytes + 1000)", "--parallel", "1"]
+        let cap = ["--max-bytes", "\(3 * Self.photoBytes + 1000)B", "--parallel", "1"]
         let (a, b, c, d) = (setup.ids[0], setup.ids[1], setup.ids[2], setup.ids[3])
         let first = try setup.photoCache(cap + [a, b, c])
         #expect(first.status == 0)
@@ -146,7 +146,7 @@ import Testing
 
         // A cap of three photos under the same contention: served files are whole, and the
         // cache is under its cap once everyone is done.
-        let tight = try sets.map { try Tools.start("photo-cache", ["--db", setup.db, "--max-bytes", "\(3 * Self.photoBytes)"] + $0.reversed(), environment: setup.environment) }
+        let tight = try sets.map { try Tools.start("photo-cache", ["--db", setup.db, "--max-bytes", "\(3 * Self.photoBytes)B"] + $0.reversed(), environment: setup.environment) }
         for result in try tight.map({ try $0.wait() }) {
             #expect(result.status == 0, "\(result.stderr)")
             for line in result.stdout.split(separator: "\n") {
