@@ -36,23 +36,40 @@ public struct Queries: Sendable {
         }
     }
 
-    /// Regions matching a user's words: the exact region id, else the name compared
-    /// case-insensitively. Several regions can share a name.
+    /// The region a user's words name: its id, its name (any case, any Unicode
+    /// normalization), the start of its name or words of it; else the nearest names (see
+    /// `RegionMatcher`).
+    public func region(matching query: String) throws -> RegionMatch {
+        RegionMatcher(regions: try allRegions()).match(query)
+    }
+
+    /// The regions a user's words name: one when they name one, several when ambiguous,
+    /// none when unknown.
     public func regions(matching query: String) throws -> [RegionRank] {
+        switch try region(matching: query) {
+        case .found(let region): [region]
+        case .ambiguous(let regions, _): regions
+        case .unknown: []
+        }
+    }
+
+    /// Every region the store knows, with or without photos now, by name (case-insensitive)
+    /// then region id.
+    public func allRegions(limit: Int? = nil) throws -> [RegionRank] {
         try store.read { db in
-            var rows = try Row.fetchAll(db, sql: "SELECT place_id, name, photographers, photos, latitude, longitude FROM region WHERE place_id = ?", arguments: [query])
-            if rows.isEmpty {
-                rows = try Row.fetchAll(db, sql: """
-                    SELECT place_id, name, photographers, photos, latitude, longitude FROM region
-                    WHERE sort_key = ? ORDER BY place_id
-                    """, arguments: [RegionName.sortKey(query)])
-            }
-            // "Alpha" and "alpha" both match "alpha"; an exact spelling picks one.
-            let exact = rows.filter { ($0[1] as String) == query }
-            if exact.count == 1 { rows = exact }
-            return rows.map {
+            try Row.fetchAll(db, sql: """
+                SELECT place_id, name, photographers, photos, latitude, longitude FROM region
+                ORDER BY sort_key, place_id LIMIT ?
+                """, arguments: [limit ?? -1]).map {
                 RegionRank(rank: 0, regionID: $0[0], name: $0[1], photographers: $0[2], photos: $0[3], latitude: $0[4], longitude: $0[5])
             }
+        }
+    }
+
+    /// Whether any photo is stored (an empty store is refreshed before it is asked).
+    public func hasPhotos() throws -> Bool {
+        try store.read { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM photo)")!
         }
     }
 

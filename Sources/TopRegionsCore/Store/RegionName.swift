@@ -1,8 +1,173 @@
+import Foundation
+import TopRegionsRecords
+
 /// How region names compare.
 enum RegionName {
-    /// Case-insensitive ordering key for region names (ties in the ranking sort by it, and
-    /// `--region` matches by it).
+    /// Case-insensitive ordering key for region names (ties in the ranking sort by it).
     static func sortKey(_ name: String) -> String {
         name.lowercased()
+    }
+
+    /// The same name in any case and any Unicode normalization: "Île-de-France" typed
+    /// decomposed (as macOS keyboards and file names give it) equals the precomposed one.
+    static func exactKey(_ name: String) -> String {
+        name.lowercased().precomposedStringWithCanonicalMapping
+    }
+
+    /// What is left of a name for loose matching: its letters and digits, without case or
+    /// diacritics, each run of anything else one space ("Île-de-France, France" → "ile de
+    /// france france").
+    static func looseKey(_ name: String) -> String {
+        let folded = name.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+        var key = ""
+        var pendingSpace = false
+        for character in folded {
+            if character.isLetter || character.isNumber {
+                if pendingSpace && !key.isEmpty { key.append(" ") }
+                pendingSpace = false
+                key.append(character)
+            } else {
+                pendingSpace = true
+            }
+        }
+        return key
+    }
+
+    /// The words of a loose key.
+    static func words(_ looseKey: String) -> [Substring] {
+        looseKey.split(separator: " ")
+    }
+}
+
+/// Which region a user's words name.
+public enum RegionMatch: Sendable, Equatable {
+    /// One region: by its id, its name, the start of its name, or words of its name.
+    case found(RegionRank)
+    /// Several regions fit as well as each other (in name order).
+    case ambiguous([RegionRank], AmbiguousBy)
+    /// None fits; the closest names, closest first (maybe none).
+    case unknown(closest: [RegionRank])
+
+    public enum AmbiguousBy: Sendable, Equatable {
+        /// They share the name, in case or spelling.
+        case sameName
+        /// The words given start each of their names.
+        case namePrefix
+        /// Each of their names has every word given.
+        case words
+    }
+}
+
+/// Finds the region a user means among all regions, in tiers: the exact region id; the
+/// name, ignoring case and Unicode normalization; the start of the name, ignoring case,
+/// diacritics and punctuation ("nova scotia" for "Nova Scotia, Canada"); every word given
+/// being a word of the name ("york"). The first tier with any match decides: one match is
+/// the answer, several are ambiguous. When none matches, the names nearest the query
+/// (by edit distance, to the name, its start, its comma-separated parts or its words; else
+/// by shared words) are the suggestions.
+struct RegionMatcher {
+    let regions: [RegionRank]
+
+    /// How many suggestions an unknown name gets.
+    static let suggestions = 5
+
+    func match(_ query: String) -> RegionMatch {
+        let trimmed = query.trimmingCharacters(in: .whitespacesAndNewlines)
+        if let byID = regions.first(where: { $0.regionID == trimmed }) { return .found(byID) }
+
+        let exact = RegionName.exactKey(trimmed)
+        let sameName = regions.filter { RegionName.exactKey($0.name) == exact }
+        if !sameName.isEmpty {
+            // "Alpha" and "alpha" both answer to "alpha"; one spelled exactly as typed wins.
+            let typed = trimmed.precomposedStringWithCanonicalMapping
+            let spelled = sameName.filter { $0.name.precomposedStringWithCanonicalMapping == typed }
+            if spelled.count == 1 { return .found(spelled[0]) }
+            return sameName.count == 1 ? .found(sameName[0]) : .ambiguous(sameName, .sameName)
+        }
+
+        let loose = RegionName.looseKey(trimmed)
+        guard !loose.isEmpty else { return .unknown(closest: []) }
+        let keys = regions.map { RegionName.looseKey($0.name) }
+        let equal = regions.indices.filter { keys[$0] == loose }
+        if !equal.isEmpty { return decide(equal, .sameName) }
+        let prefixed = regions.indices.filter { keys[$0].hasPrefix(loose) }
+        if !prefixed.isEmpty { return decide(prefixed, .namePrefix) }
+        let queryWords = Set(RegionName.words(loose))
+        let worded = regions.indices.filter { queryWords.isSubset(of: Set(RegionName.words(keys[$0]))) }
+        if !worded.isEmpty { return decide(worded, .words) }
+        return .unknown(closest: closest(to: loose, keys: keys))
+    }
+
+    private func decide(_ indices: [Int], _ by: RegionMatch.AmbiguousBy) -> RegionMatch {
+        indices.count == 1 ? .found(regions[indices[0]]) : .ambiguous(indices.map { regions[$0] }, by)
+    }
+
+    /// The regions whose names are within a few edits of `query` (more edits allowed for a
+    /// longer query), nearest first; failing that, those sharing a word of three letters or
+    /// more with it (give or take a typo), most shared first. Ties go to the region with
+    /// more photographers.
+    func closest(to query: String, keys: [String]) -> [RegionRank] {
+        let queryScalars = Array(query.unicodeScalars)
+        let queryWords = RegionName.words(query).map { Array($0.unicodeScalars) }
+        let allowed = max(1, queryScalars.count / 4)
+        var near: [(distance: Int, index: Int)] = []
+        for (index, key) in keys.enumerated() {
+            let scalars = Array(key.unicodeScalars)
+            var distance = Self.editDistance(queryScalars, scalars)
+            distance = min(distance, Self.editDistance(queryScalars, Array(scalars.prefix(queryScalars.count))))
+            for part in regions[index].name.split(separator: ",") {
+                distance = min(distance, Self.editDistance(queryScalars, Array(RegionName.looseKey(String(part)).unicodeScalars)))
+            }
+            let nameWords = RegionName.words(key).map { Array($0.unicodeScalars) }
+            if !nameWords.isEmpty {
+                // Each word given against the name's nearest word.
+                let byWord = queryWords.reduce(0) { sum, word in
+                    sum + nameWords.map { Self.editDistance(word, $0) }.min()!
+                }
+                distance = min(distance, byWord)
+            }
+            if distance <= allowed { near.append((distance, index)) }
+        }
+        if !near.isEmpty {
+            return near.sorted { ($0.distance, -regions[$0.index].photographers, $0.index) < ($1.distance, -regions[$1.index].photographers, $1.index) }
+                .prefix(Self.suggestions).map { regions[$0.index] }
+        }
+        // Nothing near as a whole: names sharing a word of three letters or more (or one
+        // within an edit or two of it, as above).
+        let significant = queryWords.filter { $0.count >= 3 }
+        guard !significant.isEmpty else { return [] }
+        var sharing: [(shared: Int, index: Int)] = []
+        for (index, key) in keys.enumerated() {
+            let nameWords = RegionName.words(key).map { Array($0.unicodeScalars) }
+            let shared = significant.filter { word in
+                nameWords.contains { Self.editDistance(word, $0) <= max(1, word.count / 4) }
+            }.count
+            if shared > 0 { sharing.append((shared, index)) }
+        }
+        return sharing.sorted { (-$0.shared, -regions[$0.index].photographers, $0.index) < (-$1.shared, -regions[$1.index].photographers, $1.index) }
+            .prefix(Self.suggestions).map { regions[$0.index] }
+    }
+
+    /// Edits (insert, delete, replace, swap two neighbours) from `a` to `b`: the optimal
+    /// string alignment distance.
+    static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var before = [Int](repeating: 0, count: b.count + 1)
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                var best = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    best = min(best, before[j - 2] + 1)
+                }
+                current[j] = best
+            }
+            (before, previous, current) = (previous, current, before)
+        }
+        return previous[b.count]
     }
 }

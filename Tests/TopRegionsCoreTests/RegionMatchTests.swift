@@ -1,0 +1,104 @@
+import Testing
+@testable import TopRegionsRecords
+@testable import TopRegionsStore
+
+/// `--region`: which region a user's words name, tier by tier, and the names suggested when
+/// none does.
+@Suite struct RegionMatchTests {
+    static func region(_ id: String, _ name: String, photographers: Int = 1) -> RegionRank {
+        RegionRank(rank: 0, regionID: id, name: name, photographers: photographers, photos: photographers, latitude: nil, longitude: nil)
+    }
+
+    let matcher = RegionMatcher(regions: [
+        region("R1", "Nova Scotia, Canada", photographers: 9),
+        region("R2", "Île-de-France, France", photographers: 5),
+        region("R3", "New York, United States", photographers: 7),
+        region("R4", "New South Wales, Australia", photographers: 3),
+        region("R5", "Alpha", photographers: 2),
+        region("R6", "alpha", photographers: 1),
+        region("R7", "Texas, United States", photographers: 4),
+        region("R8", "Bangkok, ประเทศไทย", photographers: 6),
+        region("R9", "Alphaville", photographers: 1),
+    ])
+
+    func found(_ query: String) -> String? {
+        if case .found(let region) = matcher.match(query) { return region.regionID }
+        return nil
+    }
+
+    func ambiguous(_ query: String) -> (ids: [String], by: RegionMatch.AmbiguousBy)? {
+        if case .ambiguous(let regions, let by) = matcher.match(query) { return (regions.map(\.regionID), by) }
+        return nil
+    }
+
+    func suggested(_ query: String) -> [String]? {
+        if case .unknown(let closest) = matcher.match(query) { return closest.map(\.regionID) }
+        return nil
+    }
+
+    @Test func theIdThenTheNameInAnyCaseAndNormalization() {
+        #expect(found("R3") == "R3")
+        #expect(found("nova scotia, canada") == "R1")
+        #expect(found("NOVA SCOTIA, CANADA") == "R1")
+        // Decomposed, as typed on macOS: I + U+0302 COMBINING CIRCUMFLEX ACCENT.
+        #expect(found("I\u{0302}le-de-France, France") == "R2")
+        #expect(found("i\u{0302}le-de-france, france") == "R2")
+        #expect(found("  Texas, United States ") == "R7")
+    }
+
+    @Test func aNameSeveralRegionsShareIsAmbiguousUnlessSpelledExactly() {
+        #expect(found("Alpha") == "R5")
+        #expect(found("alpha") == "R6")
+        #expect(ambiguous("ALPHA")?.ids == ["R5", "R6"])
+        #expect(ambiguous("ALPHA")?.by == .sameName)
+    }
+
+    @Test func theStartOfTheNameIgnoringCaseAccentsAndPunctuation() {
+        #expect(found("nova") == "R1")
+        #expect(found("Nova Scotia") == "R1")
+        #expect(found("ile de france") == "R2")
+        #expect(found("ILE-DE-FRANCE") == "R2")
+        #expect(found("bangkok") == "R8")
+        #expect(ambiguous("new")?.ids == ["R3", "R4"])
+        #expect(ambiguous("new")?.by == .namePrefix)
+        // "Alphaville" starts with "alpha" too, but two names are "alpha" exactly.
+        #expect(ambiguous("alpha")?.by == nil)
+        #expect(found("alphav") == "R9")
+    }
+
+    @Test func wholeWordsInAnyOrder() {
+        #expect(found("york") == "R3")
+        #expect(found("scotia canada") == "R1")
+        #expect(found("france ile") == "R2")
+        #expect(ambiguous("united states")?.ids == ["R3", "R7"])
+        #expect(ambiguous("united states")?.by == .words)
+        // A word must be whole: "scot" is the start of no name and no word of one.
+        #expect(found("scot") == nil)
+    }
+
+    @Test func unknownNamesSuggestTheNearest() {
+        #expect(suggested("Nova Scota") == ["R1"])
+        #expect(suggested("Nvoa Scotia") == ["R1"], "two letters swapped are one edit")
+        #expect(suggested("Yrok") == ["R3"], "near a word of the name")
+        #expect(suggested("Texsa") == ["R7"])
+        #expect(suggested("Bangkok, Thailand") == ["R8"], "a word of the name")
+        #expect(suggested("Bangkoc, Thailand") == ["R8"], "near a word of the name")
+        #expect(suggested("Nwe Yrok") == ["R3"], "a typo in each word")
+        // Nothing near: names sharing a word, the most photographers first.
+        #expect(suggested("Wales, UK") == ["R4"])
+        #expect(suggested("States of Jersey") == ["R3", "R7"])
+        #expect(suggested("Atlantis") == [])
+        #expect(suggested("!!") == [])
+    }
+
+    @Test func editDistanceCountsASwapOfNeighboursAsOneEdit() {
+        func distance(_ a: String, _ b: String) -> Int {
+            RegionMatcher.editDistance(Array(a.unicodeScalars), Array(b.unicodeScalars))
+        }
+        #expect(distance("", "abc") == 3)
+        #expect(distance("abc", "abc") == 0)
+        #expect(distance("abc", "acb") == 1)
+        #expect(distance("kitten", "sitting") == 3)
+        #expect(distance("texsa", "texas") == 1)
+    }
+}
