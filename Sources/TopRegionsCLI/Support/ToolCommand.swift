@@ -60,6 +60,9 @@ extension ToolCommand {
         defer { context.standardOutput.flush() }
         do {
             return try execute(context).rawValue
+        } catch let error as PassedOnStatus {
+            context.diagnose(error.message)
+            return error.status
         } catch {
             let (status, message) = ExitStatuses.classify(error)
             context.diagnose(message)

@@ -32,3 +32,18 @@ public struct ToolError: Error, Sendable, CustomStringConvertible {
 
     public var description: String { message }
 }
+
+/// Ends a tool with a status it passes on rather than chooses: a child process's, such as
+/// a refresh stage's (whose own message is already on stderr), unchanged even when it is
+/// not one of `SysExit`'s (128 + a signal).
+public struct PassedOnStatus: Error, Sendable, CustomStringConvertible {
+    public var status: Int32
+    public var message: String
+
+    public init(_ status: Int32, _ message: String) {
+        self.status = status
+        self.message = message
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,130 @@
+import Foundation
+
+/// Runs executables joined by pipes, as a shell runs `a | b | c`: each stage's standard
+/// output is the next one's standard input; the first reads this process's standard input,
+/// every stage writes its diagnostics (and progress, on a terminal) to this process's
+/// standard error. Children start with SIGPIPE at its default and no signal blocked, as
+/// from a shell, and get no other descriptor of this process (everything here is opened
+/// close-on-exec).
+public enum ProcessPipeline {
+    public struct Stage: Sendable {
+        /// An absolute path.
+        public var executable: String
+        public var arguments: [String]
+
+        public init(_ executable: String, _ arguments: [String]) {
+            self.executable = executable
+            self.arguments = arguments
+        }
+
+        public var name: String { (executable as NSString).lastPathComponent }
+    }
+
+    /// How one stage ended, as a shell reports it: its exit status, or 128 plus the signal
+    /// that killed it.
+    public struct Outcome: Sendable, Equatable {
+        public var stage: String
+        public var status: Int32
+    }
+
+    /// Starts every stage, waits for all of them, and returns how each ended, in pipeline
+    /// order. `lastOutput` is the descriptor the last stage writes its standard output to.
+    public static func run(_ stages: [Stage], environment: [String: String], lastOutput: Int32 = STDOUT_FILENO) throws -> [Outcome] {
+        precondition(!stages.isEmpty)
+        var pipes: [(read: Int32, write: Int32)] = []
+        defer {
+            for pipe in pipes {
+                close(pipe.read)
+                close(pipe.write)
+            }
+        }
+        for _ in 1..<stages.count {
+            var fds: [Int32] = [0, 0]
+            guard pipe(&fds) == 0 else {
+                throw ToolError(.unavailable, "cannot create a pipe: \(String(cString: strerror(errno)))")
+            }
+            pipes.append((fds[0], fds[1]))
+            // (pipe2 is not in Swift's Glibc; nothing here spawns from another thread.)
+            _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
+        }
+
+        let environmentLines = environment.map { "\($0.key)=\($0.value)" }
+        var started: [(stage: Stage, pid: pid_t)] = []
+        var failure: (any Error)?
+        for (index, stage) in stages.enumerated() {
+            let input = index > 0 ? pipes[index - 1].read : STDIN_FILENO
+            let output = index < stages.count - 1 ? pipes[index].write : lastOutput
+            do {
+                started.append((stage, try spawn(stage, input: input, output: output, environment: environmentLines)))
+            } catch {
+                failure = error
+                break
+            }
+        }
+        // Only the children hold the pipes now: a stage sees the end of its input when the
+        // one before it exits, and a closed pipe when the one after it does.
+        for pipe in pipes {
+            close(pipe.read)
+            close(pipe.write)
+        }
+        pipes = []
+
+        let outcomes = started.map { Outcome(stage: $0.stage.name, status: wait(for: $0.pid)) }
+        if let failure { throw failure }
+        return outcomes
+    }
+
+    private static func spawn(_ stage: Stage, input: Int32, output: Int32, environment: [String]) throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if input != STDIN_FILENO { posix_spawn_file_actions_adddup2(&actions, input, STDIN_FILENO) }
+        if output != STDOUT_FILENO { posix_spawn_file_actions_adddup2(&actions, output, STDOUT_FILENO) }
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGPIPE)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        posix_spawnattr_setsigmask(&attributes, &unblocked)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+
+        let argv = ([stage.executable] + stage.arguments).map { strdup($0) }
+        let envp = environment.map { strdup($0) }
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid = pid_t()
+        let status = posix_spawn(&pid, stage.executable, &actions, &attributes, argv + [nil], envp + [nil])
+        guard status == 0 else {
+            throw ToolError(.unavailable, "cannot start \(stage.executable): \(String(cString: strerror(status)))")
+        }
+        return pid
+    }
+
+    private static func wait(for pid: pid_t) -> Int32 {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            guard errno == EINTR else { return 128 }
+        }
+        let signal = status & 0x7F
+        return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
+    }
+
+    /// The directory this process's executable is in (symbolic links resolved), where the
+    /// toolkit's other executables are installed beside it.
+    public static func executableDirectory() -> String? {
+        if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            return (path as NSString).deletingLastPathComponent
+        }
+        // Without /proc (macOS): Foundation's idea of it, links resolved.
+        guard let url = Bundle.main.executableURL?.resolvingSymlinksInPath() else { return nil }
+        return url.deletingLastPathComponent().path
+    }
+}
