@@ -35,7 +35,7 @@ import Testing
         let run = try Tools.run("regions-top", ["--db", db, "--region", "Nowhere", "--format", "html"], environment: environment)
         #expect(run.status == 66)
         #expect(run.stdout == "")
-        #expect(run.stderr == "regions-top: no region named \"Nowhere\" (regions-top lists them with their region_id)\n")
+        #expect(run.stderr == "regions-top: no region named \"Nowhere\" (regions-top --regions lists every region)\n")
     }
 
     @Test func corruptThumbnailsAndAMissingThumbnailTableStillRenderAndSaySo() throws {

@@ -308,7 +308,7 @@ import Testing
         _ = try Tools.run("regions-load", ["-q", "--db", scratch.file("x.db")], environment: environment)
         let unknown = try Tools.run("regions-top", ["--db", scratch.file("x.db"), "--region", "Atlantis"], environment: environment)
         #expect(unknown.status == 66)
-        #expect(unknown.stderr == "regions-top: no region named \"Atlantis\" (regions-top lists them with their region_id)\n")
+        #expect(unknown.stderr == "regions-top: no region named \"Atlantis\" (regions-top --regions lists every region)\n")
     }
 
     @Test func theDefaultDatabaseLivesUnderXDGDataHome() throws {

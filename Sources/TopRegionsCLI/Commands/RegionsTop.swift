@@ -14,9 +14,14 @@ public struct RegionsTop: ToolCommand {
             among the stored photos, most first; ties go by name (case-insensitive), then region id. \
             The counts are maintained as photos arrive, so this reads an index, not the photos.
 
-            --region prints every stored photo in a region (by name or region id), newest first, as \
-            photo records that thumb-get and photo-cache read. --recents prints the photos most \
-            recently viewed through photo-cache.
+            --region prints every stored photo in a region, newest first, as photo records that \
+            thumb-get and photo-cache read. It takes the region's id, its name in any case (and any \
+            Unicode normalization: a decomposed "Île" typed on macOS is "Île"), the start of its \
+            name, or words of it, ignoring case, accents and punctuation ("nova scotia", "ile de \
+            france", "york"). When several regions fit, or none, it says which names come closest \
+            and their ids. --regions lists every region's name, one per line, in name order (with \
+            --format, their ids and counts too); shell completion offers them for --region. \
+            --recents prints the photos most recently viewed through photo-cache.
 
             Output is a table on a terminal and NDJSON otherwise; --format chooses. GeoJSON gives \
             a FeatureCollection of points (regions or photos) with a bbox that fits them all.
@@ -44,6 +49,8 @@ public struct RegionsTop: ToolCommand {
               regions-top
               regions-top --limit 10 --format csv > top10.csv
               regions-top --region "Île-de-France, France" | thumb-get --out thumbs/
+              regions-top --region "nova scotia"          # the start of a name is enough
+              regions-top --regions | grep -i france
               regions-top --recents --format geojson > recents.geojson
               regions-top --format html > top-regions.html
               regions-top --region R061.TguWePmt | thumb-get > /dev/null
@@ -53,8 +60,13 @@ public struct RegionsTop: ToolCommand {
 
     @OptionGroup public var database: DatabaseOptions
 
-    @Option(name: .long, help: ArgumentHelp("List the photos in this region (its name, or its region id).", valueName: "name"))
+    @Option(
+        name: .long, help: ArgumentHelp("List the photos in this region (its id, or its name: the start or words of it will do).", valueName: "name"),
+        completion: .shellCommand(RegionsTop.regionNamesCommand))
     public var region: String?
+
+    @Flag(name: .long, help: "List every region's name, one per line (with --format, their ids and counts).")
+    public var regions = false
 
     @Flag(name: .long, help: "List recently viewed photos, latest view first.")
     public var recents = false
@@ -80,8 +92,11 @@ public struct RegionsTop: ToolCommand {
     public static let environment = EnvironmentVariable.database + EnvironmentVariable.timeZone + EnvironmentVariable.terminal
         + EnvironmentVariable.cache
 
+    /// What shell completion runs to offer region names for --region: nothing on stderr.
+    static let regionNamesCommand = "regions-top --regions --quiet 2>/dev/null"
+
     public static let exitStatuses: [ExitStatusDoc] = [
-        .init(.ok), .init(.usage, "Usage error: a bad option, or a region name several regions share (give its id)."),
+        .init(.ok), .init(.usage, "Usage error: a bad option, or a region name that fits several regions (give more of it, or the id)."),
         .init(.dataError, "The database file is damaged or not a database."),
         .init(.noInput, "No database at the path given, or no region of that name."), .init(.software), .init(.osResource),
         .init(.cantCreate, "The database cannot be read without writing: its -shm file is missing and its directory is not writable here, or its schema is older and this user may not upgrade it. Running any writing tool once as a user who may write it fixes both."),
@@ -93,6 +108,12 @@ public struct RegionsTop: ToolCommand {
 
     public func validate() throws {
         if region != nil && recents { throw ValidationError("--region and --recents ask different questions; give one") }
+        if regions && (region != nil || recents) {
+            throw ValidationError("--regions lists the regions; --\(recents ? "recents" : "region") asks another question; give one")
+        }
+        if regions && format == .html {
+            throw ValidationError("--regions has no page; the page of regions is regions-top --format html")
+        }
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
         if cacheDir == "" { throw ValidationError("--cache-dir: the path is empty (leave --cache-dir out for the default cache)") }
     }
@@ -107,15 +128,10 @@ public struct RegionsTop: ToolCommand {
         let width = format == .table ? context.tableWidth : nil
         if let width { context.trace("fitting the table to \(width) columns") }
 
-        if let region {
-            let matches = try queries.regions(matching: region)
-            guard let match = matches.first else {
-                throw ToolError(.noInput, "no region named \"\(region)\" (regions-top lists them with their region_id)")
-            }
-            if matches.count > 1 {
-                let ids = matches.map(\.regionID).joined(separator: ", ")
-                throw ToolError(.usage, "\(matches.count) regions are named \"\(region)\"; give one of their ids: \(ids)")
-            }
+        if regions {
+            try listRegions(queries, context)
+        } else if let region {
+            let match = try Self.region(named: region, in: queries)
             let photos = try queries.photos(inRegion: match.regionID, limit: limit)
             if format == .html { return try writePage(photos, listing: .region(match), store: store, times: times, context) }
             context.standardOutput.write(Reports.photos(photos, format: format, listing: .region, emphasis: emphasis, times: times, width: width))

@@ -15,6 +15,8 @@ public struct CommandInterface: Sendable {
         case files
         case directories
         case values([String])
+        /// The lines a shell command prints (region names for --region).
+        case command(String)
     }
 
     public struct Argument: Sendable {
@@ -82,6 +84,8 @@ public struct CommandInterface: Sendable {
                 completion = .files
             } else if kindObject["directory"] != nil {
                 completion = .directories
+            } else if let command = kindObject["shellCommand"]?.objectValue?["command"]?.stringValue {
+                completion = .command(command)
             }
         }
         func flag(_ key: String) -> Bool {

@@ -1,5 +1,6 @@
 /// Shell completion scripts made from a command's interface: options and their values
-/// (files for --db, directories for --out and --cache-dir, the formats for --format),
+/// (files for --db, directories for --out and --cache-dir, the formats for --format, the
+/// lines a command prints for --region: the region names),
 /// files for file arguments, nothing for photo ids, and no `help` subcommand (these tools
 /// have none; ArgumentParser's own scripts offer one).
 public enum CompletionScripts {
@@ -38,6 +39,13 @@ public enum CompletionScripts {
                 cases += "        \(pattern)) compopt -o filenames; mapfile -t COMPREPLY < <(compgen -d -- \"$cur\"); return ;;\n"
             case .values(let values):
                 cases += "        \(pattern)) mapfile -t COMPREPLY < <(compgen -W \"\(values.joined(separator: " "))\" -- \"$cur\"); return ;;\n"
+            case .command(let command):
+                // Each line that starts with what was typed (its quotes and backslashes
+                // aside), quoted for the shell. Not compgen -W, which would expand $(...)
+                // in the lines.
+                cases += "        \(pattern)) local line typed=\"${cur//\\\\/}\"; typed=\"${typed#[\\\"\\']}\"\n"
+                cases += "            while IFS= read -r line; do [[ \"$line\" == \"$typed\"* ]] && COMPREPLY+=(\"$(printf '%q' \"$line\")\"); done < <(\(command))\n"
+                cases += "            return ;;\n"
             case .none:
                 valueless.append(contentsOf: option.names)
             }
@@ -50,7 +58,7 @@ public enum CompletionScripts {
         case .files: "compopt -o filenames; mapfile -t COMPREPLY < <(compgen -f -- \"$cur\")"
         case .directories: "compopt -o filenames; mapfile -t COMPREPLY < <(compgen -d -- \"$cur\")"
         case .values(let values): "mapfile -t COMPREPLY < <(compgen -W \"\(values.joined(separator: " "))\" -- \"$cur\")"
-        case .none: ":  # photo ids: nothing to offer"
+        case .command, .none: ":  # photo ids: nothing to offer"
         }
         return """
             # bash completion for \(interface.name) (topregions \(version)).
@@ -91,6 +99,7 @@ public enum CompletionScripts {
             case .files: "_files"
             case .directories: "_files -/"
             case .values(let values): "(" + values.joined(separator: " ") + ")"
+            case .command(let command): "{local -a lines; lines=(${(f)\"$(\(command))\"}); compadd -a lines}"
             case .none: " "
             }
         }
@@ -154,6 +163,7 @@ public enum CompletionScripts {
                 case .files: line += " -r -F"
                 case .directories: line += " -x -a '(__fish_complete_directories)'"
                 case .values(let values): line += " -x -a " + quoted(values.joined(separator: " "))
+                case .command(let command): line += " -x -a " + quoted("(" + command + ")")
                 case .none: line += " -x"
                 }
             }
