@@ -65,7 +65,8 @@ import Testing
     @Test func eachToolListsTheVariablesItReads() throws {
         let scratch = Scratch()
         let environment = Tools.environment(home: scratch.path)
-        let readsKey: Set = ["flickr-recent", "place-resolve"]
+        // regions-top reads it to know whether it may refresh an empty database.
+        let readsKey: Set = ["flickr-recent", "place-resolve", "regions-top"]
         for tool in Self.tools {
             let help = try Tools.run(tool, ["--help"], environment: environment).stdout
             let environmentSection = try #require(help.components(separatedBy: "\nENVIRONMENT:\n").last?.components(separatedBy: "\nEXIT STATUS:\n").first)

@@ -23,6 +23,19 @@ public struct RegionsTop: ToolCommand {
             --format, their ids and counts too); shell completion offers them for --region. \
             --recents prints the photos most recently viewed through photo-cache.
 
+            On a database that does not exist yet or has no photos, regions-top first refreshes \
+            it as the app does on its first launch: it runs flickr-recent | place-resolve | \
+            regions-load, the three tools installed beside it, joined by pipes, with their progress \
+            and messages on stderr, then answers. That needs a Flickr key (FLICKR_API_KEY or \
+            --api-key-file); without one, or with --no-refresh, it says how to fill the database \
+            and answers from what is there (a database that does not exist is still an error). \
+            When a stage fails, regions-top ends with the first failing stage's exit status, as \
+            a shell with pipefail would, and answers nothing. "No photos" means none stored: \
+            photos a failed refresh stored before it stopped stay, so the next regions-top \
+            answers from them and refreshes nothing (the next flickr-recent | place-resolve | \
+            regions-load, and place-resolve --pending, bring the rest); a refresh that stored \
+            none is tried again by the next regions-top.
+
             Output is a table on a terminal and NDJSON otherwise; --format chooses. GeoJSON gives \
             a FeatureCollection of points (regions or photos) with a bbox that fits them all.
 
@@ -51,6 +64,7 @@ public struct RegionsTop: ToolCommand {
               regions-top --region "Île-de-France, France" | thumb-get --out thumbs/
               regions-top --region "nova scotia"          # the start of a name is enough
               regions-top --regions | grep -i france
+              FLICKR_API_KEY=... regions-top              # a new database: refreshed first
               regions-top --recents --format geojson > recents.geojson
               regions-top --format html > top-regions.html
               regions-top --region R061.TguWePmt | thumb-get > /dev/null
@@ -87,21 +101,35 @@ public struct RegionsTop: ToolCommand {
     @Flag(name: .long, help: "Show times (tables, pages) in UTC instead of local time.")
     public var utc = false
 
+    @Flag(name: .long, help: "Do not refresh a missing or empty database from Flickr first.")
+    public var noRefresh = false
+
+    @Option(name: .long, help: ArgumentHelp(
+        "For refreshing a missing or empty database: read the Flickr API key from the first line of this file (default: $FLICKR_API_KEY).",
+        valueName: "path"),
+        completion: .file())
+    public var apiKeyFile: String?
+
     @OptionGroup public var verbosity: VerbosityOptions
 
     public static let environment = EnvironmentVariable.database + EnvironmentVariable.timeZone + EnvironmentVariable.terminal
         + EnvironmentVariable.cache
+        + [.init("FLICKR_API_KEY", "When set (or --api-key-file is given), a missing or empty database is refreshed from Flickr first; the refresh's tools read it, and FLICKR_API_BASE and the other FLICKR_* variables, themselves.")]
 
-    /// What shell completion runs to offer region names for --region: nothing on stderr.
-    static let regionNamesCommand = "regions-top --regions --quiet 2>/dev/null"
+    /// What shell completion runs to offer region names for --region: never a refresh,
+    /// nothing on stderr.
+    static let regionNamesCommand = "regions-top --regions --no-refresh --quiet 2>/dev/null"
 
     public static let exitStatuses: [ExitStatusDoc] = [
         .init(.ok), .init(.usage, "Usage error: a bad option, or a region name that fits several regions (give more of it, or the id)."),
         .init(.dataError, "The database file is damaged or not a database."),
-        .init(.noInput, "No database at the path given, or no region of that name."), .init(.software), .init(.osResource),
+        .init(.noInput, "No database at the path given (and no Flickr key to fill it), or no region of that name."),
+        .init(.unavailable, "A missing or empty database could not be refreshed: flickr-recent, place-resolve or regions-load is not installed beside regions-top."),
+        .init(.software), .init(.osResource),
         .init(.cantCreate, "The database cannot be read without writing: its -shm file is missing and its directory is not writable here, or its schema is older and this user may not upgrade it. Running any writing tool once as a user who may write it fixes both."),
         .init(.ioError),
         .init(.tempFail, "The database stayed busy: try again later."),
+        .init(.config, "Refreshing a missing or empty database, flickr-recent ended with this status (a refused key). Any status a refresh stage ends with, regions-top ends with too."),
     ]
 
     public init() {}
@@ -119,6 +147,7 @@ public struct RegionsTop: ToolCommand {
     }
 
     public func execute(_ context: ToolContext) throws -> SysExit {
+        try refreshIfEmpty(path: Store.resolvePath(option: database.db, environment: context.environment), context)
         let store = try database.openForReading(context)
         context.trace("database \(store.path)")
         let queries = Queries(store: store)

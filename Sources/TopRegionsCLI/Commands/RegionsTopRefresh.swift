@@ -1,0 +1,72 @@
+import Foundation
+import TopRegionsStore
+import TopRegionsSupport
+
+/// Refresh when empty: on a missing database, or one with no photos, regions-top first runs
+/// the refresh a user would type, `flickr-recent | place-resolve | regions-load`, as the
+/// app refreshes on its first launch; then it answers.
+extension RegionsTop {
+    /// The refresh, run as a shell runs it.
+    static let refreshPipeline = "flickr-recent | place-resolve | regions-load"
+
+    /// Refreshes the database at `path` when it is missing or holds no photos and a Flickr
+    /// key is configured; without a key (or with --no-refresh), says once how photos get
+    /// there: a missing database is still an error (66), an empty one answers empty.
+    func refreshIfEmpty(path: String, _ context: ToolContext) throws {
+        guard try !Self.hasPhotos(path) else { return }
+        let keyGiven = apiKeyFile != nil || !(context.environment["FLICKR_API_KEY"] ?? "").isEmpty
+        guard keyGiven && !noRefresh else {
+            var how = "fill it with \(Self.refreshPipeline)"
+            if !noRefresh { how += ", or set FLICKR_API_KEY (or give --api-key-file) and regions-top does that itself" }
+            if !FileManager.default.fileExists(atPath: path) {
+                throw ToolError(.noInput, "no database at \(path); \(how)")
+            }
+            context.note("the database has no photos yet; \(how)")
+            return
+        }
+        // Two regions-top started at once on an empty database refresh it once: the second
+        // waits here, then finds the photos the first stored.
+        let lock = try KeyLockFile(path: path + ".lock").lock("refresh when empty")
+        defer { lock.unlock() }
+        guard try !Self.hasPhotos(path) else { return }
+        try runRefresh(path: path, context)
+    }
+
+    /// Whether the database at `path` exists and holds a photo. Only reads.
+    static func hasPhotos(_ path: String) throws -> Bool {
+        guard FileManager.default.fileExists(atPath: path) else { return false }
+        return try Queries(store: Store.open(path: path, create: false)).hasPhotos()
+    }
+
+    /// Runs the three stages installed beside this executable, joined by pipes, on the
+    /// same database; their progress and messages go to stderr as they come. The first
+    /// stage that fails ends regions-top with its own status.
+    func runRefresh(path: String, _ context: ToolContext) throws {
+        guard let directory = ProcessPipeline.executableDirectory() else {
+            throw ToolError(.unavailable, "cannot refresh the empty database: cannot tell where regions-top is installed")
+        }
+        var shared = ["--db", path]
+        switch context.verbosity {
+        case .quiet: shared.append("--quiet")
+        case .verbose: shared.append("--verbose")
+        case .normal: break
+        }
+        let key = apiKeyFile.map { ["--api-key-file", $0] } ?? []
+        let stages = [
+            ProcessPipeline.Stage(directory + "/flickr-recent", shared + key),
+            ProcessPipeline.Stage(directory + "/place-resolve", shared + key),
+            ProcessPipeline.Stage(directory + "/regions-load", shared),
+        ]
+        for stage in stages where !FileManager.default.isExecutableFile(atPath: stage.executable) {
+            throw ToolError(.unavailable, "cannot refresh the empty database: \(stage.name) is not installed beside regions-top (in \(directory))")
+        }
+        context.note("the database has no photos yet; refreshing it from Flickr: \(Self.refreshPipeline)")
+        context.trace("running " + stages.map { ([$0.executable] + $0.arguments).joined(separator: " ") }.joined(separator: " | "))
+        // regions-top's standard output carries its answer only: the last stage's goes to
+        // standard error, where a person still sees it.
+        let outcomes = try ProcessPipeline.run(stages, environment: context.environment, lastOutput: STDERR_FILENO)
+        if let failed = outcomes.first(where: { $0.status != 0 }) {
+            throw PassedOnStatus(failed.status, "the refresh failed: \(failed.stage) exited with status \(failed.status)")
+        }
+    }
+}
