@@ -45,6 +45,7 @@ import Testing
         #expect(first.stdout == expected.answer.stdout)
         #expect(first.stdout.split(separator: "\n").count == 10)
         #expect(first.stderr == Self.note + expected.stderr)
+        #expect(!first.stderr.contains("\r"), "no progress in a pipe")
 
         // The database has photos now: no refresh, not a single request.
         let second = try Tools.run("regions-top", ["--db", db] + arguments, environment: environment)
@@ -166,6 +167,22 @@ import Testing
         let again = try Tools.run("regions-top", ["--db", db, "--format", "ndjson"], environment: environment)
         #expect(again.status == 0 && again.stdout == "" && again.stderr == "", "\(again.stderr)")
         #expect(try fake.requests().count == requests.count)
+    }
+
+    /// On a terminal the stages show their progress there, as they would typed in a shell;
+    /// the answer follows.
+    @Test func onATerminalTheStagesShowTheirProgress() throws {
+        let scratch = Scratch()
+        let fake = try FakeFlickrProcess(Self.world, scratch: scratch)
+        let out = scratch.file("out")
+        let session = try TerminalSession(
+            "regions-top", ["--db", scratch.file("photos.db"), "--format", "csv", "--limit", "3"],
+            environment: fake.environment(home: scratch.path, ["TERM": "xterm"]), stdout: out)
+        #expect(session.finish() == 0, "\(session.text)")
+        #expect(session.text.hasPrefix(Self.note.replacingOccurrences(of: "\n", with: "\r\n")), "\(session.text)")
+        #expect(session.text.contains("\r\u{1B}[Kflickr-recent: page 1 (1 of 2 in this query), 500 photos"), "\(session.text)")
+        #expect(session.text.contains("\r\u{1B}[Kplace-resolve: "), "\(session.text)")
+        #expect(try String(contentsOfFile: out, encoding: .utf8).split(separator: "\r\n").count == 4)
     }
 
     @Test func withoutTheOtherToolsBesideItTheRefreshIsUnavailable() throws {
