@@ -185,6 +185,40 @@ import Testing
         #expect(try String(contentsOfFile: out, encoding: .utf8).split(separator: "\r\n").count == 4)
     }
 
+    /// With stand-ins beside a copy of regions-top: each stage gets the database and the
+    /// verbosity, reads what the one before wrote; the first stage that fails, in pipeline
+    /// order, decides the status (here one a signal ended: 128 + 15, as a shell says), not a
+    /// later one failing after it.
+    @Test func theFirstFailingStageDecidesEvenOneASignalEnded() throws {
+        let scratch = Scratch()
+        let beside = scratch.file("beside")
+        try FileManager.default.createDirectory(atPath: beside, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Tools.path("regions-top"), toPath: beside + "/regions-top")
+        let standIns = [
+            "flickr-recent": #"trap '' PIPE; printf 'one\ntwo\n'; echo "flickr-recent: 2 photos" >&2"#,
+            "place-resolve": #"read -r line; echo "place-resolve: got $line" >&2; kill -TERM $$"#,
+            "regions-load": #"cat > "$(dirname "$0")/loaded"; echo "regions-load: stand-in" >&2; exit 3"#,
+        ]
+        for (name, body) in standIns {
+            let script = "#!/bin/bash\nprintf '%s\\n' \"$*\" > \"$(dirname \"$0\")/\(name).arguments\"\n\(body)\n"
+            try script.write(toFile: beside + "/" + name, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: beside + "/" + name)
+        }
+        let db = scratch.file("photos.db")
+        let environment = Tools.environment(home: scratch.path, ["FLICKR_API_KEY": "a-key"])
+        let run = try Tools.run(beside + "/regions-top", ["--db", db, "-v"], environment: environment)
+        #expect(run.status == 143)
+        #expect(run.stdout == "")
+        let lines = run.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.first == String(Self.note.dropLast()))
+        #expect(Set(lines.dropFirst().filter { !$0.hasPrefix("regions-top:") }) == ["flickr-recent: 2 photos", "place-resolve: got one", "regions-load: stand-in"])
+        #expect(lines.last == "regions-top: the refresh failed: place-resolve was ended by signal 15 (Terminated)")
+        for name in standIns.keys {
+            #expect(try String(contentsOfFile: beside + "/\(name).arguments", encoding: .utf8) == "--db \(db) --verbose\n", "\(name)")
+        }
+        #expect(try String(contentsOfFile: beside + "/loaded", encoding: .utf8) == "", "place-resolve wrote nothing before it was ended")
+    }
+
     @Test func withoutTheOtherToolsBesideItTheRefreshIsUnavailable() throws {
         let scratch = Scratch()
         let fake = try FakeFlickrProcess(Self.world, scratch: scratch)

@@ -29,8 +29,9 @@ public struct RegionsTop: ToolCommand {
             and messages on stderr, then answers. That needs a Flickr key (FLICKR_API_KEY or \
             --api-key-file); without one, or with --no-refresh, it says how to fill the database \
             and answers from what is there (a database that does not exist is still an error). \
-            When a stage fails, regions-top ends with the first failing stage's exit status, as \
-            a shell with pipefail would, and answers nothing. "No photos" means none stored: \
+            When a stage fails, regions-top ends with the exit status of the first stage that \
+            failed, in pipeline order (the cause: a later stage's failure is usually its \
+            consequence), and answers nothing. "No photos" means none stored: \
             photos a failed refresh stored before it stopped stay, so the next regions-top \
             answers from them and refreshes nothing (the next flickr-recent | place-resolve | \
             regions-load, and place-resolve --pending, bring the rest); a refresh that stored \

@@ -66,7 +66,10 @@ extension RegionsTop {
         // standard error, where a person still sees it.
         let outcomes = try ProcessPipeline.run(stages, environment: context.environment, lastOutput: STDERR_FILENO)
         if let failed = outcomes.first(where: { $0.status != 0 }) {
-            throw PassedOnStatus(failed.status, "the refresh failed: \(failed.stage) exited with status \(failed.status)")
+            // As a shell reports it: 128 + the signal for a stage a signal ended.
+            let how = failed.signal.map { "was ended by signal \($0) (\(String(cString: strsignal($0))))" }
+                ?? "exited with status \(failed.status)"
+            throw PassedOnStatus(failed.status, "the refresh failed: \(failed.stage) \(how)")
         }
     }
 }

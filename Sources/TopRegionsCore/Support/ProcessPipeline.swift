@@ -25,6 +25,8 @@ public enum ProcessPipeline {
     public struct Outcome: Sendable, Equatable {
         public var stage: String
         public var status: Int32
+        /// The signal that ended the stage, if one did.
+        public var signal: Int32?
     }
 
     /// Starts every stage, waits for all of them, and returns how each ended, in pipeline
@@ -70,7 +72,10 @@ public enum ProcessPipeline {
         }
         pipes = []
 
-        let outcomes = started.map { Outcome(stage: $0.stage.name, status: wait(for: $0.pid)) }
+        let outcomes = started.map { started in
+            let (status, signal) = wait(for: started.pid)
+            return Outcome(stage: started.stage.name, status: status, signal: signal)
+        }
         if let failure { throw failure }
         return outcomes
     }
@@ -108,13 +113,14 @@ public enum ProcessPipeline {
         return pid
     }
 
-    private static func wait(for pid: pid_t) -> Int32 {
+    private static func wait(for pid: pid_t) -> (status: Int32, signal: Int32?) {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {
-            guard errno == EINTR else { return 128 }
+            // Only a child this process did not start (or already waited for) gets here.
+            guard errno == EINTR else { return (Int32(SysExit.software.rawValue), nil) }
         }
         let signal = status & 0x7F
-        return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
+        return signal == 0 ? ((status >> 8) & 0xFF, nil) : (128 + signal, signal)
     }
 
     /// The directory this process's executable is in (symbolic links resolved), where the
