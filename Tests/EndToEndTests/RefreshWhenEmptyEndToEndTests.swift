@@ -194,8 +194,10 @@ import Testing
         let beside = scratch.file("beside")
         try FileManager.default.createDirectory(atPath: beside, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: Tools.path("regions-top"), toPath: beside + "/regions-top")
+        // flickr-recent writes its two lines in one write (stdio to a pipe), before
+        // place-resolve reads the first, so it never meets the closed pipe.
         let standIns = [
-            "flickr-recent": #"trap '' PIPE; printf 'one\ntwo\n'; echo "flickr-recent: 2 photos" >&2"#,
+            "flickr-recent": #"/usr/bin/printf 'one\ntwo\n'; echo "flickr-recent: 2 photos" >&2"#,
             "place-resolve": #"read -r line; echo "place-resolve: got $line" >&2; kill -TERM $$"#,
             "regions-load": #"cat > "$(dirname "$0")/loaded"; echo "regions-load: stand-in" >&2; exit 3"#,
         ]
