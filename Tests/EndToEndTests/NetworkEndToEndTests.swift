@@ -33,7 +33,7 @@ import Testing
         }
 
         func topLines() throws -> [String] {
-            let top = try Tools.run("regions-top", ["--db", db, "--limit", "1000", "--format", "ndjson"], environment: environment)
+            let top = try Tools.run("regions-top", ["--db", db, "--limit", "1000", "--format", "ndjson", "--no-refresh"], environment: environment)
             return FakeFlickrProcess.truthLines(top.stdout)
         }
 

@@ -81,7 +81,7 @@ import Testing
 
         let missing = Self.run(RegionsTop.self, ["--db", directory.file("none.db")])
         #expect(missing.status == 66)
-        #expect(missing.stderr == "regions-top: no database at \(directory.file("none.db")) (photos get there with flickr-recent | place-resolve | regions-load)\n")
+        #expect(missing.stderr == "regions-top: no database at \(directory.file("none.db")); fill it with flickr-recent | place-resolve | regions-load, or set FLICKR_API_KEY (or give --api-key-file) and regions-top does that itself\n")
         #expect(missing.stdout == "")
     }
 }

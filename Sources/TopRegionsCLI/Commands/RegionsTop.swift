@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import TopRegionsFormatting
 import TopRegionsStore
 import TopRegionsSupport
@@ -148,8 +149,14 @@ public struct RegionsTop: ToolCommand {
     }
 
     public func execute(_ context: ToolContext) throws -> SysExit {
-        try refreshIfEmpty(path: Store.resolvePath(option: database.db, environment: context.environment), context)
-        let store = try database.openForReading(context)
+        let path = try Store.resolvePath(option: database.db, environment: context.environment)
+        // One read-only open when the database has photos, the common case; a refresh first
+        // when it is missing or empty.
+        var opened = FileManager.default.fileExists(atPath: path) ? try database.openForReading(context) : nil
+        if try opened.map({ try !Queries(store: $0).hasPhotos() }) ?? true {
+            if try refreshIfEmpty(path: path, context) { opened = nil }
+        }
+        let store = try opened ?? database.openForReading(context)
         context.trace("database \(store.path)")
         let queries = Queries(store: store)
         let format = format ?? (context.stdoutIsTerminal ? .table : .ndjson)

@@ -9,11 +9,11 @@ extension RegionsTop {
     /// The refresh, run as a shell runs it.
     static let refreshPipeline = "flickr-recent | place-resolve | regions-load"
 
-    /// Refreshes the database at `path` when it is missing or holds no photos and a Flickr
-    /// key is configured; without a key (or with --no-refresh), says once how photos get
-    /// there: a missing database is still an error (66), an empty one answers empty.
-    func refreshIfEmpty(path: String, _ context: ToolContext) throws {
-        guard try !Self.hasPhotos(path) else { return }
+    /// Refreshes the database at `path`, found missing or without photos, when a Flickr key
+    /// is configured; without a key (or with --no-refresh), says once how photos get there:
+    /// a missing database is still an error (66), an empty one answers empty. Returns
+    /// whether the database may have changed (a refresh ran, or another process's did).
+    func refreshIfEmpty(path: String, _ context: ToolContext) throws -> Bool {
         let keyGiven = apiKeyFile != nil || !(context.environment["FLICKR_API_KEY"] ?? "").isEmpty
         guard keyGiven && !noRefresh else {
             var how = "fill it with \(Self.refreshPipeline)"
@@ -22,20 +22,21 @@ extension RegionsTop {
                 throw ToolError(.noInput, "no database at \(path); \(how)")
             }
             context.note("the database has no photos yet; \(how)")
-            return
+            return false
         }
         // Two regions-top started at once on an empty database refresh it once: the second
         // waits here, then finds the photos the first stored.
         let lock = try KeyLockFile(path: path + ".lock").lock("refresh when empty")
         defer { lock.unlock() }
-        guard try !Self.hasPhotos(path) else { return }
+        guard try !Self.hasPhotos(path) else { return true }
         try runRefresh(path: path, context)
+        return true
     }
 
     /// Whether the database at `path` exists and holds a photo. Only reads.
     static func hasPhotos(_ path: String) throws -> Bool {
         guard FileManager.default.fileExists(atPath: path) else { return false }
-        return try Queries(store: Store.open(path: path, create: false)).hasPhotos()
+        return try Queries(store: Store.openForReading(path: path)).hasPhotos()
     }
 
     /// Runs the three stages installed beside this executable, joined by pipes, on the

@@ -43,7 +43,7 @@ public enum ProcessPipeline {
         for _ in 1..<stages.count {
             var fds: [Int32] = [0, 0]
             guard pipe(&fds) == 0 else {
-                throw ToolError(.unavailable, "cannot create a pipe: \(String(cString: strerror(errno)))")
+                throw SystemFailure.error(errno, "cannot create a pipe", otherwise: .unavailable)
             }
             pipes.append((fds[0], fds[1]))
             // (pipe2 is not in Swift's Glibc; nothing here spawns from another thread.)
@@ -72,9 +72,14 @@ public enum ProcessPipeline {
         }
         pipes = []
 
-        let outcomes = started.map { started in
-            let (status, signal) = wait(for: started.pid)
-            return Outcome(stage: started.stage.name, status: status, signal: signal)
+        var outcomes: [Outcome] = []
+        for started in started {
+            do {
+                let (status, signal) = try wait(for: started.pid, stage: started.stage.name)
+                outcomes.append(Outcome(stage: started.stage.name, status: status, signal: signal))
+            } catch {
+                failure = failure ?? error
+            }
         }
         if let failure { throw failure }
         return outcomes
@@ -108,16 +113,18 @@ public enum ProcessPipeline {
         var pid = pid_t()
         let status = posix_spawn(&pid, stage.executable, &actions, &attributes, argv + [nil], envp + [nil])
         guard status == 0 else {
-            throw ToolError(.unavailable, "cannot start \(stage.executable): \(String(cString: strerror(status)))")
+            throw SystemFailure.error(status, "cannot start \(stage.executable)", otherwise: .unavailable)
         }
         return pid
     }
 
-    private static func wait(for pid: pid_t) -> (status: Int32, signal: Int32?) {
+    private static func wait(for pid: pid_t, stage: String) throws -> (status: Int32, signal: Int32?) {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {
             // Only a child this process did not start (or already waited for) gets here.
-            guard errno == EINTR else { return (Int32(SysExit.software.rawValue), nil) }
+            guard errno == EINTR else {
+                throw Failure(.internalError, "internal error: cannot wait for \(stage) (process \(pid)): \(String(cString: strerror(errno)))")
+            }
         }
         let signal = status & 0x7F
         return signal == 0 ? ((status >> 8) & 0xFF, nil) : (128 + signal, signal)
