@@ -4,22 +4,63 @@ import Testing
 @testable import TopRegionsStore
 @testable import TopRegionsSupport
 
-/// The store's maintained counts against two independent answers, after every step of
-/// random histories of loads, reloads, place resolutions, prunes and deletes:
-/// - SQL recomputation from the photos (`COUNT(DISTINCT photographer)` per region);
-/// - a model of the documented semantics, kept in plain Swift dictionaries.
+/// The store's maintained counts and its full-text index against independent answers,
+/// after every step of random histories of loads, reloads (with renamed photographers and
+/// regions), place resolutions, prunes and deletes:
+/// - SQL recomputation from the photos (`COUNT(DISTINCT photographer)` per region), and
+///   FTS5's own integrity check of the index against the photos;
+/// - a model of the documented semantics, kept in plain Swift dictionaries, which also
+///   answers which photos each of a set of words finds.
 @Suite struct StoreInvariantTests {
     /// What the store should hold, by the rules in topregions-record(7) and regions-load(1).
     struct Model {
-        struct Photo { var owner: String; var place: String?; var region: String?; var addedAt: Int64 }
+        struct Photo {
+            var owner: String; var place: String?; var region: String?; var addedAt: Int64
+            var title = ""; var description = ""
+        }
         var photos: [String: Photo] = [:]
         /// Known places: place → region (nil = known to have no region).
         var places: [String: String?] = [:]
         var deleted: Set<String> = []
+        /// Stored photographers' names (a non-empty name replaces the stored one; a
+        /// photographer left with no photo by a prune or delete is forgotten).
+        var ownerNames: [String: String] = [:]
+        /// Regions' names (a new region without a name is called by its id until one comes).
+        var regionNames: [String: String] = [:]
+
+        /// A region named by a record or a place lookup.
+        mutating func nameRegion(_ region: String, _ name: String) {
+            if regionNames[region] == nil {
+                regionNames[region] = name.isEmpty ? region : name
+            } else if !name.isEmpty && name != region {
+                regionNames[region] = name
+            }
+        }
 
         mutating func load(_ records: [PhotoRecord], now: Int64) {
             var last: [String: PhotoRecord] = [:]
-            for record in records { last[record.id] = record }
+            var latest: [String: Int] = [:]
+            for (index, record) in records.enumerated() {
+                last[record.id] = record
+                latest[record.id] = index
+            }
+            // The batch's photographers and regions, in the order of the last copies: the last
+            // non-empty name wins, then meets the stored one.
+            var batchOwners: [String: String] = [:], ownerOrder: [String] = []
+            var batchRegions: [String: String] = [:], regionOrder: [String] = []
+            for (index, record) in records.enumerated() where latest[record.id] == index {
+                if batchOwners[record.owner] == nil { ownerOrder.append(record.owner); batchOwners[record.owner] = "" }
+                if !record.ownerName.isEmpty { batchOwners[record.owner] = record.ownerName }
+                if let region = record.regionID {
+                    if batchRegions[region] == nil { regionOrder.append(region); batchRegions[region] = "" }
+                    if let name = record.region, !name.isEmpty { batchRegions[region] = name }
+                }
+            }
+            for owner in ownerOrder {
+                let name = batchOwners[owner]!
+                if ownerNames[owner] == nil || !name.isEmpty { ownerNames[owner] = name }
+            }
+            for region in regionOrder { nameRegion(region, batchRegions[region]!) }
             // Places whose region the records tell: learned first, for stored photos too.
             for record in last.values {
                 if let place = record.placeID, let region = record.regionID, places[place] == nil {
@@ -33,11 +74,20 @@ import Testing
                 let kept = stored?.place == record.placeID ? stored?.region : nil
                 let region = record.regionID ?? known ?? kept
                 let addedAt = photos[record.id]?.addedAt ?? now
-                photos[record.id] = Photo(owner: record.owner, place: record.placeID, region: region, addedAt: addedAt)
+                photos[record.id] = Photo(
+                    owner: record.owner, place: record.placeID, region: region, addedAt: addedAt,
+                    title: record.title, description: record.description)
             }
         }
 
         mutating func resolve(_ resolutions: [PlaceResolution]) {
+            // Every answer names its region, known place or not; the last answer for a region wins.
+            var answered: [String: String] = [:], order: [String] = []
+            for region in resolutions.compactMap(\.region) {
+                if answered[region.placeID] == nil { order.append(region.placeID) }
+                answered[region.placeID] = region.name
+            }
+            for region in order { nameRegion(region, answered[region]!) }
             for resolution in resolutions where places[resolution.placeID] == nil {
                 places[resolution.placeID] = .some(resolution.region?.placeID)
                 attach(resolution.placeID)
@@ -53,6 +103,7 @@ import Testing
 
         mutating func prune(before cutoff: Int64) {
             photos = photos.filter { $0.value.addedAt >= cutoff }
+            forgetOrphans()
         }
 
         mutating func delete(_ ids: [String]) {
@@ -60,6 +111,27 @@ import Testing
                 photos[id] = nil
                 deleted.insert(id)
             }
+            forgetOrphans()
+        }
+
+        private mutating func forgetOrphans() {
+            let owners = Set(photos.values.map(\.owner))
+            ownerNames = ownerNames.filter { owners.contains($0.key) }
+        }
+
+        /// The photos a search for `word` finds: those with the word in their title,
+        /// description, photographer's name or region's name, compared as the index's
+        /// tokenizer does (letters and digits, without case or diacritics).
+        func photos(matching word: String) -> [String] {
+            photos.filter { _, photo in
+                let texts = [photo.title, photo.description, ownerNames[photo.owner] ?? "", photo.region.flatMap { regionNames[$0] } ?? ""]
+                return texts.contains { Self.words($0).contains(word) }
+            }.keys.sorted()
+        }
+
+        static func words(_ text: String) -> Set<String> {
+            let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+            return Set(folded.split { !($0.isLetter || $0.isNumber) }.map(String.init))
         }
 
         /// region → (distinct photographers, photos)
@@ -92,20 +164,23 @@ import Testing
         mutating func record() -> PhotoRecord {
             let id = "\(1000 + Int.random(in: 0..<60, using: &generator))"
             let owner = "\(Int.random(in: 0..<15, using: &generator))@N0\(Int.random(in: 0..<2, using: &generator))"
-            var record = PhotoRecord(id: id, owner: owner, ownerName: "Owner \(owner)", title: "t\(Int.random(in: 0..<3, using: &generator))")
+            // Names change between loads (and are sometimes missing): renames.
+            var record = PhotoRecord(
+                id: id, owner: owner, ownerName: Self.ownerNames.randomElement(using: &generator)!,
+                title: text(), description: Bool.random(using: &generator) ? "" : "<p>" + text() + "</p>")
             let roll = Int.random(in: 0..<10, using: &generator)
             if roll < 8 {
                 let place = "PL\(Int.random(in: 0..<20, using: &generator))"
                 record.placeID = place
                 if let region = placeRegion[place] ?? nil, Bool.random(using: &generator) {
                     record.regionID = region
-                    record.region = "Region \(region)"
+                    record.region = regionName(region)
                 }
             } else if roll == 8 {
                 // A region known without a place (a hand-made record).
                 let region = regions.randomElement(using: &generator)!
                 record.regionID = region
-                record.region = "Region \(region)"
+                record.region = regionName(region)
             }
             record.latitude = Double(Int.random(in: -80...80, using: &generator))
             record.longitude = Double(Int.random(in: -170...170, using: &generator))
@@ -116,9 +191,27 @@ import Testing
         mutating func resolutions() -> [PlaceResolution] {
             (0..<Int.random(in: 1...6, using: &generator)).map { _ in
                 let place = "PL\(Int.random(in: 0..<20, using: &generator))"
-                let region = (placeRegion[place] ?? nil).map { RegionInfo(placeID: $0, name: "Region \($0)", latitude: 1, longitude: 2) }
+                let region = (placeRegion[place] ?? nil).map { region in
+                    RegionInfo(placeID: region, name: Bool.random(using: &generator) ? "Region \(region)" : "Nova \(region)", latitude: 1, longitude: 2)
+                }
                 return PlaceResolution(placeID: place, region: region)
             }
+        }
+
+        static let ownerNames = ["", "Ann Lee", "Bob Marsh", "Cara Fog", "Île Night"]
+        /// What titles and descriptions are made of; the words searched for.
+        static let vocabulary = ["harbour", "fog", "night", "Île", "market", "Rock'n'roll", "東京"]
+        static let searchWords = ["harbour", "fog", "night", "ile", "market", "rock", "n", "roll", "東京", "ann", "lee", "bob", "cara",
+                                  "region", "nova", "coast", "reg0", "reg3", "reg7", "p"]
+
+        mutating func text() -> String {
+            (0..<Int.random(in: 0...3, using: &generator)).map { _ in Self.vocabulary.randomElement(using: &generator)! }.joined(separator: " ")
+        }
+
+        /// A record's name for a region: mostly the same, sometimes another (a rename), or
+        /// none (the region is then called by its id until a name comes).
+        mutating func regionName(_ region: String) -> String {
+            ["Region \(region)", "Region \(region)", "Nova \(region)", "Harbour Coast", ""].randomElement(using: &generator)!
         }
     }
 
@@ -156,6 +249,12 @@ import Testing
     }
 
     private func expectConsistent(_ store: Store, _ model: Model, context: Comment) throws {
+        // FTS5's check reads like a query but is written as an INSERT: on the writer.
+        do {
+            try store.write { try $0.execute(sql: "INSERT INTO photo_fts (photo_fts, rank) VALUES ('integrity-check', 1)") }
+        } catch {
+            Issue.record("the search index differs from the photos (\(context)): \(error)")
+        }
         try store.read { db in
             // 1. The maintained table and counters equal a recomputation from the photos.
             let recomputed = try Row.fetchAll(db, sql: """
@@ -184,6 +283,26 @@ import Testing
                 WHERE p.region IS NULL AND pl.region IS NOT NULL
                 """)
             #expect(unattached == 0, "a photo in a resolved place has no region (\(context))")
+
+            // 3. The names photos carry are their photographer's and region's, and the
+            //    full-text index holds exactly the photos' text (FTS5 compares every entry
+            //    with the photo table), and finds what the model finds.
+            let staleNames = try Int.fetchOne(db, sql: """
+                SELECT COUNT(*) FROM photo p JOIN photographer g ON g.id = p.photographer LEFT JOIN region r ON r.id = p.region
+                WHERE p.owner_name IS NOT g.name OR p.region_name IS NOT r.name
+                """)
+            #expect(staleNames == 0, "photos carry names that are not their photographer's or region's (\(context))")
+            let storedOwnerNames = try Row.fetchAll(db, sql: "SELECT nsid, name FROM photographer ORDER BY nsid").map { "\($0[0] as String)=\($0[1] as String)" }
+            #expect(storedOwnerNames == model.ownerNames.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }, context)
+            let storedRegionNames = try Row.fetchAll(db, sql: "SELECT place_id, name FROM region ORDER BY place_id").map { "\($0[0] as String)=\($0[1] as String)" }
+            #expect(storedRegionNames == model.regionNames.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }, context)
+            for word in World.searchWords {
+                let found = try String.fetchAll(db, sql: """
+                    SELECT p.id FROM photo_fts JOIN photo p ON p.rowid = photo_fts.rowid
+                    WHERE photo_fts MATCH ? ORDER BY p.id
+                    """, arguments: ["\"" + word + "\""])
+                #expect(found == model.photos(matching: word), "search for \(word) (\(context))")
+            }
         }
     }
 

@@ -10,6 +10,7 @@ extension PhotoWriter {
                 INSERT INTO count_delta (region, photographer, n)
                     SELECT region, photographer, -1 FROM photo WHERE added_at < ? AND region IS NOT NULL
                 """, arguments: [cutoff])
+            try SearchIndex.remove(db, photosWhere: "added_at < ?", arguments: [cutoff])
             try db.execute(sql: "DELETE FROM photo WHERE added_at < ?", arguments: [cutoff])
             let pruned = db.changesCount
             try CountDeltas.apply(db)
@@ -32,6 +33,7 @@ extension PhotoWriter {
                 try doomed.run()
             }
             let stored = try String.fetchAll(db, sql: "SELECT id FROM photo WHERE id IN (SELECT id FROM doomed) ORDER BY id")
+            try SearchIndex.remove(db, photosWhere: "id IN (SELECT id FROM doomed)")
             try db.execute(sql: """
                 INSERT INTO count_delta (region, photographer, n)
                     SELECT region, photographer, -1 FROM photo WHERE id IN (SELECT id FROM doomed) AND region IS NOT NULL;

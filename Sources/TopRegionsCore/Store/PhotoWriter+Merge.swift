@@ -7,8 +7,9 @@ import TopRegionsRecords
 extension PhotoWriter {
     /// Applies a batch staged in `temp.incoming` that holds stored or deleted photos: drops
     /// the deleted, updates the stored that changed, inserts the new, and records what each
-    /// photo counted for before and counts for now in `temp.count_delta`.
-    static func merge(_ batch: PreparedBatch, now: Int64, into result: inout BatchResult, _ db: Database) throws {
+    /// photo counted for before and counts for now in `temp.count_delta`, and keeps the
+    /// search index in step (`lastStored`: the largest photo rowid before the batch).
+    static func merge(_ batch: PreparedBatch, now: Int64, lastStored: Int64, into result: inout BatchResult, _ db: Database) throws {
         if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM deleted_photo)")! {
             try db.execute(sql: "DELETE FROM incoming WHERE id IN (SELECT id FROM deleted_photo)")
             result.deletedEarlier = db.changesCount
@@ -24,6 +25,10 @@ extension PhotoWriter {
                 region = CASE
                     WHEN incoming.region IS NOT NULL THEN incoming.region
                     WHEN incoming.place_id IS p.place_id THEN p.region
+                END,
+                region_name = CASE
+                    WHEN incoming.region IS NOT NULL THEN incoming.region_name
+                    WHEN incoming.place_id IS p.place_id THEN p.region_name
                 END
                 FROM photo p WHERE p.id = incoming.id
             """)
@@ -44,11 +49,23 @@ extension PhotoWriter {
 
         // (Each step is skipped when it has nothing to do: scanning the batch costs.)
         if stored > 0 {
+            // Stored photos whose indexed text changes leave the search index while they
+            // still hold what it was made from, and come back once written.
+            try db.execute(sql: """
+                INSERT INTO reindexing (photo)
+                    SELECT i.old_rowid FROM incoming i JOIN photo p ON p.rowid = i.old_rowid
+                    WHERE p.title IS NOT i.title OR p.description IS NOT i.description
+                       OR p.owner_name IS NOT i.owner_name OR p.region_name IS NOT i.region_name
+                """)
+            let reindexing = db.changesCount > 0
+            let changedText = "rowid IN (SELECT photo FROM reindexing)"
+            if reindexing { try SearchIndex.remove(db, photosWhere: changedText) }
             try db.execute(sql: """
                 UPDATE photo SET
                     photographer = i.photographer, title = i.title, description = i.description,
                     latitude = i.latitude, longitude = i.longitude, place_id = i.place_id, region = i.region,
-                    uploaded = i.uploaded, thumb_url = i.thumb_url, photo_url = i.photo_url, extra = i.extra
+                    uploaded = i.uploaded, thumb_url = i.thumb_url, photo_url = i.photo_url, extra = i.extra,
+                    owner_name = i.owner_name, region_name = i.region_name
                 FROM incoming i
                 WHERE photo.rowid = i.old_rowid AND (
                     photo.photographer IS NOT i.photographer OR photo.title IS NOT i.title
@@ -56,19 +73,25 @@ extension PhotoWriter {
                     OR photo.longitude IS NOT i.longitude OR photo.place_id IS NOT i.place_id
                     OR photo.region IS NOT i.region OR photo.uploaded IS NOT i.uploaded
                     OR photo.thumb_url IS NOT i.thumb_url OR photo.photo_url IS NOT i.photo_url
-                    OR photo.extra IS NOT i.extra)
+                    OR photo.extra IS NOT i.extra OR photo.owner_name IS NOT i.owner_name
+                    OR photo.region_name IS NOT i.region_name)
                 """)
             result.updated = db.changesCount
+            if reindexing {
+                try SearchIndex.add(db, photosWhere: changedText)
+                try db.execute(sql: "DELETE FROM reindexing")
+            }
         }
         if stored < batch.photoCount - result.deletedEarlier {
             try db.execute(sql: """
                 INSERT INTO photo (id, photographer, title, description, latitude, longitude, place_id, region,
-                                   uploaded, thumb_url, photo_url, extra, added_at)
+                                   uploaded, thumb_url, photo_url, extra, owner_name, region_name, added_at)
                     SELECT id, photographer, title, description, latitude, longitude, place_id, region,
-                           uploaded, thumb_url, photo_url, extra, ?
+                           uploaded, thumb_url, photo_url, extra, owner_name, region_name, ?
                     FROM incoming WHERE old_rowid IS NULL
                 """, arguments: [now])
             result.new = db.changesCount
+            try SearchIndex.add(db, photosWhere: "rowid > ?", arguments: [lastStored])
         }
         result.unchanged = batch.photoCount - result.deletedEarlier - result.new - result.updated
     }

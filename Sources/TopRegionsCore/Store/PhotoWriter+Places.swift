@@ -21,8 +21,9 @@ extension PhotoWriter {
     }
 
     /// Upserts regions: new ones get their name (or their id while the name is unknown);
-    /// known ones take a newer non-empty name and coordinates. Returns place id → row id.
-    static func upsertRegions(_ regions: [RegionInfo], _ db: Database) throws -> [String: Int64] {
+    /// known ones take a newer non-empty name and coordinates. Returns place id → row id and
+    /// name. A renamed region's stored photos take the new name, in the search index too.
+    static func upsertRegions(_ regions: [RegionInfo], _ db: Database) throws -> [String: Named] {
         guard !regions.isEmpty else { return [:] }
         let stage = try BulkStatement(db, sql: "INSERT OR REPLACE INTO incoming_region (place_id, name, sort_key, latitude, longitude) VALUES (?, ?, ?, ?, ?)")
         for region in regions {
@@ -33,6 +34,13 @@ extension PhotoWriter {
             stage.bind(5, region.longitude)
             try stage.run()
         }
+        // The same condition as the upsert's: who gets a new name.
+        try db.execute(sql: """
+            INSERT INTO renamed (id)
+                SELECT r.id FROM incoming_region i JOIN region r ON r.place_id = i.place_id
+                WHERE COALESCE(i.name, i.place_id) <> i.place_id AND COALESCE(i.name, i.place_id) <> r.name
+            """)
+        let renamed = db.changesCount > 0
         try db.execute(sql: """
             INSERT INTO region (place_id, name, sort_key, latitude, longitude)
                 SELECT place_id, COALESCE(name, place_id), COALESCE(sort_key, lower(place_id)), latitude, longitude
@@ -46,16 +54,27 @@ extension PhotoWriter {
                    OR excluded.latitude IS NOT NULL AND excluded.latitude IS NOT latitude
                    OR excluded.longitude IS NOT NULL AND excluded.longitude IS NOT longitude
             """)
-        return try idMap(db, sql: "SELECT r.place_id, r.id FROM incoming_region i JOIN region r ON r.place_id = i.place_id")
+        if renamed {
+            // Their photos, found through photo_in_region.
+            let theirPhotos = "region IN (SELECT id FROM renamed)"
+            try SearchIndex.remove(db, photosWhere: theirPhotos)
+            try db.execute(sql: "UPDATE photo SET region_name = (SELECT name FROM region WHERE id = photo.region) WHERE \(theirPhotos)")
+            try SearchIndex.add(db, photosWhere: theirPhotos)
+            try db.execute(sql: "DELETE FROM renamed")
+        }
+        return try namedMap(db, sql: "SELECT r.place_id, r.id, r.name FROM incoming_region i JOIN region r ON r.place_id = i.place_id")
     }
 
     /// The region of every place in the batch, as far as the store knows it, after learning
-    /// the places whose region the records carry. Returns place id → region row id; absent
-    /// = not known (or no region).
-    static func placeRegions(_ places: [(placeID: String, regionPlaceID: String?, answered: Bool)], now: Int64, _ db: Database) throws -> [String: Int64] {
+    /// the places whose region the records carry. Returns place id → region row id and
+    /// name; absent = not known (or no region).
+    static func placeRegions(_ places: [(placeID: String, regionPlaceID: String?, answered: Bool)], now: Int64, _ db: Database) throws -> [String: Named] {
         guard !places.isEmpty else { return [:] }
         _ = try learnPlaces(places, now: now, db)
-        return try idMap(db, sql: "SELECT pl.place_id, pl.region FROM incoming_place i JOIN place pl ON pl.place_id = i.place_id WHERE pl.region IS NOT NULL")
+        return try namedMap(db, sql: """
+            SELECT pl.place_id, r.id, r.name FROM incoming_place i
+            JOIN place pl ON pl.place_id = i.place_id JOIN region r ON r.id = pl.region
+            """)
     }
 
     /// Stages places and remembers the `answered` ones not known yet (their region, or
@@ -79,20 +98,33 @@ extension PhotoWriter {
         return try attachPhotosAwaitingLearnedPlaces(db)
     }
 
-    /// Stored photos in a place that `learned_place` just resolved get that place's region.
+    /// Stored photos in a place that `learned_place` just resolved get that place's region
+    /// (its name, in the search index too).
     @discardableResult
     static func attachPhotosAwaitingLearnedPlaces(_ db: Database) throws -> Int {
         try db.execute(sql: """
-            INSERT INTO count_delta (region, photographer, n)
-                SELECT pl.region, p.photographer, 1
+            INSERT INTO attaching (photo, region)
+                SELECT p.rowid, pl.region
                 FROM learned_place l
                 JOIN place pl ON pl.place_id = l.place_id
                 JOIN photo p ON p.place_id = l.place_id AND p.region IS NULL
-                WHERE pl.region IS NOT NULL;
-            UPDATE photo SET region = (SELECT region FROM place WHERE place_id = photo.place_id)
-                WHERE region IS NULL AND place_id IS NOT NULL
-                  AND place_id IN (SELECT l.place_id FROM learned_place l JOIN place pl USING (place_id) WHERE pl.region IS NOT NULL);
+                WHERE pl.region IS NOT NULL
             """)
-        return db.changesCount
+        let attached = db.changesCount
+        guard attached > 0 else { return 0 }
+        let theirPhotos = "rowid IN (SELECT photo FROM attaching)"
+        try db.execute(sql: """
+            INSERT INTO count_delta (region, photographer, n)
+                SELECT a.region, p.photographer, 1 FROM attaching a JOIN photo p ON p.rowid = a.photo
+            """)
+        try SearchIndex.remove(db, photosWhere: theirPhotos)
+        try db.execute(sql: """
+            UPDATE photo SET region = a.region, region_name = r.name
+                FROM attaching a JOIN region r ON r.id = a.region
+                WHERE photo.rowid = a.photo
+            """)
+        try SearchIndex.add(db, photosWhere: theirPhotos)
+        try db.execute(sql: "DELETE FROM attaching")
+        return attached
     }
 }

@@ -20,6 +20,8 @@ extension PhotoWriter {
                 thumb_url TEXT,
                 photo_url TEXT,
                 extra TEXT,
+                owner_name TEXT NOT NULL,
+                region_name TEXT,
                 old_rowid INTEGER,
                 old_region INTEGER,
                 old_photographer INTEGER
@@ -36,6 +38,12 @@ extension PhotoWriter {
             CREATE TEMP TABLE IF NOT EXISTS learned_place (
                 place_id TEXT PRIMARY KEY, region_place_id TEXT
             ) WITHOUT ROWID;
+            -- Photographers or regions whose name changes in this batch.
+            CREATE TEMP TABLE IF NOT EXISTS renamed (id INTEGER PRIMARY KEY);
+            -- Stored photos gaining a region from a place just learned, by rowid.
+            CREATE TEMP TABLE IF NOT EXISTS attaching (photo INTEGER PRIMARY KEY, region INTEGER NOT NULL);
+            -- Stored photos whose indexed text a merge changes, by rowid.
+            CREATE TEMP TABLE IF NOT EXISTS reindexing (photo INTEGER PRIMARY KEY);
             """)
     }
 
@@ -49,28 +57,45 @@ extension PhotoWriter {
             """)
     }
 
-    /// Upserts photographers; returns NSID → row id.
-    static func upsertPhotographers(_ photographers: [(nsid: String, name: String)], _ db: Database) throws -> [String: Int64] {
+    /// Upserts photographers (a non-empty name replaces the stored one); returns NSID → row
+    /// id and name. A renamed photographer's stored photos take the new name, in the search
+    /// index too.
+    static func upsertPhotographers(_ photographers: [(nsid: String, name: String)], _ db: Database) throws -> [String: Named] {
         let stage = try BulkStatement(db, sql: "INSERT INTO incoming_photographer (nsid, name) VALUES (?, ?)")
         for (nsid, name) in photographers {
             stage.bind(1, nsid)
             stage.bind(2, name)
             try stage.run()
         }
+        // The same condition as the upsert's: who gets a new name.
+        try db.execute(sql: """
+            INSERT INTO renamed (id)
+                SELECT p.id FROM incoming_photographer i JOIN photographer p ON p.nsid = i.nsid
+                WHERE i.name <> '' AND p.name <> i.name
+            """)
+        let renamed = db.changesCount > 0
         try db.execute(sql: """
             INSERT INTO photographer (nsid, name)
                 SELECT nsid, name FROM incoming_photographer WHERE true
                 ON CONFLICT (nsid) DO UPDATE SET name = excluded.name
                 WHERE excluded.name <> '' AND name <> excluded.name
             """)
-        return try idMap(db, sql: "SELECT p.nsid, p.id FROM incoming_photographer i JOIN photographer p ON p.nsid = i.nsid")
+        if renamed {
+            let theirPhotos = "photographer IN (SELECT id FROM renamed)"
+            try SearchIndex.remove(db, photosWhere: theirPhotos)
+            try db.execute(sql: "UPDATE photo SET owner_name = (SELECT name FROM photographer WHERE id = photo.photographer) WHERE \(theirPhotos)")
+            try SearchIndex.add(db, photosWhere: theirPhotos)
+            try db.execute(sql: "DELETE FROM renamed")
+        }
+        return try namedMap(db, sql: "SELECT p.nsid, p.id, p.name FROM incoming_photographer i JOIN photographer p ON p.nsid = i.nsid")
     }
 
-    static func idMap(_ db: Database, sql: String) throws -> [String: Int64] {
-        var map: [String: Int64] = [:]
+    /// Key → row id and name, from a query of those three columns.
+    static func namedMap(_ db: Database, sql: String) throws -> [String: Named] {
+        var map: [String: Named] = [:]
         let rows = try Row.fetchCursor(db, sql: sql)
         while let row = try rows.next() {
-            map[row[0]] = row[1]
+            map[row[0]] = Named(id: row[1], name: row[2])
         }
         return map
     }

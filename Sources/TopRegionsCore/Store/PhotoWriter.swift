@@ -53,6 +53,8 @@ public struct PhotoWriter: Sendable {
     public func store(_ batch: PreparedBatch, now: Int64) throws -> BatchResult {
         try store.write { db in
             try Self.prepareStaging(db)
+            // Photos inserted from here on get larger row ids: what the search index adds.
+            let lastStored = try SearchIndex.lastRowID(db)
             // Photographers, regions and places first, deduplicated in memory, so each photo
             // is written with the ids it counts for and no statement resolves them row by row.
             let photographers = try Self.upsertPhotographers(batch.photographers, db)
@@ -69,11 +71,12 @@ public struct PhotoWriter: Sendable {
                 // is what was counted while writing them.
                 let counts = try Self.insert(batch, references, into: .photo(addedAt: now), db)
                 try Self.insertDeltas(counts, db)
+                try SearchIndex.add(db, photosWhere: "rowid > ?", arguments: [lastStored])
                 result.new = batch.photoCount
                 newest = batch.newestUpload(notAfter: now + Self.futureUploadTolerance)
             } else {
                 _ = try Self.insert(batch, references, into: .staging, db)
-                try Self.merge(batch, now: now, into: &result, db)
+                try Self.merge(batch, now: now, lastStored: lastStored, into: &result, db)
                 newest = try Int64.fetchOne(
                     db, sql: "SELECT MAX(uploaded) FROM incoming WHERE uploaded <= ?", arguments: [now + Self.futureUploadTolerance])
             }
@@ -95,22 +98,29 @@ public struct PhotoWriter: Sendable {
         var photographer: Int64
     }
 
-    /// The row ids of what a batch names, looked up once per photographer, region and
-    /// place rather than once per photo.
-    struct References {
-        var photographers: [Int64]
-        var regions: [Int64?]
-        /// The region of each place, as far as the store knows it.
-        var placeRegions: [Int64?]
+    /// A photographer's or region's row: its id, and its name as photos carry it (for the
+    /// search index).
+    struct Named {
+        var id: Int64
+        var name: String
+    }
 
-        init(_ batch: PreparedBatch, photographers: [String: Int64], regions: [String: Int64], places: [String: Int64]) {
+    /// The rows (ids and names) of what a batch names, looked up once per photographer,
+    /// region and place rather than once per photo.
+    struct References {
+        var photographers: [Named]
+        var regions: [Named?]
+        /// The region of each place, as far as the store knows it.
+        var placeRegions: [Named?]
+
+        init(_ batch: PreparedBatch, photographers: [String: Named], regions: [String: Named], places: [String: Named]) {
             self.photographers = batch.photographers.map { photographers[$0.nsid]! }
             self.regions = batch.regions.map { regions[$0.placeID] }
             placeRegions = batch.places.map { places[$0.placeID] }
         }
 
         /// The photo's own region wins; else what the store knows of its place.
-        func region(of photo: Int, in batch: PreparedBatch) -> Int64? {
+        func region(of photo: Int, in batch: PreparedBatch) -> Named? {
             let regionSlot = batch.regionIndex[photo], placeSlot = batch.placeIndex[photo]
             return (regionSlot >= 0 ? regions[Int(regionSlot)] : nil) ?? (placeSlot >= 0 ? placeRegions[Int(placeSlot)] : nil)
         }
@@ -149,13 +159,15 @@ public struct PhotoWriter: Sendable {
                 let row = index - groupStart
                 let photographer = references.photographers[Int(batch.photographerIndex[index])]
                 let region = references.region(of: index, in: batch)
-                insert.bind(StagedColumn.photographer.parameter(row: row), photographer)
-                insert.bind(StagedColumn.region.parameter(row: row), region)
+                insert.bind(StagedColumn.photographer.parameter(row: row), photographer.id)
+                insert.bind(StagedColumn.ownerName.parameter(row: row), photographer.name)
+                insert.bind(StagedColumn.region.parameter(row: row), region?.id)
+                insert.bind(StagedColumn.regionName.parameter(row: row), region?.name)
                 insert.bind(StagedColumn.latitude.parameter(row: row), batch.latitude[index])
                 insert.bind(StagedColumn.longitude.parameter(row: row), batch.longitude[index])
                 insert.bind(StagedColumn.uploaded.parameter(row: row), batch.uploaded[index])
                 if countsWhatItWrites, let region {
-                    counts[RegionPhotographer(region: region, photographer: photographer), default: 0] += 1
+                    counts[RegionPhotographer(region: region.id, photographer: photographer.id), default: 0] += 1
                 }
             }
             if case .photo(let addedAt) = destination {

@@ -3,9 +3,12 @@ import TopRegionsRecords
 /// The columns a batch's photos are written with, into `photo` or the staging table, in
 /// parameter order: one multi-row INSERT binds photo `row` (from 0) of its group to
 /// parameters `row * count + column`. The decoding thread fills the texts and the writer
-/// the numbers and row ids, both through these names, so they cannot disagree.
+/// the numbers, row ids and the names the store holds for them, both through these names,
+/// so they cannot disagree.
 enum StagedColumn: Int32, CaseIterable {
     case id = 1, photographer, region, title, description, latitude, longitude, placeID, uploaded, thumbURL, photoURL, extra
+    /// The photographer's and the region's names as stored (what the search index reads).
+    case ownerName, regionName
 
     static let count = Int32(allCases.count)
     static let names = allCases.map(\.name)
@@ -24,6 +27,8 @@ enum StagedColumn: Int32, CaseIterable {
         case .thumbURL: "thumb_url"
         case .photoURL: "photo_url"
         case .extra: "extra"
+        case .ownerName: "owner_name"
+        case .regionName: "region_name"
         }
     }
 

@@ -111,6 +111,25 @@ enum Schema {
                 """)
         }
 
+        migrator.registerMigration("v4 full-text search and all-photo order") { db in
+            try db.execute(sql: """
+                -- The photographer's and the region's names, kept on each photo (a rename
+                -- rewrites its photos): the full-text index reads what it indexes from this
+                -- table by column name, and removing a photo from it needs the exact values
+                -- it was indexed with. region_name is NULL while region is.
+                ALTER TABLE photo ADD COLUMN owner_name TEXT NOT NULL DEFAULT '';
+                ALTER TABLE photo ADD COLUMN region_name TEXT;
+                UPDATE photo SET
+                    owner_name = (SELECT name FROM photographer WHERE id = photo.photographer),
+                    region_name = (SELECT name FROM region WHERE id = photo.region);
+
+                -- regions-top --photos: newest upload first, read in index order.
+                CREATE INDEX photo_by_upload ON photo (uploaded DESC, id);
+                """)
+            try db.execute(sql: SearchIndex.createSQL)
+            try db.execute(sql: "INSERT INTO photo_fts (photo_fts) VALUES ('rebuild')")
+        }
+
         return migrator
     }()
 }
