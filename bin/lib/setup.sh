@@ -42,6 +42,15 @@ topregions_ensure_selenium() {
         || python3 -m pip install --quiet --user --break-system-packages selenium >&2
 }
 
+# Datasette and sqlite-utils (PyPI), which Tests/Peers/check_search.py uses to show that
+# other tools search the database with no extra step.
+topregions_ensure_search_peers() {
+    python3 -c 'import datasette, sqlite_utils' 2>/dev/null && return 0
+    echo "setup: installing datasette and sqlite-utils (PyPI)" >&2
+    python3 -m pip install --quiet datasette sqlite-utils >&2 2>/dev/null \
+        || python3 -m pip install --quiet --user --break-system-packages datasette sqlite-utils >&2
+}
+
 topregions_setup() {
     topregions_ensure_swift
     topregions_ensure_packages "$@"

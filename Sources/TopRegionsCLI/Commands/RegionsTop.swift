@@ -1,10 +1,12 @@
 import ArgumentParser
 import Foundation
 import TopRegionsFormatting
+import TopRegionsRecords
 import TopRegionsStore
 import TopRegionsSupport
 
 extension ReportFormat: ExpressibleByArgument {}
+extension PhotoOrder: ExpressibleByArgument {}
 
 public struct RegionsTop: ToolCommand {
     public static let configuration = CommandConfiguration(
@@ -38,6 +40,18 @@ public struct RegionsTop: ToolCommand {
             regions-load, and place-resolve --pending, bring the rest); a refresh that stored \
             none is tried again by the next regions-top.
 
+            --photos prints every stored photo, newest upload first. --sort orders any photo             listing (--region, --recents, --photos, --search): uploaded (newest first), title (A to             Z, capitals and accents aside; untitled last), or viewed (latest view first, then             photos never viewed); equal ones go by photo id.
+
+            --search prints the photos whose title, description, photographer's name or region's \
+            name hold the words given, all of them, best match first (a word in the title counts \
+            most); with --region, only that region's. Words match whole, without regard to \
+            capitals or accents ("ile" finds "Île-de-France"), and punctuation inside a word is \
+            part of it. On purpose: "a phrase" in quotes, harb* for words starting so, OR, AND \
+            and NOT in capitals with ( ) to group, -word to leave a word out, and title:, \
+            description:, photographer: or region: to look in one field. A query that cannot \
+            mean anything (an unclosed quote, a dangling OR) is a usage error (64). The index is \
+            SQLite's FTS5 table photo_fts, which sqlite3 and Datasette use too.
+
             Output is a table on a terminal and NDJSON otherwise; --format chooses. GeoJSON gives \
             a FeatureCollection of points (regions or photos) with a bbox that fits them all.
 
@@ -68,6 +82,10 @@ public struct RegionsTop: ToolCommand {
               regions-top --regions | grep -i france
               FLICKR_API_KEY=... regions-top              # a new database: refreshed first
               regions-top --recents --format geojson > recents.geojson
+              regions-top --search harbour
+              regions-top --search '"old town" OR harb* -night' --limit 20
+              regions-top --search 'photographer:ann fog' --region "Nova Scotia, Canada"
+              regions-top --photos --sort title --limit 50 --format csv
               regions-top --format html > top-regions.html
               regions-top --region R061.TguWePmt | thumb-get > /dev/null
               regions-top --region R061.TguWePmt --format html > region-R061.TguWePmt.html
@@ -87,8 +105,20 @@ public struct RegionsTop: ToolCommand {
     @Flag(name: .long, help: "List recently viewed photos, latest view first.")
     public var recents = false
 
+    @Flag(name: .long, help: "List every stored photo, newest upload first.")
+    public var photos = false
+
+    @Option(name: .long, help: ArgumentHelp(
+        "List the photos whose title, description, photographer or region has these words, best match first (with --region: in that region).",
+        valueName: "words"))
+    public var search: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Order the photos listed: uploaded (newest first), title (A to Z), or viewed (latest view first).", valueName: "order"))
+    public var sort: PhotoOrder?
+
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
-        "How many rows (default: 50 regions, 50 recents, every photo of a region).", valueName: "n"))
+        "How many rows (default: 50 regions, 50 recents, every photo of a region, of --photos and of --search).", valueName: "n"))
     public var limit: Int?
 
     @Option(name: .long, help: ArgumentHelp(
@@ -138,11 +168,21 @@ public struct RegionsTop: ToolCommand {
 
     public func validate() throws {
         if region != nil && recents { throw ValidationError("--region and --recents ask different questions; give one") }
-        if regions && (region != nil || recents) {
-            throw ValidationError("--regions lists the regions; --\(recents ? "recents" : "region") asks another question; give one")
+        if regions && (region != nil || recents || photos || search != nil) {
+            let other = region != nil ? "region" : recents ? "recents" : photos ? "photos" : "search"
+            throw ValidationError("--regions lists the regions; --\(other) asks another question; give one")
         }
         if regions && format == .html {
             throw ValidationError("--regions has no page; the page of regions is regions-top --format html")
+        }
+        if photos && (region != nil || recents) {
+            throw ValidationError("--photos and \(recents ? "--recents" : "--region") ask different questions; give one")
+        }
+        if search != nil && (photos || recents) {
+            throw ValidationError("--search looks through every stored photo (or a --region's); leave out \(photos ? "--photos" : "--recents")")
+        }
+        if sort != nil && region == nil && !recents && !photos && search == nil {
+            throw ValidationError("--sort orders photos: give it with --region, --photos, --recents or --search")
         }
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
         if cacheDir == "" { throw ValidationError("--cache-dir: the path is empty (leave --cache-dir out for the default cache)") }
@@ -165,17 +205,33 @@ public struct RegionsTop: ToolCommand {
         let width = format == .table ? context.tableWidth : nil
         if let width { context.trace("fitting the table to \(width) columns") }
 
+        var regionMatch: RegionRank?
+        if let region { regionMatch = try Self.region(named: region, in: queries) }
+        func write(_ photos: [StoredPhoto], _ listing: Reports.PhotoListing, page: @autoclosure () throws -> HTMLPage.PhotoListing) throws -> SysExit {
+            if format == .html { return try writePage(photos, listing: page(), store: store, times: times, sortedBy: sort.map(\.phrase), context) }
+            context.standardOutput.write(Reports.photos(photos, format: format, listing: listing, emphasis: emphasis, times: times, width: width))
+            return .ok
+        }
+
         if regions {
             try listRegions(queries, context)
-        } else if let region {
-            let match = try Self.region(named: region, in: queries)
-            let photos = try queries.photos(inRegion: match.regionID, limit: limit)
-            if format == .html { return try writePage(photos, listing: .region(match), store: store, times: times, context) }
-            context.standardOutput.write(Reports.photos(photos, format: format, listing: .region, emphasis: emphasis, times: times, width: width))
+        } else if let search {
+            let query: SearchQuery
+            let found: [StoredPhoto]
+            do {
+                query = try SearchQuery(search)
+                found = try queries.search(query, inRegion: regionMatch?.regionID, order: sort, limit: limit)
+            } catch let problem as SearchQuery.Problem {
+                throw ToolError(.usage, "--search: \(problem.message)")
+            }
+            context.trace("--search: the index is asked for \(query.match)")
+            return try write(found, .search, page: .search(query: search, region: regionMatch))
+        } else if let match = regionMatch {
+            return try write(try queries.photos(inRegion: match.regionID, order: sort ?? .uploaded, limit: limit), .region, page: .region(match))
         } else if recents {
-            let photos = try queries.recents(limit: limit ?? 50)
-            if format == .html { return try writePage(photos, listing: .recents, store: store, times: times, context) }
-            context.standardOutput.write(Reports.photos(photos, format: format, listing: .recents, emphasis: emphasis, times: times, width: width))
+            return try write(try queries.recents(order: sort ?? .viewed, limit: limit ?? 50), .recents, page: .recents)
+        } else if photos {
+            return try write(try queries.allPhotos(order: sort ?? .uploaded, limit: limit), .all, page: .all(stored: try queries.photoCount()))
         } else {
             var rows = try queries.topRegions(limit: limit ?? 50)
             if format == .geojson {

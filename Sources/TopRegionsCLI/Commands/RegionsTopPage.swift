@@ -8,7 +8,9 @@ import TopRegionsSupport
 extension RegionsTop {
     /// `--format html` for photos: the page, with the stored thumbnails and links to the
     /// photos the cache holds. Thumbnails it cannot show are placeholders, said on stderr.
-    func writePage(_ photos: [StoredPhoto], listing: HTMLPage.PhotoListing, store: Store, times: TimeFormat, _ context: ToolContext) throws -> SysExit {
+    func writePage(
+        _ photos: [StoredPhoto], listing: HTMLPage.PhotoListing, store: Store, times: TimeFormat, sortedBy: String? = nil, _ context: ToolContext
+    ) throws -> SysExit {
         let ids = photos.map(\.record.id)
         let images = HTMLPage.Images(
             thumbnails: try ThumbnailStore(store: store).bytes(of: ids), cachedFiles: cachedFiles(ids, context))
@@ -21,7 +23,7 @@ extension RegionsTop {
             context.note(
                 "\(unusable.count) stored thumbnail\(unusable.count == 1 ? " is" : "s are") not an image (photo \(named)); the page shows placeholders")
         }
-        context.standardOutput.write(HTMLPage.photos(photos, listing: listing, images: images, formatTime: { times.string($0) }))
+        context.standardOutput.write(HTMLPage.photos(photos, listing: listing, images: images, formatTime: { times.string($0) }, sortedBy: sortedBy))
         return .ok
     }
 
@@ -42,5 +44,16 @@ extension RegionsTop {
             }
         }
         return files
+    }
+}
+
+extension PhotoOrder {
+    /// How a page's heading says the order, after the listing's name.
+    var phrase: String {
+        switch self {
+        case .uploaded: "newest upload first"
+        case .title: "by title"
+        case .viewed: "latest view first"
+        }
     }
 }

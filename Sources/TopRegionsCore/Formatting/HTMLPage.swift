@@ -98,6 +98,19 @@ public enum HTMLPage {
         case region(RegionRank)
         /// Recently viewed photos, latest view first.
         case recents
+        /// Every stored photo (`stored` of them), newest upload first.
+        case all(stored: Int)
+        /// The photos a search found (as typed), best match first; in one region or all.
+        case search(query: String, region: RegionRank?)
+
+        /// Whether a card names its photo's region: when the page is not one region's.
+        var showsRegions: Bool {
+            switch self {
+            case .region: false
+            case .recents, .all: true
+            case .search(_, let region): region == nil
+            }
+        }
     }
 
     /// What the page knows about thumbnails and full photos, beyond the photos.
@@ -123,10 +136,11 @@ public enum HTMLPage {
 
     /// A map of the photos fitted to their bounding box (the box `--format geojson` gives),
     /// then a grid of thumbnails, each linking to the full photo: the cached file when the
-    /// photo cache holds it, else its page on Flickr.
+    /// photo cache holds it, else its page on Flickr. `sortedBy`: how the photos are ordered
+    /// when not in the listing's own order ("by title"), for the heading.
     public static func photos(
         _ photos: [StoredPhoto], listing: PhotoListing, images: Images,
-        formatTime: TimeFormatter = Reports.formatTime
+        formatTime: TimeFormatter = Reports.formatTime, sortedBy: String? = nil
     ) -> [UInt8] {
         var page: Page
         let fetchCommand: String
@@ -134,7 +148,8 @@ public enum HTMLPage {
         case .region(let region):
             page = Page(title: region.name)
             var subtitle = "Region \(escape(region.regionID)): \(count(region.photos, "photo")) by \(count(region.photographers, "photographer"))"
-            if photos.count < region.photos { subtitle += "; the newest \(photos.count) here" }
+            if photos.count < region.photos { subtitle += "; the \(sortedBy == nil ? "newest" : "first") \(photos.count) here" }
+            if let sortedBy { subtitle += ", \(escape(sortedBy))" }
             page.heading(escape(region.name), subtitle: subtitle + ".", headingIsText: false)
             fetchCommand = "regions-top --region \(shellWord(region.regionID)) | thumb-get"
         case .recents:
@@ -143,6 +158,23 @@ public enum HTMLPage {
                 ? "No photo has been viewed yet: <code>photo-cache ID</code> views one."
                 : "\(count(photos.count, "photo")) most recently viewed through photo-cache, latest first.", headingIsText: false)
             fetchCommand = "regions-top --recents | thumb-get"
+        case .all(let stored):
+            page = Page(title: "All photos")
+            var subtitle = stored == 0 ? "No photo is stored yet." : "\(count(stored, "photo")) stored"
+            if stored > 0 {
+                subtitle += photos.count < stored ? "; the \(sortedBy == nil ? "newest" : "first") \(photos.count) here" : ""
+                subtitle += ", " + escape(sortedBy ?? "newest upload first") + "."
+            }
+            page.heading("All photos", subtitle: subtitle, headingIsText: false)
+            fetchCommand = "regions-top --photos | thumb-get"
+        case .search(let query, let region):
+            page = Page(title: "Search: \(query)")
+            var subtitle = photos.isEmpty ? "No photo matches" : "\(count(photos.count, "photo")) matching"
+            subtitle += " <q>\(escape(query))</q> in title, description, photographer or region"
+            if let region { subtitle += ", in <span dir=\"auto\">\(escape(region.name))</span>" }
+            subtitle += ", " + escape(sortedBy ?? "best match first") + "."
+            page.heading("Search: <span dir=\"auto\">\(escape(query))</span>", subtitle: subtitle, headingIsText: false)
+            fetchCommand = "regions-top --search \(shellWord(query))" + (region.map { " --region \(shellWord($0.regionID))" } ?? "") + " | thumb-get"
         }
 
         // On a wide screen the map stays in view beside the grid; on a narrow one, above it.
@@ -203,7 +235,7 @@ public enum HTMLPage {
         var times: [String] = []
         if let uploaded = record.uploaded { times.append("uploaded \(escape(formatTime(uploaded)))") }
         if case .recents = listing, let viewed = photo.viewedAt { times.insert("viewed \(escape(formatTime(viewed)))", at: 0) }
-        if case .recents = listing, let region = record.region { times.append("<span dir=\"auto\">\(escape(region))</span>") }
+        if let region = record.region, listing.showsRegions { times.append("<span dir=\"auto\">\(escape(region))</span>") }
         if !times.isEmpty { html += "<div class=\"meta\">\(times.joined(separator: "<br>"))</div>\n" }
         return html + "</li>\n"
     }

@@ -63,6 +63,10 @@ public enum Reports {
     public enum PhotoListing: Sendable {
         case region
         case recents
+        /// Every stored photo (`regions-top --photos`).
+        case all
+        /// What `regions-top --search` found.
+        case search
     }
 
     /// `times`: the zone table times are shown in; `width`: the columns a table must fit
@@ -132,6 +136,10 @@ public enum Reports {
             switch listing {
             case .recents:
                 page = .recents
+            case .all:
+                page = .all(stored: photos.count)
+            case .search:
+                page = .search(query: "", region: nil)
             case .region:
                 let first = photos.first?.record
                 page = .region(RegionRank(

@@ -1,0 +1,141 @@
+import Foundation
+import GRDB
+import TopRegionsRecords
+
+/// How a listing of photos is ordered.
+public enum PhotoOrder: String, CaseIterable, Sendable {
+    /// Newest upload first (photos without an upload time last), then by id.
+    case uploaded
+    /// By title, case-folded and without diacritics ("émile" beside "Emile"), untitled
+    /// photos last; equal titles by id.
+    case title
+    /// Latest view through photo-cache first, photos never viewed after them (newest
+    /// upload first), then by id.
+    case viewed
+
+    /// The ORDER BY terms over `photo`, each listing ending on the unique id so that the
+    /// order is total and the same on every run.
+    var sql: String {
+        switch self {
+        case .uploaded: "photo.uploaded DESC, photo.id"
+        case .title: "photo.title = '', \(Self.titleKey.name)(photo.title), photo.id"
+        case .viewed: "photo.view_seq DESC, photo.uploaded DESC, photo.id"
+        }
+    }
+
+    /// A title's ordering key: Unicode case folding and diacritics removed, so that the
+    /// order is the one a reader expects whatever the script or the capitals (SQLite's
+    /// own lower() and NOCASE fold ASCII only). A function of the connection, not of the
+    /// schema: nothing stored depends on it.
+    static let titleKey = DatabaseFunction("topregions_title_key", argumentCount: 1, pure: true) { values in
+        guard let title = String.fromDatabaseValue(values[0]) else { return nil }
+        return title.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+    }
+}
+
+extension Queries {
+    /// Every stored photo in a region, in `order`.
+    public func photos(inRegion regionID: String, order: PhotoOrder, limit: Int?) throws -> [StoredPhoto] {
+        // Newest first walks photo_in_region (region, uploaded DESC, id).
+        let terms = order == .uploaded ? "photo.region, " + order.sql : order.sql
+        return try readPhotos { db in
+            try Self.fetchPhotos(db, where: "photo.region = (SELECT id FROM region WHERE place_id = ?)",
+                                 order: terms, arguments: [regionID], limit: limit)
+        }
+    }
+
+    /// Every stored photo, in `order`. Newest first walks photo_by_upload, so the first
+    /// `limit` photos cost the same at any size (tests check the plan).
+    public func allPhotos(order: PhotoOrder, limit: Int?) throws -> [StoredPhoto] {
+        try readPhotos { db in
+            try Self.fetchPhotos(db, where: "true", order: order.sql, arguments: [], limit: limit)
+        }
+    }
+
+    /// Photos viewed through photo-cache, in `order` (`viewed`: latest view first).
+    public func recents(order: PhotoOrder, limit: Int?) throws -> [StoredPhoto] {
+        try readPhotos { db in
+            try Self.fetchPhotos(db, where: "photo.view_seq IS NOT NULL", order: order == .viewed ? "photo.view_seq DESC" : order.sql,
+                                 arguments: [], limit: limit)
+        }
+    }
+
+    /// How many photos are stored.
+    public func photoCount() throws -> Int {
+        try store.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM photo")! }
+    }
+
+    /// Photos the full-text index finds for `query`, optionally only in one region: best
+    /// match first (FTS5's bm25, a word in the title weighing most), equal scores by id;
+    /// or in `order` when given.
+    ///
+    /// The matches are ordered on their row ids and scores alone, and only the `limit`
+    /// first are read whole: a common word matching a large share of a big store costs
+    /// a sort of small rows, not of whole photos.
+    public func search(_ query: SearchQuery, inRegion regionID: String? = nil, order: PhotoOrder? = nil, limit: Int?) throws -> [StoredPhoto] {
+        try readPhotos { db in
+            var sql = """
+                SELECT photo.rowid FROM photo_fts JOIN photo ON photo.rowid = photo_fts.rowid
+                WHERE photo_fts MATCH ?
+                """
+            var arguments: StatementArguments = [query.match]
+            if let regionID {
+                sql += " AND photo.region = (SELECT id FROM region WHERE place_id = ?)"
+                arguments += [regionID]
+            }
+            sql += " ORDER BY " + (order?.sql ?? "bm25(photo_fts, \(Self.searchWeights)), photo.id")
+            if let limit {
+                sql += " LIMIT ?"
+                arguments += [limit]
+            }
+            let rowids: [Int64]
+            do {
+                rowids = try Int64.fetchAll(db, sql: sql, arguments: arguments)
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
+                // SearchQuery writes only what FTS5 parses; should it ever not, the user
+                // reads why in words, not SQL.
+                throw SearchQuery.Problem(message: "cannot search for \(query.text): \(Self.ftsProblem(error.message ?? ""))")
+            }
+            return try Self.photos(rowids: rowids, db)
+        }
+    }
+
+    /// bm25's weight for each indexed column (title, description, photographer, region): a
+    /// word in a photo's title says more about it than one in its description.
+    static let searchWeights = "4.0, 1.0, 2.0, 2.0"
+
+    /// FTS5's message without SQLite's wording.
+    static func ftsProblem(_ message: String) -> String {
+        let text = message.hasPrefix("fts5: ") ? String(message.dropFirst(6)) : message
+        return text.isEmpty ? "the search index does not understand it" : text
+    }
+
+    /// Whole photos by row id, in the order given.
+    static func photos(rowids: [Int64], _ db: Database) throws -> [StoredPhoto] {
+        guard !rowids.isEmpty else { return [] }
+        var byRowid: [Int64: StoredPhoto] = [:]
+        for start in stride(from: 0, to: rowids.count, by: 500) {
+            let chunk = Array(rowids[start..<min(start + 500, rowids.count)])
+            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT \(photoColumns), photo.rowid
+                FROM photo
+                JOIN photographer ON photographer.id = photo.photographer
+                LEFT JOIN region ON region.id = photo.region
+                WHERE photo.rowid IN (\(marks))
+                """, arguments: StatementArguments(chunk))
+            for row in rows {
+                byRowid[row[16]] = try storedPhoto(row)
+            }
+        }
+        return rowids.compactMap { byRowid[$0] }
+    }
+
+    /// A read with the functions photo orders use.
+    func readPhotos<T>(_ body: (Database) throws -> T) throws -> T {
+        try store.read { db in
+            db.add(function: PhotoOrder.titleKey)
+            return try body(db)
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+
+/// regions-top --search, --photos and --sort through the built binaries, and the same
+/// index used by sqlite3, sqlite-utils and Datasette (issue 11).
+@Suite struct SearchEndToEndTests {
+    static let records = [
+        #"{"id":"1","owner":"a@N01","ownername":"Ann","title":"Harbour at dusk","region_id":"R1","region":"Nova Scotia, Canada","dateupload":"1700000100"}"#,
+        #"{"id":"2","owner":"b@N01","title":"fog","description":"Down by the harbour","region_id":"R2","region":"Maine, United States","dateupload":"1700000300"}"#,
+        #"{"id":"3","owner":"c@N01","title":"Beach","region_id":"R1","region":"Nova Scotia, Canada","dateupload":"1700000200"}"#,
+        #"{"id":"4","owner":"d@N01","title":"Île à Vache","region_id":"R3","region":"Île-de-France, France","dateupload":"1700000400"}"#,
+    ].joined(separator: "\n") + "\n"
+
+    struct Setup {
+        let scratch = Scratch()
+        let db: String
+        let environment: [String: String]
+
+        init() throws {
+            db = scratch.file("photos.db")
+            environment = Tools.environment(home: scratch.path)
+            let load = try Tools.run("regions-load", ["--db", db, "--quiet"], input: Array(SearchEndToEndTests.records.utf8), environment: environment)
+            #expect(load.status == 0, "\(load.stderr)")
+        }
+
+        func ids(_ arguments: [String]) throws -> [String] {
+            let run = try Tools.run("regions-top", ["--db", db, "--format", "ndjson"] + arguments, environment: environment)
+            #expect(run.status == 0, "\(arguments): \(run.stderr)")
+            #expect(run.stderr == "", "\(arguments)")
+            return run.stdout.split(separator: "\n").map { line in
+                let object = try! JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
+                return object["id"] as! String
+            }
+        }
+    }
+
+    @Test func searchFindsBestMatchFirstInEveryFormat() throws {
+        let setup = try Setup()
+        // A word in the title counts most; the description's mention comes second.
+        #expect(try setup.ids(["--search", "harbour"]) == ["1", "2"])
+        #expect(try setup.ids(["--search", "HARBOUR", "--region", "nova"]) == ["1"])
+        #expect(try setup.ids(["--search", "ile"]) == ["4"], "accents aside")
+        #expect(try setup.ids(["--search", "photographer:ann"]) == ["1"])
+        #expect(try setup.ids(["--search", "harb*", "--sort", "uploaded"]) == ["2", "1"])
+        #expect(try setup.ids(["--search", "nothing"]) == [])
+
+        let csv = try Tools.run("regions-top", ["--db", setup.db, "--search", "harbour", "--format", "csv"], environment: setup.environment)
+        #expect(csv.status == 0)
+        #expect(csv.stdout.split(separator: "\r\n").map { String($0.prefix(2)) } == ["id", "1,", "2,"])
+        let geojson = try Tools.run("regions-top", ["--db", setup.db, "--search", "harbour", "--format", "geojson"], environment: setup.environment)
+        #expect(geojson.status == 0 && geojson.stdout.contains("\"FeatureCollection\""), "\(geojson.stderr)")
+        let html = try Tools.run("regions-top", ["--db", setup.db, "--search", "<b>harbour", "--format", "html"], environment: setup.environment)
+        #expect(html.status == 0, "\(html.stderr)")
+        #expect(html.stdout.contains("Search: <span dir=\"auto\">&lt;b&gt;harbour</span>"), "the query is text")
+    }
+
+    @Test func aQueryTheIndexCannotReadIsAUsageError() throws {
+        let setup = try Setup()
+        for query in ["\"unclosed", "harbour OR"] {
+            let run = try Tools.run("regions-top", ["--db", setup.db, "--search", query], environment: setup.environment)
+            #expect(run.status == 64, "\(query)")
+            #expect(run.stderr.hasPrefix("regions-top: --search: "), "\(query): \(run.stderr)")
+            #expect(!run.stderr.contains("SQLite") && !run.stderr.contains("fts5"), "\(run.stderr)")
+            #expect(run.stdout == "")
+        }
+    }
+
+    @Test func everyPhotoNewestFirstOrByTitle() throws {
+        let setup = try Setup()
+        #expect(try setup.ids(["--photos"]) == ["4", "2", "3", "1"])
+        #expect(try setup.ids(["--photos", "--limit", "2"]) == ["4", "2"])
+        // Case-folded, accents aside: Beach, fog, Harbour, Île.
+        #expect(try setup.ids(["--photos", "--sort", "title"]) == ["3", "2", "1", "4"])
+        #expect(try setup.ids(["--region", "Nova Scotia, Canada", "--sort", "title"]) == ["3", "1"])
+        let alone = try Tools.run("regions-top", ["--db", setup.db, "--sort", "title"], environment: setup.environment)
+        #expect(alone.status == 64 && alone.stderr.contains("--sort orders photos"), "\(alone.stderr)")
+    }
+
+    /// Datasette shows the search box on the photo table, and it, sqlite-utils and plain
+    /// SQLite find what regions-top finds (Tests/Peers/check_search.py; bin/test installs
+    /// datasette and sqlite-utils from PyPI).
+    @Test func otherToolsSearchTheSameFile() throws {
+        let setup = try Setup()
+        #expect(try setup.ids(["--search", "harbour"]).sorted() == ["1", "2"])
+        let caller = ProcessInfo.processInfo.environment
+        let environment = ["PATH": caller["PATH"] ?? "/usr/bin:/bin", "HOME": caller["HOME"] ?? setup.scratch.path, "LANG": "C.UTF-8"]
+        let checker = Tools.packageRoot.appendingPathComponent("Tests/Peers/check_search.py").path
+        let check = try Tools.run("/usr/bin/env", ["python3", checker, setup.db, "harbour", "1", "2"], environment: environment)
+        #expect(check.status == 0, "\(check.stdout)\n\(check.stderr)")
+        #expect(check.stdout == "all checks passed\n")
+    }
+}
