@@ -548,6 +548,41 @@ def case_json(ctx):
 
 
 # ----------------------------------------------------------------------------------------
+# search: regions-top --search vs sqlite3's LIKE over title and description (issue 11)
+
+SEARCH_CANDIDATES = ["harbour", "tripod", "belvédère", "москва", "über", "straße", "explored", "dsc"]
+
+
+def case_search(ctx):
+    """regions-top --search of a common and a rare word vs sqlite3 LIKE '%word%'; the index's size"""
+    size = 100_000 if ctx.quick else 1_000_000
+    database = loaded_database(ctx, size)
+    label = count_label(size)
+    hits = {}
+    for word in SEARCH_CANDIDATES:
+        hits[word] = sqlite_value(database, f"SELECT COUNT(*) FROM photo_fts WHERE photo_fts MATCH '{word}'")
+    found = sorted((count, word) for word, count in hits.items() if count > 0)
+    check(len(found) >= 2, f"search: too few candidate words match at {label}: {hits}")
+    (rare_hits, rare), (common_hits, common) = found[0], found[-1]
+    log(f"   {label} photos; common word {common!r} ({common_hits:,} photos), rare word {rare!r} ({rare_hits:,})")
+    for word, count in [(common, common_hits), (rare, rare_hits)]:
+        ours = [ctx.tool("regions-top"), "--db", database, "--search", word, "--format", "ndjson"]
+        like = ["sqlite3", database,
+                f"SELECT * FROM photo WHERE title LIKE '%{word}%' OR description LIKE '%{word}%'"]
+        check(len(ctx.run(ours).stderr) == 0, f"regions-top --search {word} said something on stderr")
+        mine, peer = ctx.alternate(lambda: ctx.run(ours).seconds * 1e3, lambda: ctx.run(like).seconds * 1e3,
+                                   runs=ctx.runs, warmup=1)
+        ctx.add(Row(f"search {label} {'common' if count == common_hits else 'rare'}",
+                    f"regions-top --search {word} ({count:,} photos)", "ms", mine,
+                    "sqlite3 LIKE on title, description", peer))
+    index = sqlite_value(database, "SELECT SUM(pgsize) FROM dbstat WHERE name LIKE 'photo_fts%'")
+    total = sqlite_value(database, "SELECT SUM(pgsize) FROM dbstat")
+    share = index / total
+    ctx.add(Row(f"search {label} index", "photo_fts's pages as a share of the database", "%",
+                Stat([share * 100]), "the whole database", Stat([100.0]), comparison="delta"))
+
+
+# ----------------------------------------------------------------------------------------
 # The registry: name -> case, in the order a run takes them.
 
 CASES = {
@@ -561,6 +596,7 @@ CASES = {
     "startup": case_startup,
     "html": case_html,
     "json": case_json,
+    "search": case_search,
 }
 
 
