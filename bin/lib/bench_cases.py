@@ -41,6 +41,7 @@ For example:
 """
 
 import os
+import re
 import shutil
 import sqlite3
 import statistics
@@ -558,12 +559,15 @@ def case_search(ctx):
     size = 100_000 if ctx.quick else 1_000_000
     database = loaded_database(ctx, size)
     label = count_label(size)
-    hits = {}
-    for word in SEARCH_CANDIDATES:
-        hits[word] = sqlite_value(database, f"SELECT COUNT(*) FROM photo_fts WHERE photo_fts MATCH '{word}'")
-    found = sorted((count, word) for word, count in hits.items() if count > 0)
-    check(len(found) >= 2, f"search: too few candidate words match at {label}: {hits}")
-    (rare_hits, rare), (common_hits, common) = found[0], found[-1]
+    def hits(word):
+        return sqlite_value(database, f"SELECT COUNT(*) FROM photo_fts WHERE photo_fts MATCH '\"{word}\"'")
+    common_hits, common = max((hits(word), word) for word in SEARCH_CANDIDATES)
+    # The rare word: the word of a region's name found in the fewest photos.
+    names = [row[0] for row in sqlite_rows(database, "SELECT name FROM region")]
+    words = {word.lower() for name in names for word in re.findall(r"[^\W\d_]{5,}", name)}
+    found = sorted((count, word) for word in words if (count := hits(word)) > 0)
+    check(bool(found) and common_hits > 0, f"search: no candidate words match at {label}")
+    rare_hits, rare = found[0]
     log(f"   {label} photos; common word {common!r} ({common_hits:,} photos), rare word {rare!r} ({rare_hits:,})")
     for word, count in [(common, common_hits), (rare, rare_hits)]:
         ours = [ctx.tool("regions-top"), "--db", database, "--search", word, "--format", "ndjson"]
