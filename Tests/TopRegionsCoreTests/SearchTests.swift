@@ -46,7 +46,8 @@ import Testing
         ("*", "a * must end a word, as in harb* (in: *)"),
         ("title:", "nothing to search for in: title: (give a word, such as harbour)"),
         ("fog title:", "a field (such as title:) needs a word after it (in: fog title:)"),
-        ("", "nothing to search for in:  (give a word, such as harbour)"),
+        ("", "nothing to search for (give a word, such as harbour)"),
+        ("   ", "nothing to search for (give a word, such as harbour)"),
         ("  & - ", "nothing to search for in:   & -  (give a word, such as harbour)"),
     ])
     func queriesThatCannotMeanAnythingSayWhy(typed: String, message: String) {

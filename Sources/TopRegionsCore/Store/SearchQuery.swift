@@ -147,7 +147,9 @@ public struct SearchQuery: Sendable, Equatable {
             }
         }
         guard tokens.contains(where: { if case .word = $0 { true } else if case .phrase = $0 { true } else { false } }) else {
-            throw problem("nothing to search for in: \(text) (give a word, such as harbour)")
+            // An empty or blank query is not echoed: "in:  (" would show nothing between.
+            let blank = text.allSatisfy(\.isWhitespace)
+            throw problem("nothing to search for\(blank ? "" : " in: \(text)") (give a word, such as harbour)")
         }
 
         var out: [String] = []
