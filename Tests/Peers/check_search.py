@@ -4,8 +4,8 @@
     check_search.py DATABASE WORD ID...
 
 Datasette (through its in-process client, no port) must show the search box on the photo
-table and find exactly the photos IDS for WORD; sqlite-utils' `search` and plain sqlite3's
-MATCH on photo_fts must find the same ones. Prints "all checks passed" or the failures.
+table and find exactly the photos IDS for WORD; sqlite-utils' `search`, and MATCH on
+photo_fts through Python's SQLite and through the sqlite3 shell, must find the same ones. Prints "all checks passed" or the failures.
 """
 import asyncio
 import os
@@ -25,6 +25,16 @@ def main():
             "WHERE photo_fts MATCH ? ORDER BY photo.id", [word]).fetchall()
     if sorted(r[0] for r in rows) != expected:
         failures.append(f"sqlite3 MATCH {word!r}: {sorted(r[0] for r in rows)} != {expected}")
+
+    # The sqlite3 command-line shell, as a person would type it (the word bound, not spliced).
+    shell = subprocess.run(["sqlite3", "-readonly", database],
+                           input=f".parameter set @word '{word}'\n"
+                                 "SELECT photo.id FROM photo_fts JOIN photo ON photo.rowid = photo_fts.rowid "
+                                 "WHERE photo_fts MATCH @word ORDER BY photo.id;\n",
+                           capture_output=True, text=True)
+    ids = sorted(shell.stdout.split()) if shell.returncode == 0 and not shell.stderr else None
+    if ids != expected:
+        failures.append(f"sqlite3 shell MATCH {word!r}: {ids} != {expected} ({shell.stderr.strip()})")
 
     # sqlite-utils finds the FTS table of photo by itself.
     found = subprocess.run([sys.executable, "-m", "sqlite_utils", "search", database, "photo", word, "-c", "id", "--csv"],
