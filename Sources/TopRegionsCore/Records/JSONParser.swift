@@ -33,6 +33,18 @@ public struct JSONParser: ~Copyable {
         return value
     }
 
+    /// Parses the one value that starts at `index` (no whitespace before it) in a text
+    /// where it is nested `depth` levels deep; `index` ends just after it. For the record
+    /// scanner, which reads the members it does not know as values.
+    static func parseValue(in bytes: UnsafeBufferPointer<UInt8>, at index: inout Int, depth: Int) throws(JSONSyntaxError) -> JSONValue {
+        var parser = JSONParser(bytes)
+        parser.index = index
+        parser.depth = depth
+        let value = try parser.parseValue()
+        index = parser.index
+        return value
+    }
+
     public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
         let result: Result<JSONValue, JSONSyntaxError> = bytes.withUnsafeBufferPointer { buffer in
             do throws(JSONSyntaxError) { return .success(try parse(buffer)) } catch { return .failure(error) }

@@ -71,7 +71,7 @@ public struct PhotoRecord: Sendable, Equatable {
 
     /// Names the decoder understands: the record's own, and the Flickr names that mean the
     /// same thing. They never end up in `extra`.
-    enum Field: CaseIterable {
+    enum Field: Int, CaseIterable {
         case id, owner, ownerName, flickrOwnerName, title, description, latitude, longitude, placeID
         case uploaded, flickrUploaded, thumbURL, flickrThumbURL, photoURL, flickrPhotoURL, regionID, region
 
@@ -109,10 +109,18 @@ public struct PhotoRecord: Sendable, Equatable {
         init?(name key: String) {
             var key = key
             let found: Field? = key.withUTF8 { utf8 in
-                guard utf8.count < Self.byLength.count, let base = utf8.baseAddress else { return nil }
-                return Self.byLength[utf8.count].first { memcmp(base, $0.name.utf8Start, utf8.count) == 0 }
+                guard let base = utf8.baseAddress else { return nil }
+                return Field(utf8: base, count: utf8.count)
             }
             guard let found else { return nil }
+            self = found
+        }
+
+        /// The field named by `count` bytes at `name`.
+        init?(utf8 name: UnsafePointer<UInt8>, count: Int) {
+            guard count < Self.byLength.count,
+                  let found = Self.byLength[count].first(where: { memcmp(name, $0.name.utf8Start, count) == 0 })
+            else { return nil }
             self = found
         }
     }

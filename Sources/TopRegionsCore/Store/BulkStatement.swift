@@ -1,5 +1,6 @@
 import GRDB
 import GRDBSQLite
+import TopRegionsRecords
 
 /// A cached prepared statement driven through SQLite's C API, for the one place where a
 /// statement runs once per record: staging a batch into a temporary table. Binding through
@@ -88,10 +89,24 @@ struct BulkStatement {
     }
 }
 
-/// The text parameters of one row, laid out in one reusable buffer.
+/// The text parameters of one row, laid out in one reusable buffer (or spans of a batch's
+/// buffer, which all the batch's rows share).
 struct TextRow {
     fileprivate(set) var bytes: [UInt8] = []
     fileprivate(set) var fields: [(index: Int32, start: Int, count: Int)] = []
+
+    init() {}
+
+    /// Parameters that are spans of `bytes`, set with `set(_:_: TextSpan)`.
+    init(sharing bytes: [UInt8], capacity: Int) {
+        self.bytes = bytes
+        fields.reserveCapacity(capacity)
+    }
+
+    /// Sets parameter `index` to the text at `span` of the shared bytes (NULL when absent).
+    mutating func set(_ index: Int32, _ span: TextSpan) {
+        fields.append((index, span.isNone ? -1 : Int(span.start), span.isNone ? 0 : Int(span.count)))
+    }
 
     mutating func removeAll() {
         bytes.removeAll(keepingCapacity: true)

@@ -6,6 +6,9 @@ import TopRegionsSupport
 public struct LoadOptions: Sendable {
     /// Records per transaction.
     public var batchSize = 20_000
+    /// Bytes of record text per transaction, at most (about): what bounds a batch's memory
+    /// when records are large. 20,000 typical records take about 10 MB.
+    public var batchBytes = 16 << 20
     /// The first batch is smaller, so the writer starts while the decoder fills the next.
     var firstBatchSize: Int { min(batchSize, 1_000) }
     /// Report bad lines and carry on, instead of stopping at the first.
@@ -76,7 +79,7 @@ public struct Loader: Sendable {
         let options = self.options
         let latest = now + PhotoWriter.futureUploadTolerance
         let decoder = Thread {
-            batches.finish(with: Self.decode(inputs, options: options, into: batches, onBadLine: onBadLine) { source, line, record in
+            batches.finish(with: Self.decode(inputs, options: options, into: batches, onBadLine: onBadLine, latest: latest) { source, line, record in
                 guard let uploaded = record.uploaded, uploaded > latest else { return false }
                 onFuture(source, line, record)
                 return true
@@ -132,7 +135,7 @@ public struct Loader: Sendable {
     }
 
     struct DecodedBatch: Sendable {
-        var records: [PhotoRecord] = []
+        var photos = BatchBuffer()
         /// Filled on the decoding thread just before the batch is queued.
         var prepared = PreparedBatch([])
         var read = 0
@@ -142,8 +145,8 @@ public struct Loader: Sendable {
         var end: (source: String, line: Int)?
 
         mutating func prepare() {
-            prepared = PreparedBatch(records)
-            records = []
+            prepared = PreparedBatch(photos)
+            photos = BatchBuffer()
         }
     }
 
@@ -157,36 +160,43 @@ public struct Loader: Sendable {
 
     private static func decode(
         _ inputs: [InputSource], options: LoadOptions, into batches: BoundedQueue<DecodedBatch, DecodeOutcome>,
-        onBadLine: (InputError) -> Void, isFuture: (String, Int, PhotoRecord) -> Bool
+        onBadLine: (InputError) -> Void, latest: Int64, isFuture: (String, Int, PhotoRecord) -> Bool
     ) -> DecodeOutcome {
         var current = DecodedBatch()
         var limit = options.firstBatchSize
-        current.records.reserveCapacity(limit)
+        current.photos = BatchBuffer(reservingPhotos: limit)
         do {
             for input in inputs {
                 let name = input.name
                 try LineReader.forEachLine(in: input) { number, line in
                     if batches.isCancelled { throw DecodeStop.cancelled }
-                    do throws(InputError) {
-                        let records = try RecordDecoder.decode(line: line, number: number, source: name)
-                        for var record in records {
-                            record.fillImageURLs(staticBase: options.staticBase)
-                            if isFuture(name, number, record) { current.future += 1 }
-                            current.records.append(record)
+                    // The common line, a plain record, goes straight into the batch; any
+                    // other (a Flickr page, a bad line, a photo from the future) through
+                    // the record decoder, which says what is wrong with it.
+                    if current.photos.append(line: line, uploadedAtMost: latest) {
+                        current.read += 1
+                    } else {
+                        do throws(InputError) {
+                            let records = try RecordDecoder.decode(line: line, number: number, source: name)
+                            for var record in records {
+                                record.fillImageURLs(staticBase: options.staticBase)
+                                if isFuture(name, number, record) { current.future += 1 }
+                                current.photos.append(record)
+                            }
+                            current.read += records.count
+                        } catch {
+                            guard options.skipBadLines else { throw DecodeStop.bad(error) }
+                            onBadLine(error)
+                            current.bad += 1
                         }
-                        current.read += records.count
-                    } catch {
-                        guard options.skipBadLines else { throw DecodeStop.bad(error) }
-                        onBadLine(error)
-                        current.bad += 1
                     }
                     current.end = (name, number)
-                    if current.records.count >= limit {
+                    if current.photos.count >= limit || current.photos.byteCount >= options.batchBytes {
                         current.prepare()
                         guard batches.push(current) else { throw DecodeStop.cancelled }
                         limit = options.batchSize
                         current = DecodedBatch()
-                        current.records.reserveCapacity(limit)
+                        current.photos = BatchBuffer(reservingPhotos: limit)
                     }
                 }
             }
@@ -197,7 +207,7 @@ public struct Loader: Sendable {
         } catch {
             return .thrown(error)
         }
-        if !current.records.isEmpty {
+        if !current.photos.isEmpty {
             current.prepare()
             batches.push(current)
             return .finished(DecodedBatch())

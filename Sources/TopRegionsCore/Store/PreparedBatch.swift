@@ -1,3 +1,4 @@
+import Foundation
 import TopRegionsRecords
 
 /// The columns a batch's photos are written with, into `photo` or the staging table, in
@@ -81,100 +82,130 @@ public struct PreparedBatch: Sendable {
     private(set) var firstID: String?
     private(set) var lastID: String?
 
-    public init(_ batch: [PhotoRecord]) {
-        var latest: [String: Int] = [:]
-        latest.reserveCapacity(batch.count)
-        for index in batch.indices where latest.updateValue(index, forKey: batch[index].id) != nil {
-            duplicates += 1
-        }
-        let records = duplicates == 0 ? batch : batch.indices.filter { latest[batch[$0].id] == $0 }.map { batch[$0] }
-        photoCount = records.count
-
-        var photographerSlots: [String: Int32] = [:]
-        var regionSlots: [String: Int32] = [:]
-        var placeSlots: [String: Int32] = [:]
-        var extra = JSONWriter(capacity: 256)
-        photographerIndex.reserveCapacity(records.count)
-        regionIndex.reserveCapacity(records.count)
-        placeIndex.reserveCapacity(records.count)
-        latitude.reserveCapacity(records.count)
-        longitude.reserveCapacity(records.count)
-        uploaded.reserveCapacity(records.count)
-        texts.reserveCapacity(records.count / Self.rowsPerInsert + 1)
-        var group = TextRow()
-
-        for (index, record) in records.enumerated() {
-            // Photographers: the last non-empty name wins.
-            if let slot = photographerSlots[record.owner] {
-                if !record.ownerName.isEmpty { photographers[Int(slot)].name = record.ownerName }
-                photographerIndex.append(slot)
-            } else {
-                let slot = Int32(photographers.count)
-                photographerSlots[record.owner] = slot
-                photographers.append((record.owner, record.ownerName))
-                photographerIndex.append(slot)
-            }
-            // Regions the records name: the last non-empty name wins.
-            if let regionID = record.regionID {
-                let name = record.region ?? ""
-                if let slot = regionSlots[regionID] {
-                    if !name.isEmpty { regions[Int(slot)].name = name }
-                    regionIndex.append(slot)
-                } else {
-                    let slot = Int32(regions.count)
-                    regionSlots[regionID] = slot
-                    regions.append(RegionInfo(placeID: regionID, name: name))
-                    regionIndex.append(slot)
-                }
-            } else {
-                regionIndex.append(-1)
-            }
-            // Places: a record with a region answers for its place; one without says
-            // nothing about it, so the place is only looked up.
-            if let placeID = record.placeID {
-                if let slot = placeSlots[placeID] {
-                    if let regionID = record.regionID { places[Int(slot)] = (placeID, regionID, true) }
-                    placeIndex.append(slot)
-                } else {
-                    let slot = Int32(places.count)
-                    placeSlots[placeID] = slot
-                    places.append((placeID, record.regionID, record.regionID != nil))
-                    placeIndex.append(slot)
-                }
-            } else {
-                placeIndex.append(-1)
-            }
-            latitude.append(record.latitude)
-            longitude.append(record.longitude)
-            uploaded.append(record.uploaded)
-            if let time = record.uploaded, time > newestUpload ?? .min { newestUpload = time }
-
-            let row = index % Self.rowsPerInsert
-            group.set(StagedColumn.id.parameter(row: row), record.id)
-            group.set(StagedColumn.title.parameter(row: row), record.title)
-            group.set(StagedColumn.description.parameter(row: row), record.description)
-            group.set(StagedColumn.placeID.parameter(row: row), record.placeID)
-            group.set(StagedColumn.thumbURL.parameter(row: row), record.thumbURL)
-            group.set(StagedColumn.photoURL.parameter(row: row), record.photoURL)
-            if record.extra.isEmpty {
-                group.set(StagedColumn.extra.parameter(row: row), nil)
-            } else {
-                extra.removeAll()
-                extra.value(.object(record.extra))
-                group.set(StagedColumn.extra.parameter(row: row), extra.bytes)
-            }
-            if row == Self.rowsPerInsert - 1 || index == records.count - 1 {
-                texts.append(group)
-                group = TextRow()
-            }
-        }
-        extra.removeAll()
-        extra.value(.array(records.map { .string($0.id) }))
-        idsJSON = String(decoding: extra.bytes, as: UTF8.self)
-        // Compared as UTF-8 bytes, as SQLite's BINARY collation does (Swift's own string
-        // order treats canonically equivalent strings as equal).
-        func bytewise(_ a: PhotoRecord, _ b: PhotoRecord) -> Bool { a.id.utf8.lexicographicallyPrecedes(b.id.utf8) }
-        firstID = records.min(by: bytewise)?.id
-        lastID = records.max(by: bytewise)?.id
+    public init(_ records: [PhotoRecord]) {
+        var buffer = BatchBuffer(reservingPhotos: records.count)
+        for record in records { buffer.append(record) }
+        self.init(buffer)
     }
+
+    /// Lays out the photos of `buffer`; their texts are bound from its bytes, not copied.
+    public init(_ buffer: BatchBuffer) {
+        let all = buffer.photos
+        let bytes = buffer.bytes
+        var kept: [Int] = []  // the photos written, in batch order: the last copy of each id
+        bytes.withUnsafeBufferPointer { text in
+            var ids = SpanTable(capacity: all.count)
+            var latest = [Int32](repeating: -1, count: all.count)  // id number → its last photo
+            var idOf = [Int32](repeating: 0, count: all.count)
+            for (index, photo) in all.enumerated() {
+                let (id, new) = ids.insert(photo.id, in: text)
+                if !new { duplicates += 1 }
+                latest[Int(id)] = Int32(index)
+                idOf[index] = id
+            }
+            kept.reserveCapacity(all.count - duplicates)
+            for index in all.indices where duplicates == 0 || latest[Int(idOf[index])] == Int32(index) {
+                kept.append(index)
+            }
+        }
+        photoCount = kept.count
+
+        var photographerSlots = SpanTable(capacity: 1024)
+        var photographerNames: [TextSpan] = []
+        var regionSlots = SpanTable(capacity: 256)
+        var regionNames: [TextSpan] = []
+        var placeSlots = SpanTable(capacity: 1024)
+        var placeRegions: [(regionPlaceID: TextSpan, answered: Bool)] = []
+        photographerIndex.reserveCapacity(kept.count)
+        regionIndex.reserveCapacity(kept.count)
+        placeIndex.reserveCapacity(kept.count)
+        latitude.reserveCapacity(kept.count)
+        longitude.reserveCapacity(kept.count)
+        uploaded.reserveCapacity(kept.count)
+        texts.reserveCapacity(kept.count / Self.rowsPerInsert + 1)
+        var group = TextRow(sharing: bytes, capacity: Self.rowsPerInsert * Self.textColumns.count)
+        var ids = [UInt8]()
+        ids.reserveCapacity(kept.count * 14 + 2)
+        ids.append(UInt8(ascii: "["))
+        var first: TextSpan?, last: TextSpan?
+
+        bytes.withUnsafeBufferPointer { text in
+            func precedes(_ a: TextSpan, _ b: TextSpan) -> Bool {
+                // Bytewise, as SQLite's BINARY collation compares UTF-8.
+                let order = memcmp(text.baseAddress! + Int(a.start), text.baseAddress! + Int(b.start), Int(min(a.count, b.count)))
+                return order < 0 || (order == 0 && a.count < b.count)
+            }
+            for (index, photoIndex) in kept.enumerated() {
+                let photo = all[photoIndex]
+                // Photographers: the last non-empty name wins.
+                let (photographer, newPhotographer) = photographerSlots.insert(photo.owner, in: text)
+                if newPhotographer {
+                    photographerNames.append(photo.ownerName)
+                } else if photo.ownerName.count > 0 {
+                    photographerNames[Int(photographer)] = photo.ownerName
+                }
+                photographerIndex.append(photographer)
+                // Regions the records name: the last non-empty name wins.
+                if !photo.regionID.isNone {
+                    let (region, newRegion) = regionSlots.insert(photo.regionID, in: text)
+                    if newRegion {
+                        regionNames.append(photo.region)
+                    } else if photo.region.count > 0 {
+                        regionNames[Int(region)] = photo.region
+                    }
+                    regionIndex.append(region)
+                } else {
+                    regionIndex.append(-1)
+                }
+                // Places: a record with a region answers for its place; one without says
+                // nothing about it, so the place is only looked up.
+                if !photo.placeID.isNone {
+                    let (place, newPlace) = placeSlots.insert(photo.placeID, in: text)
+                    if newPlace {
+                        placeRegions.append((photo.regionID, !photo.regionID.isNone))
+                    } else if !photo.regionID.isNone {
+                        placeRegions[Int(place)] = (photo.regionID, true)
+                    }
+                    placeIndex.append(place)
+                } else {
+                    placeIndex.append(-1)
+                }
+                latitude.append(photo.latitude)
+                longitude.append(photo.longitude)
+                uploaded.append(photo.uploaded)
+                if let time = photo.uploaded, time > newestUpload ?? .min { newestUpload = time }
+
+                let row = index % Self.rowsPerInsert
+                group.set(StagedColumn.id.parameter(row: row), photo.id)
+                group.set(StagedColumn.title.parameter(row: row), photo.title)
+                group.set(StagedColumn.description.parameter(row: row), photo.description)
+                group.set(StagedColumn.placeID.parameter(row: row), photo.placeID)
+                group.set(StagedColumn.thumbURL.parameter(row: row), photo.thumbURL)
+                group.set(StagedColumn.photoURL.parameter(row: row), photo.photoURL)
+                group.set(StagedColumn.extra.parameter(row: row), photo.extra)
+                if row == Self.rowsPerInsert - 1 || index == kept.count - 1 {
+                    texts.append(group)
+                    group = TextRow(sharing: bytes, capacity: Self.rowsPerInsert * Self.textColumns.count)
+                }
+
+                // Ids are digits (both readers check), so each is its own JSON string.
+                if index > 0 { ids.append(UInt8(ascii: ",")) }
+                ids.append(UInt8(ascii: "\""))
+                ids.append(contentsOf: UnsafeBufferPointer(rebasing: text[Int(photo.id.start)..<Int(photo.id.start + photo.id.count)]))
+                ids.append(UInt8(ascii: "\""))
+                if first.map({ precedes(photo.id, $0) }) ?? true { first = photo.id }
+                if last.map({ precedes($0, photo.id) }) ?? true { last = photo.id }
+            }
+        }
+        ids.append(UInt8(ascii: "]"))
+        idsJSON = String(decoding: ids, as: UTF8.self)
+        firstID = first.flatMap(buffer.string)
+        lastID = last.flatMap(buffer.string)
+        photographers = zip(photographerSlots.keys, photographerNames).map { (buffer.string($0)!, buffer.string($1)!) }
+        regions = zip(regionSlots.keys, regionNames).map { RegionInfo(placeID: buffer.string($0)!, name: buffer.string($1)!) }
+        places = zip(placeSlots.keys, placeRegions).map { (buffer.string($0)!, buffer.string($1.regionPlaceID), $1.answered) }
+    }
+
+    /// The columns the decoding thread fills, as texts.
+    static let textColumns: [StagedColumn] = [.id, .title, .description, .placeID, .thumbURL, .photoURL, .extra]
 }

@@ -1,0 +1,442 @@
+/// Where one of a record's texts lies in a batch's byte buffer; `count` < 0: absent (NULL).
+public struct TextSpan: Sendable, Equatable {
+    public var start: Int32
+    public var count: Int32
+
+    public init(start: Int32, count: Int32) {
+        self.start = start
+        self.count = count
+    }
+
+    public static let none = TextSpan(start: 0, count: -1)
+    public var isNone: Bool { count < 0 }
+}
+
+/// One photo record as a batch holds it: its texts as spans of the batch's one byte buffer
+/// (no string per field), its numbers as numbers. The same values `PhotoRecord` holds,
+/// after its defaults (`title`, `description` and `owner_name` are never absent; `region` is
+/// present exactly when `region_id` is); `extra` is the unknown members as the canonical
+/// JSON object `JSONWriter` writes, absent when there are none.
+public struct RecordSpans: Sendable {
+    public var id = TextSpan.none, owner = TextSpan.none, ownerName = TextSpan.none
+    public var title = TextSpan.none, description = TextSpan.none, placeID = TextSpan.none
+    public var thumbURL = TextSpan.none, photoURL = TextSpan.none
+    public var regionID = TextSpan.none, region = TextSpan.none, extra = TextSpan.none
+    public var latitude: Double?
+    public var longitude: Double?
+    public var uploaded: Int64?
+
+    public init() {}
+
+    /// Appends a decoded record's texts to `bytes`.
+    public init(_ record: PhotoRecord, into bytes: inout [UInt8]) {
+        func put(_ text: String?) -> TextSpan {
+            guard let text else { return .none }
+            let start = bytes.count
+            if text.utf8.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) == nil {
+                bytes.append(contentsOf: text.utf8)
+            }
+            return TextSpan(start: Int32(start), count: Int32(bytes.count - start))
+        }
+        id = put(record.id)
+        owner = put(record.owner)
+        ownerName = put(record.ownerName)
+        title = put(record.title)
+        description = put(record.description)
+        placeID = put(record.placeID)
+        thumbURL = put(record.thumbURL)
+        photoURL = put(record.photoURL)
+        regionID = put(record.regionID)
+        // A region id without a name stores an empty name (as `PreparedBatch` always did).
+        region = put(record.region ?? (record.regionID == nil ? nil : ""))
+        if !record.extra.isEmpty {
+            let start = bytes.count
+            JSONWriter.append(.object(record.extra), to: &bytes)
+            extra = TextSpan(start: Int32(start), count: Int32(bytes.count - start))
+        }
+        latitude = record.latitude
+        longitude = record.longitude
+        uploaded = record.uploaded
+    }
+}
+
+/// The loader's fast way from an NDJSON line to a batch: reads the common line (one flat
+/// photo record) straight into the batch's byte buffer, without a JSON tree, a record, or a
+/// string per field.
+///
+/// It accepts a line only when `RecordDecoder` would make exactly one record of it, and then
+/// yields exactly that record's values; anything else (a syntax error, a field that is not
+/// valid, an escape in a string, a nested `description`, a Flickr page, a repeated member,
+/// image URLs to fill in, a number `Int64` does not read as written) it leaves to
+/// `RecordDecoder`, which makes the record or says what is wrong, line and column, as it
+/// always has. So the two cannot disagree on what is valid or on what is stored.
+public enum RecordScanner {
+    /// The record's spans, its texts appended to `bytes`; nil (and `bytes` as it was) when
+    /// the line must go through `RecordDecoder`.
+    public static func scan(_ line: UnsafeBufferPointer<UInt8>, into bytes: inout [UInt8]) -> RecordSpans? {
+        let mark = bytes.count
+        if let spans = scanRecord(line, into: &bytes) { return spans }
+        bytes.removeLast(bytes.count - mark)
+        return nil
+    }
+
+    /// A member's value, as far as the known fields care.
+    private enum Scalar {
+        case null
+        /// The bytes between the quotes: no escape, no control character, valid UTF-8.
+        case string(start: Int, count: Int)
+        /// A string with escapes, already unescaped into the batch's bytes (not empty).
+        case unescaped(TextSpan)
+        /// JSON number text; `plain` when it has no sign, fraction or exponent (digits only).
+        case number(start: Int, count: Int, plain: Bool)
+    }
+
+    private static func scanRecord(_ line: UnsafeBufferPointer<UInt8>, into bytes: inout [UInt8]) -> RecordSpans? {
+        guard let base = line.baseAddress else { return nil }
+        let end = line.count
+        var i = 0
+        func skipWhitespace() {
+            while i < end, base[i] == 0x20 || base[i] == 0x09 || base[i] == 0x0A || base[i] == 0x0D { i += 1 }
+        }
+        func append(_ start: Int, _ count: Int) -> TextSpan {
+            let at = bytes.count
+            bytes.append(contentsOf: UnsafeBufferPointer(start: base + start, count: count))
+            return TextSpan(start: Int32(at), count: Int32(count))
+        }
+        let empty = TextSpan(start: Int32(bytes.count), count: 0)
+
+        skipWhitespace()
+        guard i < end, base[i] == UInt8(ascii: "{") else { return nil }
+        i += 1
+
+        var spans = RecordSpans()
+        var ownerName = TextSpan.none, flickrOwnerName = TextSpan.none
+        var uploaded: Int64?, flickrUploaded: Int64?
+        var thumbURL = TextSpan.none, flickrThumbURL = TextSpan.none
+        var photoURL = TextSpan.none, flickrPhotoURL = TextSpan.none
+        var seen: UInt32 = 0
+        var extra: JSONObject?
+
+        while true {
+            skipWhitespace()
+            // The member name: plain ASCII without escapes (any other goes the long way).
+            guard i < end, base[i] == UInt8(ascii: "\"") else { return nil }
+            i += 1
+            let keyStart = i
+            while i < end, base[i] != UInt8(ascii: "\"") {
+                guard base[i] >= 0x20, base[i] < 0x80, base[i] != UInt8(ascii: "\\") else { return nil }
+                i += 1
+            }
+            guard i < end else { return nil }
+            let keyCount = i - keyStart
+            i += 1
+            skipWhitespace()
+            guard i < end, base[i] == UInt8(ascii: ":") else { return nil }
+            i += 1
+            skipWhitespace()
+            guard i < end else { return nil }
+
+            if let field = PhotoRecord.Field(utf8: base + keyStart, count: keyCount) {
+                let bit: UInt32 = 1 << UInt32(field.rawValue)
+                guard seen & bit == 0 else { return nil }
+                seen |= bit
+                guard let value = scalar(base, end, &i, &bytes) else { return nil }
+                switch field {
+                case .id:
+                    // 1 to 32 decimal digits, quoted or not.
+                    switch value {
+                    case .string(let start, let count), .number(let start, let count, true):
+                        guard count >= 1, count <= PhotoRecord.maxIDDigits,
+                              UnsafeBufferPointer(start: base + start, count: count).allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
+                        else { return nil }
+                        spans.id = append(start, count)
+                    default: return nil
+                    }
+                case .owner:
+                    guard let span = identifier(value, base, maxLength: PhotoRecord.maxOwnerLength, append) else { return nil }
+                    spans.owner = span
+                case .placeID, .regionID:
+                    let span: TextSpan
+                    if case .null = value {
+                        span = .none
+                    } else if case .string(_, 0) = value {
+                        span = .none
+                    } else {
+                        guard let known = identifier(value, base, maxLength: PhotoRecord.maxPlaceIDLength, append) else { return nil }
+                        span = known
+                    }
+                    if field == .placeID { spans.placeID = span } else { spans.regionID = span }
+                case .ownerName: ownerName = text(value, append)
+                case .flickrOwnerName: flickrOwnerName = text(value, append)
+                case .title: spans.title = text(value, append)
+                case .description: spans.description = text(value, append)
+                case .region: spans.region = text(value, append)
+                case .thumbURL: thumbURL = url(value, append)
+                case .flickrThumbURL: flickrThumbURL = url(value, append)
+                case .photoURL: photoURL = url(value, append)
+                case .flickrPhotoURL: flickrPhotoURL = url(value, append)
+                case .latitude, .longitude:
+                    let limit: Double = field == .latitude ? 90 : 180
+                    var coordinate: Double?
+                    switch value {
+                    case .null: coordinate = nil
+                    case .number(let start, let count, _):
+                        guard let number = Double(String(decoding: UnsafeBufferPointer(start: base + start, count: count), as: UTF8.self)),
+                              abs(number) <= limit
+                        else { return nil }
+                        coordinate = number
+                    case .string, .unescaped: return nil
+                    }
+                    if field == .latitude { spans.latitude = coordinate } else { spans.longitude = coordinate }
+                case .uploaded, .flickrUploaded:
+                    var seconds: Int64?
+                    switch value {
+                    case .null: seconds = nil
+                    case .number(let start, let count, _):
+                        guard let exact = Int64(String(decoding: UnsafeBufferPointer(start: base + start, count: count), as: UTF8.self)),
+                              exact >= 0
+                        else { return nil }
+                        seconds = exact
+                    case .string, .unescaped: return nil
+                    }
+                    if field == .uploaded { uploaded = seconds } else { flickrUploaded = seconds }
+                }
+            } else {
+                // A member the toolkit does not know: kept as its JSON value. A Flickr page or
+                // error response is the decoder's.
+                let key = String(decoding: UnsafeBufferPointer(start: base + keyStart, count: keyCount), as: UTF8.self)
+                guard key != "photos", key != "stat" else { return nil }
+                guard let value = try? JSONParser.parseValue(in: line, at: &i, depth: 1) else { return nil }
+                var members = extra ?? JSONObject()
+                guard members[key] == nil else { return nil }
+                members.members.append((key, value))
+                extra = members
+            }
+            skipWhitespace()
+            guard i < end else { return nil }
+            if base[i] == UInt8(ascii: ",") { i += 1; continue }
+            guard base[i] == UInt8(ascii: "}") else { return nil }
+            i += 1
+            break
+        }
+        skipWhitespace()
+        guard i == end else { return nil }
+
+        // What PhotoRecord(json:) makes of the fields, and would refuse.
+        guard !spans.id.isNone, !spans.owner.isNone else { return nil }
+        if !spans.region.isNone, spans.regionID.isNone { return nil }
+        spans.ownerName = !ownerName.isNone ? ownerName : !flickrOwnerName.isNone ? flickrOwnerName : empty
+        if spans.title.isNone { spans.title = empty }
+        if spans.description.isNone { spans.description = empty }
+        spans.uploaded = uploaded ?? flickrUploaded
+        spans.thumbURL = !thumbURL.isNone ? thumbURL : flickrThumbURL
+        spans.photoURL = !photoURL.isNone ? photoURL : flickrPhotoURL
+        if spans.regionID.isNone {
+            spans.region = .none
+        } else if spans.region.isNone {
+            spans.region = empty
+        }
+        if let extra {
+            // Image URLs made from `server` and `secret` are `fillImageURLs`' to make.
+            guard !spans.thumbURL.isNone, !spans.photoURL.isNone else { return nil }
+            let start = bytes.count
+            JSONWriter.append(.object(extra), to: &bytes)
+            spans.extra = TextSpan(start: Int32(start), count: Int32(bytes.count - start))
+        }
+        return spans
+    }
+
+    /// An owner, place or region id: a string without spaces or control characters, or a
+    /// number of digits, at most `maxLength` bytes; nil when it is not (an error, or empty).
+    private static func identifier(
+        _ value: Scalar, _ base: UnsafePointer<UInt8>, maxLength: Int, _ append: (Int, Int) -> TextSpan
+    ) -> TextSpan? {
+        switch value {
+        case .string(let start, let count):
+            guard count >= 1, count <= maxLength,
+                  !UnsafeBufferPointer(start: base + start, count: count).contains(where: { $0 <= 0x20 || $0 == 0x7F })
+            else { return nil }
+            return append(start, count)
+        case .number(let start, let count, true):
+            guard count <= maxLength else { return nil }
+            return append(start, count)
+        default: return nil
+        }
+    }
+
+    /// A text field: a string or a number's text; absent when null.
+    private static func text(_ value: Scalar, _ append: (Int, Int) -> TextSpan) -> TextSpan {
+        switch value {
+        case .null: .none
+        case .string(let start, let count), .number(let start, let count, _): append(start, count)
+        case .unescaped(let span): span
+        }
+    }
+
+    /// A URL: as a text, but absent when empty.
+    private static func url(_ value: Scalar, _ append: (Int, Int) -> TextSpan) -> TextSpan {
+        if case .string(_, 0) = value { return .none }
+        return text(value, append)
+    }
+
+    /// Reads a null, a string or a number at `i`; nil for anything else, or anything not
+    /// valid. A string with escapes is unescaped into `bytes`.
+    private static func scalar(_ base: UnsafePointer<UInt8>, _ end: Int, _ i: inout Int, _ bytes: inout [UInt8]) -> Scalar? {
+        let first = base[i]
+        if first == UInt8(ascii: "\"") {
+            i += 1
+            let start = i
+            var ascii = true
+            while i < end {
+                let byte = base[i]
+                if byte == UInt8(ascii: "\"") { break }
+                if byte == UInt8(ascii: "\\") { return unescape(base, end, start, &i, &bytes) }
+                guard byte >= 0x20 else { return nil }
+                if byte >= 0x80 { ascii = false }
+                i += 1
+            }
+            guard i < end else { return nil }
+            let count = i - start
+            i += 1
+            guard ascii || isValidUTF8(base + start, count) else { return nil }
+            return .string(start: start, count: count)
+        }
+        if first == UInt8(ascii: "n") {
+            guard i + 4 <= end, base[i + 1] == UInt8(ascii: "u"), base[i + 2] == UInt8(ascii: "l"), base[i + 3] == UInt8(ascii: "l")
+            else { return nil }
+            i += 4
+            return .null
+        }
+        // A number, as RFC 8259 writes one.
+        let start = i
+        var plain = true
+        func digits() -> Int {
+            let from = i
+            while i < end, base[i] >= 0x30, base[i] <= 0x39 { i += 1 }
+            return i - from
+        }
+        if base[i] == UInt8(ascii: "-") { i += 1; plain = false }
+        guard i < end else { return nil }
+        let leadingZero = base[i] == UInt8(ascii: "0")
+        let integer = digits()
+        guard integer > 0, !(leadingZero && integer > 1) else { return nil }
+        if i < end, base[i] == UInt8(ascii: ".") {
+            i += 1
+            plain = false
+            guard digits() > 0 else { return nil }
+        }
+        if i < end, base[i] == UInt8(ascii: "e") || base[i] == UInt8(ascii: "E") {
+            i += 1
+            plain = false
+            if i < end, base[i] == UInt8(ascii: "+") || base[i] == UInt8(ascii: "-") { i += 1 }
+            guard digits() > 0 else { return nil }
+        }
+        return .number(start: start, count: i - start, plain: plain)
+    }
+
+    /// The rest of a string from `start` (its content), where an escape is at `i`: unescaped
+    /// into `bytes` as `JSONParser` unescapes; nil where the parser would report an error.
+    private static func unescape(
+        _ base: UnsafePointer<UInt8>, _ end: Int, _ start: Int, _ i: inout Int, _ bytes: inout [UInt8]
+    ) -> Scalar? {
+        let at = bytes.count
+        bytes.append(contentsOf: UnsafeBufferPointer(start: base + start, count: i - start))
+        func hex4() -> UInt32? {
+            guard i + 4 <= end else { return nil }
+            var value: UInt32 = 0
+            for _ in 0..<4 {
+                let byte = base[i]
+                let digit: UInt32
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+                default: return nil
+                }
+                value = value << 4 | digit
+                i += 1
+            }
+            return value
+        }
+        while i < end {
+            let byte = base[i]
+            if byte == UInt8(ascii: "\"") {
+                i += 1
+                let count = bytes.count - at
+                guard isValidUTF8(bytes.withUnsafeBufferPointer { $0.baseAddress! + at }, count) else { return nil }
+                return .unescaped(TextSpan(start: Int32(at), count: Int32(count)))
+            }
+            guard byte >= 0x20 else { return nil }
+            guard byte == UInt8(ascii: "\\") else {
+                bytes.append(byte)
+                i += 1
+                continue
+            }
+            guard i + 1 < end else { return nil }
+            let escape = base[i + 1]
+            i += 2
+            switch escape {
+            case UInt8(ascii: "\""): bytes.append(0x22)
+            case UInt8(ascii: "\\"): bytes.append(0x5C)
+            case UInt8(ascii: "/"): bytes.append(0x2F)
+            case UInt8(ascii: "b"): bytes.append(0x08)
+            case UInt8(ascii: "f"): bytes.append(0x0C)
+            case UInt8(ascii: "n"): bytes.append(0x0A)
+            case UInt8(ascii: "r"): bytes.append(0x0D)
+            case UInt8(ascii: "t"): bytes.append(0x09)
+            case UInt8(ascii: "u"):
+                guard var scalar = hex4() else { return nil }
+                if (0xD800...0xDBFF).contains(scalar) {
+                    guard i + 1 < end, base[i] == UInt8(ascii: "\\"), base[i + 1] == UInt8(ascii: "u") else { return nil }
+                    i += 2
+                    guard let low = hex4(), (0xDC00...0xDFFF).contains(low) else { return nil }
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                } else if (0xDC00...0xDFFF).contains(scalar) {
+                    return nil
+                }
+                guard let encoded = Unicode.UTF8.encode(Unicode.Scalar(scalar)!) else { return nil }
+                bytes.append(contentsOf: encoded)
+            default: return nil
+            }
+        }
+        return nil
+    }
+
+    /// Well-formed UTF-8 (Unicode's table 3-7: no overlong forms, no surrogates, nothing
+    /// past U+10FFFF), what `String(validating:)` accepts.
+    static func isValidUTF8(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+        var i = 0
+        while i < count {
+            let lead = bytes[i]
+            if lead < 0x80 { i += 1; continue }
+            func continuation(_ offset: Int, _ low: UInt8 = 0x80, _ high: UInt8 = 0xBF) -> Bool {
+                i + offset < count && bytes[i + offset] >= low && bytes[i + offset] <= high
+            }
+            switch lead {
+            case 0xC2...0xDF:
+                guard continuation(1) else { return false }
+                i += 2
+            case 0xE0:
+                guard continuation(1, 0xA0), continuation(2) else { return false }
+                i += 3
+            case 0xE1...0xEC, 0xEE...0xEF:
+                guard continuation(1), continuation(2) else { return false }
+                i += 3
+            case 0xED:
+                guard continuation(1, 0x80, 0x9F), continuation(2) else { return false }
+                i += 3
+            case 0xF0:
+                guard continuation(1, 0x90), continuation(2), continuation(3) else { return false }
+                i += 4
+            case 0xF1...0xF3:
+                guard continuation(1), continuation(2), continuation(3) else { return false }
+                i += 4
+            case 0xF4:
+                guard continuation(1, 0x80, 0x8F), continuation(2), continuation(3) else { return false }
+                i += 4
+            default: return false
+            }
+        }
+        return true
+    }
+}
