@@ -29,8 +29,8 @@ let package = Package(
         // libcurl from the system (libcurl4-openssl-dev).
         .systemLibrary(name: "CCurl", path: "Sources/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // The few C calls Swift cannot make directly: libcurl opened at run time (variadic
-        // curl_easy_setopt), OFD locks.
-        .target(name: "CSupport", dependencies: ["CCurl"]),
+        // curl_easy_setopt), OFD locks, SQLite's global configuration (variadic sqlite3_config).
+        .target(name: "CSupport", dependencies: ["CCurl"], linkerSettings: [.linkedLibrary("sqlite3")]),
 
         // The core: one module per stage concern, each in its folder of
         // Sources/TopRegionsCore. The compiler holds the layering: a module sees only the
@@ -45,7 +45,7 @@ let package = Package(
         .target(
             name: "TopRegionsStore",
             dependencies: [
-                "TopRegionsSupport", "TopRegionsRecords",
+                "TopRegionsSupport", "TopRegionsRecords", "CSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],

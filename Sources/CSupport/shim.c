@@ -128,3 +128,11 @@ static int ofd(int fd, int64_t offset, short type, bool wait) {
 int tr_ofd_lock(int fd, int64_t offset, bool exclusive, bool wait) {
     return ofd(fd, offset, exclusive ? F_WRLCK : F_RDLCK, wait);
 }
+
+// SQLite counts every allocation in global statistics behind a mutex (SQLITE_CONFIG_MEMSTATUS,
+// on by default), which nothing here reads; a load makes millions of allocations. It can
+// only be turned off before SQLite initializes, i.e. before the first connection opens.
+#include <sqlite3.h>
+int tr_sqlite_memstatus_off(void) {
+    return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}

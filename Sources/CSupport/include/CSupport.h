@@ -35,4 +35,9 @@ CURLcode tr_curl_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *value);
 // range is held elsewhere). Closing the descriptor releases the lock.
 int tr_ofd_lock(int fd, int64_t offset, bool exclusive, bool wait);
 
+// Turns off SQLite's allocation statistics (sqlite3_config is variadic, which Swift cannot
+// call). Call it before any connection opens; returns SQLite's result code (0: done,
+// 21: too late, SQLite is already initialized).
+int tr_sqlite_memstatus_off(void);
+
 #endif

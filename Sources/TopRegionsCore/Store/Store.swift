@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import CSupport
 import GRDBSQLite
 import TopRegionsSupport
 
@@ -141,7 +142,15 @@ public final class Store: Sendable {
         }
     }
 
+    /// SQLite's process-wide settings, made once before the first connection opens: no
+    /// allocation statistics (nothing reads them, and each of a load's millions of
+    /// allocations took their mutex).
+    private static let sqliteConfigured: Void = {
+        _ = tr_sqlite_memstatus_off()  // SQLITE_MISUSE when something opened SQLite first: harmless
+    }()
+
     private static func configuration() -> Configuration {
+        _ = sqliteConfigured
         var configuration = Configuration()
         configuration.busyMode = .timeout(Self.busyTimeout)
         configuration.label = "topregions"
