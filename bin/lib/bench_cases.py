@@ -68,6 +68,7 @@ def expect_summary(stderr, expected):
 # ingest: regions-load into a new database and again (all duplicates), against sqlite-utils
 
 INGEST_AT_LEAST = 5  # × sqlite-utils' records/s into a new database
+INGEST_RSS_AT_MOST = 64  # MB, regions-load's peak RSS loading a new database
 
 # The second peer: SQLite itself, by hand. The sqlite3 CLI imports the NDJSON lines into a
 # one-column table, then one INSERT ... SELECT json_extract(...) fills a photo table with the
@@ -173,6 +174,11 @@ def case_ingest(ctx):
         ratio = statistics.median(load) / statistics.median(peer_load)
         ctx.budget(f"ingest {label}: records/s vs sqlite-utils", f"≥ {INGEST_AT_LEAST}×", f"{ratio:.1f}×",
                    ratio >= INGEST_AT_LEAST)
+        ctx.budget(f"ingest {label}: peak RSS", f"≤ {INGEST_RSS_AT_MOST} MB", f"{max(memory):.0f} MB",
+                   max(memory) <= INGEST_RSS_AT_MOST)
+        by_hand = statistics.median(load) / statistics.median(sql_load)
+        ctx.budget(f"ingest {label}: records/s vs SQL by hand (sqlite3, json_extract)", "faster (> 1×)",
+                   f"{by_hand:.2f}×", by_hand > 1)
 
 
 def loaded_database(ctx, size):
