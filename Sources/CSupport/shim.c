@@ -136,3 +136,11 @@ int tr_ofd_lock(int fd, int64_t offset, bool exclusive, bool wait) {
 int tr_sqlite_memstatus_off(void) {
     return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 }
+
+// mallopt(M_MMAP_THRESHOLD, bytes): blocks of at least `bytes` are mapped, and unmapped when
+// freed, always (glibc otherwise raises the threshold at the first such free). <malloc.h> is
+// not in Swift's Glibc module.
+#include <malloc.h>
+int tr_malloc_mmap_threshold(int bytes) {
+    return mallopt(M_MMAP_THRESHOLD, bytes);
+}

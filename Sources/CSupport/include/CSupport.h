@@ -40,4 +40,8 @@ int tr_ofd_lock(int fd, int64_t offset, bool exclusive, bool wait);
 // 21: too late, SQLite is already initialized).
 int tr_sqlite_memstatus_off(void);
 
+// mallopt(M_MMAP_THRESHOLD, bytes): allocations of `bytes` or more are always mapped, and
+// given back to the system when freed. Returns 1 on success.
+int tr_malloc_mmap_threshold(int bytes);
+
 #endif

@@ -37,10 +37,21 @@ public struct BatchBuffer: Sendable {
         photos.append(RecordSpans(record, into: &bytes))
     }
 
-    /// Empties it, keeping its memory for the next batch.
-    mutating func removeAll() {
-        bytes.removeAll(keepingCapacity: true)
+    /// Lays out its photos for the store (the batch takes its bytes), and empties it for
+    /// the next batch, keeping the memory of its spans.
+    mutating func prepare() -> PreparedBatch {
+        let batch = PreparedBatch(self)
         photos.removeAll(keepingCapacity: true)
+        bytes = []
+        return batch
+    }
+
+    /// Takes `bytes` (a stored batch's, given back) for the texts of the next batch; call
+    /// it before reading any.
+    mutating func reuse(_ bytes: [UInt8]?) {
+        guard var bytes, self.bytes.isEmpty else { return }
+        bytes.removeAll(keepingCapacity: true)
+        self.bytes = bytes
     }
 
     /// The bytes of `span` (which must be present).

@@ -66,7 +66,7 @@ struct BulkStatement {
                     if field.start < 0 {
                         sqlite3_bind_null(statement, field.index)
                     } else if let base {
-                        sqlite3_bind_text(statement, field.index, base + field.start, Int32(field.count), Self.static)
+                        sqlite3_bind_text(statement, field.index, base + Int(field.start), field.count, Self.static)
                     } else {
                         sqlite3_bind_text(statement, field.index, "", 0, Self.transient)
                     }
@@ -93,7 +93,8 @@ struct BulkStatement {
 /// buffer, which all the batch's rows share).
 struct TextRow {
     fileprivate(set) var bytes: [UInt8] = []
-    fileprivate(set) var fields: [(index: Int32, start: Int, count: Int)] = []
+    /// Parameter, and where its text is in `bytes` (start -1: NULL).
+    fileprivate(set) var fields: [(index: Int32, start: Int32, count: Int32)] = []
 
     init() {}
 
@@ -105,7 +106,7 @@ struct TextRow {
 
     /// Sets parameter `index` to the text at `span` of the shared bytes (NULL when absent).
     mutating func set(_ index: Int32, _ span: TextSpan) {
-        fields.append((index, span.isNone ? -1 : Int(span.start), span.isNone ? 0 : Int(span.count)))
+        fields.append((index, span.isNone ? -1 : span.start, span.isNone ? 0 : span.count))
     }
 
     mutating func removeAll() {
@@ -117,7 +118,7 @@ struct TextRow {
     mutating func set(_ index: Int32, _ text: [UInt8]) {
         let start = bytes.count
         bytes.append(contentsOf: text)
-        fields.append((index, start, text.count))
+        fields.append((index, Int32(start), Int32(text.count)))
     }
 
     /// Sets parameter `index` to `text` (NULL when nil).
@@ -131,6 +132,6 @@ struct TextRow {
         if text.utf8.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) == nil {
             bytes.append(contentsOf: text.utf8)
         }
-        fields.append((index, start, bytes.count - start))
+        fields.append((index, Int32(start), Int32(bytes.count - start)))
     }
 }

@@ -1,3 +1,4 @@
+import CSupport
 import Foundation
 import TopRegionsRecords
 import TopRegionsSupport
@@ -6,9 +7,13 @@ import TopRegionsSupport
 public struct LoadOptions: Sendable {
     /// Records per transaction.
     public var batchSize = 20_000
-    /// Bytes of record text per transaction, at most (about): what bounds a batch's memory
-    /// when records are large. 20,000 typical records take about 10 MB.
-    public var batchBytes = 16 << 20
+    /// Bytes of record text per transaction, at most (about): what bounds a batch's memory,
+    /// whatever the records hold. Typical records take about 520 bytes, so a batch of them
+    /// is about 6,000 records (3 MB of text, about 4.5 MB in all; two batches in memory at
+    /// most). Smaller batches cost the writer more per record (each commits, flushes the
+    /// search index and applies its counts): 1 MB batches took 21% more instructions than
+    /// 4 MB ones.
+    public var batchBytes = 3 << 20
     /// The first batch is smaller, so the writer starts while the decoder fills the next.
     var firstBatchSize: Int { min(batchSize, 1_000) }
     /// Report bad lines and carry on, instead of stopping at the first.
@@ -61,25 +66,50 @@ public struct Loader: Sendable {
         // pass; off on the writer's connection while the loader runs, they save about 6% of
         // a load. The pragma cannot change inside a transaction, hence around the load; it
         // must be back on before anything else writes (deletes cascade to thumbnails).
-        try setForeignKeyChecks(false)
+        //
+        // A load appends: the pages it changes are the ends of the photo indexes, one leaf
+        // per region in photo_in_region, and the search index's new segments, so a page
+        // cache of `loadCacheKiB` holds them; the store's usual 64 MB (for merges into a big
+        // store) fills with pages a load touches once, and was most of its memory (a load of
+        // 1M records peaked at 177 MB; with 12 MB, 59 MB).
+        let usual = try setLoadPragmas(foreignKeys: false, cacheSize: -Self.loadCacheKiB)
+        // Batch buffers are megabytes, allocated on the decoding thread and freed on the
+        // writer's. glibc maps such blocks and unmaps them when freed, until the first free
+        // raises its threshold: then they come from the heap, where freed memory stays with
+        // the process (about 10 MB more at the peak). A fixed threshold keeps them mapped.
+        _ = tr_malloc_mmap_threshold(256 << 10)
         let loaded = Result { try loadBatches(inputs, now: now, onBadLine: onBadLine, onFuture: onFuture) }
-        try setForeignKeyChecks(true)
+        _ = try setLoadPragmas(foreignKeys: true, cacheSize: usual)
         return try loaded.get()
     }
 
-    private func setForeignKeyChecks(_ on: Bool) throws {
-        try writer.store.pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA foreign_keys = \(on ? "ON" : "OFF")") }
+    /// The writer's page cache while loading, KiB.
+    static let loadCacheKiB = 12 << 10
+
+    /// Sets the writer connection's foreign key checks and page cache size; returns the cache
+    /// size it had.
+    private func setLoadPragmas(foreignKeys on: Bool, cacheSize: Int) throws -> Int {
+        try writer.store.pool.writeWithoutTransaction { db in
+            let before = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? cacheSize
+            try db.execute(sql: "PRAGMA foreign_keys = \(on ? "ON" : "OFF"); PRAGMA cache_size = \(cacheSize)")
+            return before
+        }
     }
 
     private func loadBatches(
         _ inputs: [InputSource], now: Int64, onBadLine: @escaping @Sendable (InputError) -> Void,
         onFuture: @escaping @Sendable (String, Int, PhotoRecord) -> Void
     ) throws -> LoadReport {
-        let batches = BoundedQueue<DecodedBatch, DecodeOutcome>(capacity: 2)
+        // Two batches in memory at most: the one being written, and the next, read meanwhile
+        // (queued, the decoder waits until the writer takes it before reading on). The
+        // decoder is the faster of the two, so more would only hold memory.
+        let batches = BoundedQueue<DecodedBatch, DecodeOutcome>(capacity: 1)
+        // The text buffer of the batch last written, for the decoder's next batch to reuse.
+        let spare = Guarded<[UInt8]?>(nil)
         let options = self.options
         let latest = now + PhotoWriter.futureUploadTolerance
         let decoder = Thread {
-            batches.finish(with: Self.decode(inputs, options: options, into: batches, onBadLine: onBadLine, latest: latest) { source, line, record in
+            batches.finish(with: Self.decode(inputs, options: options, into: batches, spare: spare, onBadLine: onBadLine, latest: latest) { source, line, record in
                 guard let uploaded = record.uploaded, uploaded > latest else { return false }
                 onFuture(source, line, record)
                 return true
@@ -94,9 +124,11 @@ public struct Loader: Sendable {
         var report = LoadReport()
         var storedBeforeLine: (source: String, line: Int)?
         var writeError: (any Error)?
-        while let batch = batches.pop() {
+        while var batch = batches.pop() {
             do {
                 let result = try writer.store(batch.prepared, now: now)
+                let bytes = batch.prepared.takeTextBytes()
+                spare.withLock { $0 = bytes }
                 report.batch += result
                 checkpointer.committed()
                 options.onBatch?(batch.read, result, batch.end)
@@ -135,7 +167,6 @@ public struct Loader: Sendable {
     }
 
     struct DecodedBatch: Sendable {
-        var photos = BatchBuffer()
         /// Filled on the decoding thread just before the batch is queued.
         var prepared = PreparedBatch([])
         var read = 0
@@ -143,11 +174,6 @@ public struct Loader: Sendable {
         var future = 0
         /// The last line this batch covers.
         var end: (source: String, line: Int)?
-
-        mutating func prepare() {
-            prepared = PreparedBatch(photos)
-            photos = BatchBuffer()
-        }
     }
 
     enum DecodeOutcome: Sendable {
@@ -160,11 +186,13 @@ public struct Loader: Sendable {
 
     private static func decode(
         _ inputs: [InputSource], options: LoadOptions, into batches: BoundedQueue<DecodedBatch, DecodeOutcome>,
-        onBadLine: (InputError) -> Void, latest: Int64, isFuture: (String, Int, PhotoRecord) -> Bool
+        spare: Guarded<[UInt8]?>, onBadLine: (InputError) -> Void, latest: Int64,
+        isFuture: (String, Int, PhotoRecord) -> Bool
     ) -> DecodeOutcome {
         var current = DecodedBatch()
         var limit = options.firstBatchSize
-        current.photos = BatchBuffer(reservingPhotos: limit)
+        // The photos of the batch being read; its memory serves every batch in turn.
+        var photos = BatchBuffer(reservingPhotos: limit)
         do {
             for input in inputs {
                 let name = input.name
@@ -173,7 +201,7 @@ public struct Loader: Sendable {
                     // The common line, a plain record, goes straight into the batch; any
                     // other (a Flickr page, a bad line, a photo from the future) through
                     // the record decoder, which says what is wrong with it.
-                    if current.photos.append(line: line, uploadedAtMost: latest) {
+                    if photos.append(line: line, uploadedAtMost: latest) {
                         current.read += 1
                     } else {
                         do throws(InputError) {
@@ -181,7 +209,7 @@ public struct Loader: Sendable {
                             for var record in records {
                                 record.fillImageURLs(staticBase: options.staticBase)
                                 if isFuture(name, number, record) { current.future += 1 }
-                                current.photos.append(record)
+                                photos.append(record)
                             }
                             current.read += records.count
                         } catch {
@@ -191,12 +219,14 @@ public struct Loader: Sendable {
                         }
                     }
                     current.end = (name, number)
-                    if current.photos.count >= limit || current.photos.byteCount >= options.batchBytes {
-                        current.prepare()
+                    if photos.count >= limit || photos.byteCount >= options.batchBytes {
+                        current.prepared = photos.prepare()
                         guard batches.push(current) else { throw DecodeStop.cancelled }
                         limit = options.batchSize
                         current = DecodedBatch()
-                        current.photos = BatchBuffer(reservingPhotos: limit)
+                        batches.waitUntilTaken()
+                        // The writer gave back the previous batch's buffer before taking this one.
+                        photos.reuse(spare.withLock { $0.take() })
                     }
                 }
             }
@@ -207,8 +237,8 @@ public struct Loader: Sendable {
         } catch {
             return .thrown(error)
         }
-        if !current.photos.isEmpty {
-            current.prepare()
+        if !photos.isEmpty {
+            current.prepared = photos.prepare()
             batches.push(current)
             return .finished(DecodedBatch())
         }

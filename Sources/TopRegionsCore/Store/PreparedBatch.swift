@@ -88,10 +88,22 @@ public struct PreparedBatch: Sendable {
         self.init(buffer)
     }
 
+    /// The bytes the texts are spans of (shared by every row of `texts`).
+    private var textBytes: [UInt8] = []
+
+    /// The text bytes, for another batch to reuse once this one is stored; the batch has no
+    /// texts after.
+    mutating func takeTextBytes() -> [UInt8] {
+        texts = []
+        defer { textBytes = [] }
+        return textBytes
+    }
+
     /// Lays out the photos of `buffer`; their texts are bound from its bytes, not copied.
     public init(_ buffer: BatchBuffer) {
         let all = buffer.photos
         let bytes = buffer.bytes
+        textBytes = bytes
         var kept: [Int] = []  // the photos written, in batch order: the last copy of each id
         bytes.withUnsafeBufferPointer { text in
             var ids = SpanTable(capacity: all.count)

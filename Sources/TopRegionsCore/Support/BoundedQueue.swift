@@ -33,6 +33,13 @@ package final class BoundedQueue<Element: Sendable, Outcome: Sendable>: Sendable
         }
     }
 
+    /// Waits until the consumer has taken every queued element, or cancelled: a producer
+    /// that would otherwise start on its next element while one waits here keeps one fewer
+    /// in memory.
+    package func waitUntilTaken() {
+        state.wait(until: { $0.items.isEmpty || $0.cancelled }) { _ in }
+    }
+
     /// The consumer gives up: pending and future elements are dropped.
     package func cancel() {
         state.withLock { state in
