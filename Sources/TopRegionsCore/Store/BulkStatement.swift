@@ -1,5 +1,6 @@
 import GRDB
 import GRDBSQLite
+import Synchronization
 import TopRegionsRecords
 
 /// A cached prepared statement driven through SQLite's C API, for the one place where a
@@ -20,16 +21,39 @@ struct BulkStatement {
     /// numbered row by row: row r (from 0), column c (from 1) is `r * columns.count + c`;
     /// the optional `sameInEveryRow` column takes one more parameter, the last.
     init(_ db: Database, insertInto table: String, columns: [String], rows: Int, sameInEveryRow shared: String? = nil) throws {
-        let width = columns.count
-        let tail = shared == nil ? "" : ",?\(rows * width + 1)"
-        let values = (0..<rows).map { row in
-            "(" + (1...width).map { "?\(row * width + $0)" }.joined(separator: ",") + tail + ")"
+        let shape = Shape(table: table, columns: columns, rows: rows, shared: shared)
+        // Writing out the SQL of 32 rows of 14 columns cost more than some of the inserts it
+        // ran (a load asks for it once per batch, the count deltas once per 100 rows): each
+        // shape is written once per process.
+        let sql = Self.sqlByShape.withLock { known in
+            if let sql = known[shape] { return sql }
+            let sql = shape.sql
+            known[shape] = sql
+            return sql
         }
-        try self.init(db, sql: """
-            INSERT INTO \(table) (\((columns + (shared.map { [$0] } ?? [])).joined(separator: ", ")))
-            VALUES \(values.joined(separator: ","))
-            """)
+        try self.init(db, sql: sql)
     }
+
+    private struct Shape: Hashable {
+        var table: String
+        var columns: [String]
+        var rows: Int
+        var shared: String?
+
+        var sql: String {
+            let width = columns.count
+            let tail = shared == nil ? "" : ",?\(rows * width + 1)"
+            let values = (0..<rows).map { row in
+                "(" + (1...width).map { "?\(row * width + $0)" }.joined(separator: ",") + tail + ")"
+            }
+            return """
+                INSERT INTO \(table) (\((columns + (shared.map { [$0] } ?? [])).joined(separator: ", ")))
+                VALUES \(values.joined(separator: ","))
+                """
+        }
+    }
+
+    private static let sqlByShape = Mutex<[Shape: String]>([:])
 
     func bind(_ index: Int32, _ value: String?) {
         guard let value else { sqlite3_bind_null(statement, index); return }
