@@ -11,9 +11,10 @@ import TopRegionsSupport
 /// instead of failing halfway through with SQLITE_BUSY), and versioned migrations that
 /// whichever stage runs first applies, even when two start at once on a new file.
 ///
-/// Tools that only ask questions open the store read-only (`openForReading`): no lock file,
-/// no migration, nothing written, so a user who may read the database but not write it or
-/// its directory can query it. For that, writers keep the `-wal` and `-shm` files beside
+/// Tools that only ask questions open the store read-only (`openForReading`): one read-only
+/// connection, no pool, no lock file, no migration, nothing written, so a user who may read
+/// the database but not write it or its directory can query it, and a query costs little
+/// more than the sqlite3 CLI's. For that, writers keep the `-wal` and `-shm` files beside
 /// the database when they close (SQLITE_FCNTL_PERSIST_WAL): SQLite lets a reader without
 /// write access open a WAL database only when those files exist (or can be created).
 public final class Store: Sendable {
@@ -22,10 +23,15 @@ public final class Store: Sendable {
     /// The database file itself, symbolic links resolved: every name of one file shares
     /// its lock file and its -wal and -shm.
     public let realPath: String
-    public let pool: DatabasePool
+    /// Writers: a `DatabasePool` (readers beside one writer). Readers: a `DatabaseQueue` on
+    /// one read-only connection; a reader asks one question at a time, and a pool would open
+    /// a second connection (and parse the schema twice) before the first answer.
+    public let pool: any DatabaseWriter
     /// Opened with `openForReading`: nothing can be written, and there are no key locks.
     public let isReadOnly: Bool
     private let lockFile: KeyLockFile?
+    /// Whether the schema had every migration this toolkit knows when opened.
+    private let isCurrent: Bool
 
     /// Per-key locks shared by every process using this database ("resolving place X",
     /// "downloading thumbnail Y"), in a `<real path>.lock` file next to it. A read-only
@@ -63,7 +69,7 @@ public final class Store: Sendable {
             throw Failure(.notFound, "no database at \(path) (photos get there with flickr-recent | place-resolve | regions-load)")
         }
         let reader = try Store(reading: file)
-        guard try !reader.needsMigration() else {
+        guard reader.isCurrent else {
             if file.isWritableHere {
                 return try Store(writing: file)
             }
@@ -84,6 +90,7 @@ public final class Store: Sendable {
         }
         let locks = try KeyLockFile(path: file.realPath + ".lock")
         lockFile = locks
+        isCurrent = true
 
         var configuration = Self.configuration()
         configuration.prepareDatabase { db in
@@ -116,26 +123,26 @@ public final class Store: Sendable {
         lockFile = nil
         var configuration = Self.configuration()
         configuration.readonly = true
-        configuration.maximumReaderCount = 2
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
         }
-        pool = try Self.openReadOnly(file, configuration)
+        (pool, isCurrent) = try Self.openReadOnly(file, configuration)
     }
 
-    private static func openReadOnly(_ file: DatabaseFile, _ configuration: Configuration) throws -> DatabasePool {
+    /// One read-only connection, and whether every migration this toolkit knows is applied
+    /// (asked in the first read, which opens the WAL: this is where a missing -shm shows).
+    private static func openReadOnly(_ file: DatabaseFile, _ configuration: Configuration) throws -> (DatabaseQueue, Bool) {
+        func open(_ path: String) throws -> (DatabaseQueue, Bool) {
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            return (queue, try queue.read { try Schema.migrator.hasCompletedMigrations($0) })
+        }
         do {
-            let pool = try DatabasePool(path: file.realPath, configuration: configuration)
-            // The first read opens the WAL: this is where a missing -shm shows.
-            _ = try pool.read { try Int.fetchOne($0, sql: "PRAGMA schema_version") }
-            return pool
+            return try open(file.realPath)
         } catch {
             guard let immutable = file.immutableURI else { throw openingError(error, file) }
             // Nobody can be writing it (see `immutableURI`): read it as the file it is.
             do {
-                let pool = try DatabasePool(path: immutable, configuration: configuration)
-                _ = try pool.read { try Int.fetchOne($0, sql: "PRAGMA schema_version") }
-                return pool
+                return try open(immutable)
             } catch {
                 throw openingError(error, file)
             }
@@ -166,12 +173,6 @@ public final class Store: Sendable {
         _ = sqlite3_file_control(db.sqliteConnection, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
         // Emptied at close, and after a checkpoint that lets it restart past this size.
         try db.execute(sql: "PRAGMA journal_size_limit = \(32 << 20)")
-    }
-
-    /// Whether migrations this toolkit knows have not been applied (an older database, or
-    /// an empty file).
-    func needsMigration() throws -> Bool {
-        try pool.read { try !Schema.migrator.hasCompletedMigrations($0) }
     }
 
     /// The error a user reads when the database could not be opened.
