@@ -117,15 +117,14 @@ extension Queries {
         for start in stride(from: 0, to: rowids.count, by: 500) {
             let chunk = Array(rowids[start..<min(start + 500, rowids.count)])
             let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-            let rows = try Row.fetchAll(db, sql: """
+            try eachPhoto(db, sql: """
                 SELECT \(photoColumns), photo.rowid
                 FROM photo
                 JOIN photographer ON photographer.id = photo.photographer
                 LEFT JOIN region ON region.id = photo.region
                 WHERE photo.rowid IN (\(marks))
-                """, arguments: StatementArguments(chunk))
-            for row in rows {
-                byRowid[row[16]] = try storedPhoto(row)
+                """, arguments: StatementArguments(chunk)) { photo, column in
+                byRowid[column.int(16) ?? 0] = photo
             }
         }
         return rowids.compactMap { byRowid[$0] }
