@@ -140,28 +140,35 @@ public struct JSONWriter {
         bytes.append(UInt8(ascii: "\""))
         var string = string
         string.withUTF8 { utf8 in
+            let count = utf8.count
             var runStart = 0
-            for i in 0..<utf8.count {
+            var i = 0
+            while i < count {
+                // Most bytes need no escape: one comparison chain per byte, then the whole
+                // run is copied at once (a listing's descriptions are most of its output).
                 let byte = utf8[i]
-                let escape: UInt8?
-                switch byte {
-                case UInt8(ascii: "\""): escape = UInt8(ascii: "\"")
-                case UInt8(ascii: "\\"): escape = UInt8(ascii: "\\")
-                case 0x0A: escape = UInt8(ascii: "n")
-                case 0x0D: escape = UInt8(ascii: "r")
-                case 0x09: escape = UInt8(ascii: "t")
-                case 0x00..<0x20, 0x7F: escape = UInt8(ascii: "u")
-                default: continue
+                if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") && byte != 0x7F {
+                    i += 1
+                    continue
+                }
+                let escape: UInt8 = switch byte {
+                case UInt8(ascii: "\""): UInt8(ascii: "\"")
+                case UInt8(ascii: "\\"): UInt8(ascii: "\\")
+                case 0x0A: UInt8(ascii: "n")
+                case 0x0D: UInt8(ascii: "r")
+                case 0x09: UInt8(ascii: "t")
+                default: UInt8(ascii: "u")  // the other controls, and DEL
                 }
                 bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i]))
                 bytes.append(UInt8(ascii: "\\"))
-                bytes.append(escape!)
+                bytes.append(escape)
                 if escape == UInt8(ascii: "u") {
                     bytes.append(contentsOf: [UInt8(ascii: "0"), UInt8(ascii: "0"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]])
                 }
-                runStart = i + 1
+                i += 1
+                runStart = i
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<count]))
         }
         bytes.append(UInt8(ascii: "\""))
     }
