@@ -39,9 +39,12 @@ public struct Thumbnails: Sendable {
     ) throws -> [String: ThumbnailResult] {
         var results: [String: ThumbnailResult] = [:]
         var missing: [(id: String, url: String)] = []
-        for id in Set(photoIDs) {
+        let unique = Array(Set(photoIDs))
+        // What is stored already, in one query per 500 photos.
+        let stored = try ThumbnailStore(store: store).bytes(of: unique.filter { photos[$0] != nil }) ?? [:]
+        for id in unique {
             guard let photo = photos[id] else { results[id] = .unknownPhoto; continue }
-            if let bytes = try stored(id) {
+            if let bytes = stored[id] {
                 results[id] = .found(bytes, downloaded: false)
             } else if let url = photo.record.thumbURL {
                 missing.append((id, url))
@@ -53,28 +56,46 @@ public struct Thumbnails: Sendable {
         let store = self.store
         let thumbnails = self
         let done = Atomic<Int>(0)
+        let stopping = Atomic<Bool>(false)
         let toDownload = missing.count
         let keyLocks = try store.keyLocks
+        guard toDownload > 0 else { return results }
+        let writer = ThumbnailWriter(store: store)
+        defer { writer.finish() }
+        @Sendable func finished(_ id: String, _ result: ThumbnailResult) {
+            shared.withLock { $0[id] = result }
+            progress(done.wrappingAdd(1, ordering: .relaxed).newValue, toDownload)
+            // Out of disk or descriptors: every other thumbnail would fail the same way.
+            if case .failed(let error) = result, error.isResourceFailure { stopping.store(true, ordering: .releasing) }
+        }
         try WorkerPool.run(missing.sorted { $0.id < $1.id }, workers: parallel, makeWorker: makeDownloader) { downloader, item in
-            defer { progress(done.wrappingAdd(1, ordering: .relaxed).newValue, toDownload) }
-            let result: ThumbnailResult
+            if stopping.load(ordering: .acquiring) { return .stopAll }
             do {
-                result = try keyLocks.withLock("thumb:" + item.id) { () throws -> ThumbnailResult in
-                    if let bytes = try thumbnails.stored(item.id) { return .found(bytes, downloaded: false) }
-                    let bytes = try downloader.fetch(item.url, limits: limits)
-                    try ThumbnailStore(store: store).keep(bytes, of: item.id, fetchedAt: Int64(now()))
-                    return .found(bytes, downloaded: true)
+                // Held until the writer has committed the thumbnail (or nothing is stored).
+                let lock = try keyLocks.lock("thumb:" + item.id)
+                do {
+                    if let bytes = try thumbnails.stored(item.id) {
+                        lock.unlock()
+                        finished(item.id, .found(bytes, downloaded: false))
+                    } else {
+                        let bytes = try downloader.fetch(item.url, limits: limits)
+                        writer.add(.init(photoID: item.id, bytes: bytes, fetchedAt: Int64(now()), lock: lock) { failure in
+                            finished(item.id, failure.map { .failed(Downloader.storageError(store.failure(describing: $0))) }
+                                ?? .found(bytes, downloaded: true))
+                        })
+                    }
+                } catch {
+                    lock.unlock()
+                    throw error
                 }
             } catch let error as DownloadError {
-                result = .failed(error)
+                finished(item.id, .failed(error))
             } catch {
-                result = .failed(Downloader.storageError(store.failure(describing: error)))
+                finished(item.id, .failed(Downloader.storageError(store.failure(describing: error))))
             }
-            shared.withLock { $0[item.id] = result }
-            // Out of disk or descriptors: every other thumbnail would fail the same way.
-            if case .failed(let error) = result, error.isResourceFailure { return .stopAll }
-            return .next
+            return stopping.load(ordering: .acquiring) ? .stopAll : .next
         }
+        writer.finish()
         return shared.withLock { $0 }
     }
 }

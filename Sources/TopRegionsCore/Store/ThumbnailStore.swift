@@ -17,10 +17,19 @@ package struct ThumbnailStore: Sendable {
 
     /// Keeps the first thumbnail stored for a photo; a second one is ignored.
     package func keep(_ bytes: [UInt8], of photoID: String, fetchedAt: Int64) throws {
+        try keep([(photoID, bytes, fetchedAt)])
+    }
+
+    /// Keeps thumbnails of several photos in one transaction (one commit, one sync of the
+    /// WAL), the first stored for each photo winning: all of them are stored, or none.
+    package func keep(_ thumbnails: [(photoID: String, bytes: [UInt8], fetchedAt: Int64)]) throws {
+        guard !thumbnails.isEmpty else { return }
         try store.write { db in
-            try db.execute(
-                sql: "INSERT INTO thumbnail (photo_id, bytes, fetched_at) VALUES (?, ?, ?) ON CONFLICT (photo_id) DO NOTHING",
-                arguments: [photoID, Data(bytes), fetchedAt])
+            let insert = try db.cachedStatement(
+                sql: "INSERT INTO thumbnail (photo_id, bytes, fetched_at) VALUES (?, ?, ?) ON CONFLICT (photo_id) DO NOTHING")
+            for thumbnail in thumbnails {
+                try insert.execute(arguments: [thumbnail.photoID, Data(thumbnail.bytes), thumbnail.fetchedAt])
+            }
         }
     }
 }

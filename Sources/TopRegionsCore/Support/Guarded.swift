@@ -38,4 +38,24 @@ package final class Guarded<State: Sendable>: @unchecked Sendable {
         while !ready(state) { condition.wait() }
         return try body(&state)
     }
+
+    /// Waits until `ready` holds or the time `deadline` gives (nil: none) has come, then
+    /// runs `body` under the same lock hold (it looks at the state to see which), then wakes
+    /// every waiter. The deadline is asked again after each wake-up: it may have moved.
+    @discardableResult
+    package func wait<T>(until ready: (State) -> Bool, orUntil deadline: (State) -> Date?, then body: (inout State) throws -> T) rethrows -> T {
+        condition.lock()
+        defer {
+            condition.broadcast()
+            condition.unlock()
+        }
+        while !ready(state) {
+            guard let time = deadline(state) else {
+                condition.wait()
+                continue
+            }
+            if Date() >= time || !condition.wait(until: time) { break }
+        }
+        return try body(&state)
+    }
 }

@@ -1,5 +1,6 @@
 import CSupport
 import Foundation
+import Synchronization
 
 /// Named locks shared by every thread and process that opens the same lock file.
 ///
@@ -68,16 +69,18 @@ public final class KeyLockFile: Sendable {
 
 /// A held key; closing its descriptor releases it. Call `unlock()` when done: ARC may end
 /// an unused object's life early, so do not rely on deinit to hold a lock for a scope.
-public final class KeyLock {
-    private var fd: Int32
+/// It may be handed to another thread (an open-file-description lock belongs to the
+/// descriptor, not to a thread): thumbnails are unlocked by the thread that commits them.
+public final class KeyLock: Sendable {
+    private let fd: Atomic<Int32>
 
     fileprivate init(fd: Int32) {
-        self.fd = fd
+        self.fd = Atomic(fd)
     }
 
     public func unlock() {
-        if fd >= 0 { close(fd) }
-        fd = -1
+        let held = fd.exchange(-1, ordering: .acquiringAndReleasing)
+        if held >= 0 { close(held) }
     }
 
     deinit {
