@@ -95,6 +95,28 @@ import Testing
         #expect(try setup.imageRequests().count == setup.ids.count)
     }
 
+    /// Thumbnails are stored in batches, each photo's lock held until its batch commits:
+    /// four processes asking for overlapping photos at once still download each once, and
+    /// each process prints every photo it asked for with its thumbnail's bytes.
+    @Test func fourThumbGetsAtOnceDownloadEachThumbnailOnce() throws {
+        let setup = try Setup()
+        let sets = [Array(setup.ids[0..<6]), Array(setup.ids[3..<9]), Array(setup.ids[6..<12]),
+                    stride(from: 0, to: 12, by: 2).map { setup.ids[$0] }]
+        let runs = try sets.map { try Tools.start("thumb-get", ["--db", setup.db, "--parallel", "2"] + $0, environment: setup.environment) }
+        for (asked, result) in zip(sets, try runs.map { try $0.wait() }) {
+            #expect(result.status == 0, "\(result.stderr)")
+            let printed = result.stdout.split(separator: "\n").map { line in
+                (try! JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any])
+            }
+            #expect(printed.map { $0["id"] as? String } == asked.map { Optional($0) })
+            #expect(printed.allSatisfy { ($0["thumb_bytes"] as? Int ?? 0) > 0 })
+        }
+        #expect(try setup.imageRequests().sorted() == setup.ids[0..<12].map { "\($0)_s" }.sorted())
+        let stored = try Tools.run("thumb-get", ["--db", setup.db] + Array(setup.ids[0..<12]), environment: setup.environment)
+        #expect(stored.status == 0 && stored.stdout.split(separator: "\n").count == 12)
+        #expect(try setup.imageRequests().count == 12, "a stored thumbnail was downloaded again")
+    }
+
     @Test func unknownPhotosAndFailedDownloadsAreReportedAndTheRestCarryOn() throws {
         let setup = try Setup()
         let run = try Tools.run("thumb-get", ["--db", setup.db, setup.ids[0], "999", setup.ids[1]], environment: setup.environment)
