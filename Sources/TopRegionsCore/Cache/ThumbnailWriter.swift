@@ -15,6 +15,11 @@ import TopRegionsSupport
 /// commit: two processes cannot wait for each other. A process killed before a commit
 /// loses the thumbnails of that batch, which were never stored; their locks go with the
 /// process, and a later run downloads them again.
+///
+/// Each held lock is an open descriptor, so at most `maxHeld` thumbnails wait for their
+/// commit at once (queued or being committed); a downloader adding one more waits for a
+/// commit. Under a low `ulimit -n` that is one, and a cold run holds a descriptor or two
+/// more than one storing each thumbnail as it comes.
 final class ThumbnailWriter: Sendable {
     /// A downloaded thumbnail waiting for its commit, with its photo's lock held.
     struct Pending: Sendable {
@@ -28,6 +33,8 @@ final class ThumbnailWriter: Sendable {
 
     private struct State: Sendable {
         var pending: [Pending] = []
+        /// Queued and being committed: the locks held.
+        var held = 0
         var since: Date?
         var finishing = false
         var finished = false
@@ -37,11 +44,13 @@ final class ThumbnailWriter: Sendable {
     private let store: Store
     private let batchSize: Int
     private let interval: TimeInterval
+    private let maxHeld: Int
 
-    init(store: Store, batchSize: Int = 100, interval: TimeInterval = 0.05) {
+    init(store: Store, batchSize: Int = 100, interval: TimeInterval = 0.05, maxHeld: Int = 200) {
         self.store = store
-        self.batchSize = batchSize
+        self.batchSize = max(1, min(batchSize, maxHeld))
         self.interval = interval
+        self.maxHeld = max(1, maxHeld)
         let thread = Thread { [self] in commitUntilFinished() }
         thread.stackSize = 1 << 20
         thread.start()
@@ -49,9 +58,11 @@ final class ThumbnailWriter: Sendable {
 
     /// Queues a downloaded thumbnail; `pending.stored` hears when it is committed.
     func add(_ pending: Pending) {
-        state.withLock { state in
+        let maxHeld = maxHeld
+        state.wait(until: { $0.held < maxHeld }) { state in
             if state.pending.isEmpty { state.since = Date() }
             state.pending.append(pending)
+            state.held += 1
         }
     }
 
@@ -74,6 +85,7 @@ final class ThumbnailWriter: Sendable {
                     return (batch, state.finishing)
                 })
             commit(batch)
+            state.withLock { $0.held -= batch.count }
             if last { break }
         }
         state.withLock { $0.finished = true }

@@ -60,7 +60,10 @@ public struct Thumbnails: Sendable {
         let toDownload = missing.count
         let keyLocks = try store.keyLocks
         guard toDownload > 0 else { return results }
-        let writer = ThumbnailWriter(store: store)
+        // Every thumbnail waiting for its commit holds its lock's descriptor: as many as
+        // are free beyond what the downloaders may take (8 each) and a few to spare.
+        let spare = Descriptors.free().map { $0 - 8 * parallel - 4 } ?? Int.max
+        let writer = ThumbnailWriter(store: store, maxHeld: min(200, max(1, spare)))
         defer { writer.finish() }
         @Sendable func finished(_ id: String, _ result: ThumbnailResult) {
             shared.withLock { $0[id] = result }
