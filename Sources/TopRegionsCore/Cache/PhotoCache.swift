@@ -105,9 +105,10 @@ public struct PhotoCache: Sendable {
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw SystemFailure.error(errno, "cannot write in the cache \(directory)", otherwise: .cannotCreate) }
         var closed = false
+        var renamed = false
         defer {
             if !closed { close(fd) }
-            unlink(temporary)  // after a rename there is nothing left to remove
+            if !renamed { unlink(temporary) }
         }
         let size: Int64
         do {
@@ -131,12 +132,17 @@ public struct PhotoCache: Sendable {
         if size > capBytes {
             let oversize = directory + "/.oversize/" + name
             guard rename(temporary, oversize) == 0 else { throw cacheWriteError(errno) }
+            renamed = true
             return .oversize(Entry(name: name, path: oversize, bytes: size, usedAt: now))
         }
         return try locks.withLock("index") {
             guard rename(temporary, path) == 0 else { throw cacheWriteError(errno) }
-            let entry = try touch(name, now: now)
-            _ = try evict(keeping: name, now: now)
+            renamed = true
+            // One look at the directory serves both: the newest use to stamp after, and
+            // what to evict (the new entry, kept, is in it with its size).
+            let scan = try self.scan()
+            let entry = try touch(name, now: now, scan: scan)
+            _ = try evict(keeping: name, now: now, scan: scan)
             return .downloaded(entry)
         }
     }
@@ -192,8 +198,8 @@ public struct PhotoCache: Sendable {
 
     /// Marks `name` as used now: a time later than every other entry's, so the order of
     /// uses is exact even within one clock tick.
-    private func touch(_ name: String, now: Double) throws -> Entry {
-        let newest = try scan().entries.filter { $0.name != name }.map(\.usedAt).max() ?? 0
+    private func touch(_ name: String, now: Double, scan: Scan? = nil) throws -> Entry {
+        let newest = try (scan ?? self.scan()).entries.filter { $0.name != name }.map(\.usedAt).max() ?? 0
         let stamp = max(now, newest + 0.000_001)
         let path = directory + "/" + name
         var times = [Self.timespec(stamp), Self.timespec(stamp)]
@@ -205,8 +211,8 @@ public struct PhotoCache: Sendable {
 
     /// Removes least recently used entries until the rest fit under the cap. Entries whose
     /// photo lock is held elsewhere (being served or replaced right now) are passed over.
-    private func evict(keeping kept: String?, now: Double) throws -> [Entry] {
-        let scan = try self.scan()
+    private func evict(keeping kept: String?, now: Double, scan: Scan? = nil) throws -> [Entry] {
+        let scan = try scan ?? self.scan()
         var total = scan.entries.reduce(0) { $0 + $1.bytes }
         var removed: [Entry] = []
         for entry in scan.entries.sorted(by: Self.lruOrder) where total > capBytes && entry.name != kept {
