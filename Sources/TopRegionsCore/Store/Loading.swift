@@ -14,6 +14,9 @@ public struct LoadOptions: Sendable {
     /// search index and applies its counts): 1 MB batches took 21% more instructions than
     /// 4 MB ones.
     public var batchBytes = 3 << 20
+    /// How far the write-ahead log may grow while loading before the writer lets the
+    /// checkpoint catch up, so that SQLite starts the log over (`WALCheckpointer`).
+    public var maxWALBytes = 64 << 20
     /// The first batch is smaller, so the writer starts while the decoder fills the next.
     var firstBatchSize: Int { min(batchSize, 1_000) }
     /// Report bad lines and carry on, instead of stopping at the first.
@@ -118,7 +121,7 @@ public struct Loader: Sendable {
         decoder.stackSize = 8 << 20
         decoder.start()
 
-        let checkpointer = try WALCheckpointer(store: writer.store)
+        let checkpointer = try WALCheckpointer(store: writer.store, maxWALBytes: options.maxWALBytes)
         defer { checkpointer.finish() }
 
         var report = LoadReport()
@@ -131,6 +134,7 @@ public struct Loader: Sendable {
                 spare.withLock { $0 = bytes }
                 report.batch += result
                 checkpointer.committed()
+                checkpointer.bound()
                 options.onBatch?(batch.read, result, batch.end)
                 report.read += batch.read
                 report.bad += batch.bad

@@ -9,22 +9,37 @@ import TopRegionsSupport
 /// writer's thread, so a bulk load stalls for it after every batch; overlapped, a 200,000
 /// record load is about 12% faster on two cores. The writer's automatic checkpoints are off
 /// only while the loader runs.
+///
+/// Overlapped, a checkpoint never catches up with the writer: by the time it has copied one
+/// batch, the next is in the WAL, and SQLite starts the WAL over only when a write begins
+/// with every frame copied. Left alone, the WAL grew by every page the load wrote (1.27 GB
+/// beside a 591 MB database after 1M records), so a load needed twice its disk space and
+/// every write extended a file. `bound()` lets the WAL grow to about `maxWALBytes` (64 MB:
+/// a few batches, so most checkpoints still overlap), then waits for the checkpoint to
+/// finish, so that the next batch starts the WAL over.
 final class WALCheckpointer: Sendable {
     private struct State: Sendable {
         var pending = false
+        var running = false
         var stopping = false
+        /// Frames in the WAL when the last checkpoint ran (0 after `bound()` waited).
+        var walFrames = 0
     }
 
     private let state = Guarded(State())
     private let store: Store
+    private let maxWALFrames: Int
 
-    init(store: Store) throws {
+    init(store: Store, maxWALBytes: Int) throws {
         self.store = store
         var configuration = Configuration()
         configuration.busyMode = .timeout(Store.busyTimeout)
         configuration.label = "topregions.checkpoint"
         configuration.prepareDatabase { try Store.keepWALFiles($0) }
         let connection = try DatabaseQueue(path: store.realPath, configuration: configuration)
+        // A frame is a page and its 24-byte header.
+        let pageSize = try connection.read { try Int.fetchOne($0, sql: "PRAGMA page_size") } ?? 4096
+        maxWALFrames = max(1, maxWALBytes / (pageSize + 24))
         try store.pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_autocheckpoint = 0") }
         let state = self.state
         Thread { Self.loop(state, connection) }.start()
@@ -33,6 +48,14 @@ final class WALCheckpointer: Sendable {
     /// A batch was committed: checkpoint when the thread is free.
     func committed() {
         state.withLock { $0.pending = true }
+    }
+
+    /// Waits for the checkpoint under way, and the one asked for, when the WAL has grown past
+    /// `maxWALBytes`: the writer's next transaction then starts it over.
+    func bound() {
+        let maxWALFrames = maxWALFrames
+        guard state.withLock({ $0.walFrames > maxWALFrames }) else { return }
+        state.wait(until: { !($0.pending || $0.running) || $0.stopping }) { $0.walFrames = 0 }
     }
 
     /// Stops the thread after a last checkpoint and gives the writer its automatic
@@ -47,11 +70,16 @@ final class WALCheckpointer: Sendable {
         while true {
             let last = state.wait(until: { $0.pending || $0.stopping }) { state -> Bool in
                 state.pending = false
+                state.running = true
                 return state.stopping
             }
             // PASSIVE never blocks the writer; a failure only leaves pages in the WAL for the
             // next checkpoint, so it is not worth stopping a load for.
-            _ = try? connection.writeWithoutTransaction { try $0.checkpoint(.passive) }
+            let frames = (try? connection.writeWithoutTransaction { try $0.checkpoint(.passive) })?.walFrameCount ?? 0
+            state.withLock { state in
+                state.running = false
+                state.walFrames = frames
+            }
             if last {
                 state.withLock { $0.stopping = false }
                 return
