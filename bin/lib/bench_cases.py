@@ -505,7 +505,7 @@ def case_startup(ctx):
     commands = {"python": [sys.executable, "-c", "import sqlite3"]}
     for tool in TOOLS + ["flickr-fake"]:
         commands[tool] = [ctx.tool(tool), "--help"]
-    commands["empty query"] = [ctx.tool("regions-top"), "--db", empty, "--limit", "50", "--format", "ndjson"]
+    commands["empty query"] = [ctx.tool("regions-top"), "--db", empty, "--limit", "50", "--format", "ndjson", "--no-refresh"]
     for argv in commands.values():
         ctx.run(argv)  # warm-up: page cache, dynamic loader
     samples = {name: [] for name in commands}
