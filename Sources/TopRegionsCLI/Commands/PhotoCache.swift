@@ -147,12 +147,13 @@ public struct PhotoCacheCommand: ToolCommand {
             _ = try? cache.enforceCap(now: context.now())
         }
 
+        let received = { @Sendable (bytes: Int) in progress.received(bytes) }
+        let downloaders = Downloaders { try Downloader(retry: retry, now: context.now, trace: trace, received: received) }
         try PhotoInput.read(ids: ids, context: context, chunk: 50) { items in
             let photos = try queries.photos(ids: items.map(\.id))
-            let received = { @Sendable (bytes: Int) in progress.received(bytes) }
             let results = try cache.photos(
                 items.map(\.id), stored: photos, parallel: workers, limits: limits, now: context.now,
-                makeDownloader: { try Downloader(retry: retry, now: context.now, trace: trace, received: received) },
+                makeDownloader: downloaders.forBatch(),
                 starting: { progress.begin($0) }, completed: { progress.completed() })
 
             var lines: [UInt8] = []

@@ -95,12 +95,13 @@ public struct ThumbGet: ToolCommand {
         let trace = context.tracer
         var downloaded = 0
         defer { progress.finish() }
+        let downloaders = Downloaders { try Downloader(retry: retry, now: context.now, trace: trace) }
         try PhotoInput.read(ids: ids, context: context) { items in
             let photos = try queries.photos(ids: items.map(\.id))
             let before = downloaded
             let results = try thumbnails.thumbnails(
                 for: items.map(\.id), photos: photos, parallel: workers, limits: limits, now: context.now,
-                makeDownloader: { try Downloader(retry: retry, now: context.now, trace: trace) },
+                makeDownloader: downloaders.forBatch(),
                 progress: { done, total in
                     progress.update("\(before + done) \(before + done == 1 ? "thumbnail" : "thumbnails") downloaded (\(done) of \(total) in this batch)", force: done == total)
                 })
