@@ -88,6 +88,23 @@ import Testing
         #expect(!CurlSession.isFetchable("gopher://x"))
         #expect(!CurlSession.isFetchable("http:///nohost"))
         #expect(!CurlSession.isFetchable("javascript:alert(1)"))
+        #expect(CurlSession.isFetchable("hTtPs://x"))
+        #expect(!CurlSession.isFetchable("http://"))
+        #expect(!CurlSession.isFetchable("https:/x"))
+        #expect(!CurlSession.isFetchable(" http://x"))
+    }
+
+    /// What a Content-Type may say for a body to be read as an image (RFC 9110: the media
+    /// type is case-insensitive, parameters follow a ";", optional white space is SP or HTAB).
+    @Test func imageContentTypes() {
+        for type in ["image/jpeg", "IMAGE/JPEG", " image/png ; q=1", "\timage/webp;", "", "  ", "application/octet-stream",
+                     "Application/Octet-Stream; x=y", "binary/octet-stream"] {
+            #expect(Downloader.mayBeImage(contentType: type), "\(type)")
+        }
+        for type in ["text/html; charset=utf-8", "image", "imagex/jpeg", "application/json", "application/octet-streamx",
+                     "text/plain; image/jpeg"] {
+            #expect(!Downloader.mayBeImage(contentType: type), "\(type)")
+        }
     }
 
     @Test func aRefusedSchemeIsNeverRequested() throws {
