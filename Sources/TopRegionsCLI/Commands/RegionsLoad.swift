@@ -41,7 +41,7 @@ public struct RegionsLoad: ToolCommand {
 
     @OptionGroup public var database: DatabaseOptions
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Records per transaction.", valueName: "n"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Records per transaction, at most (one also ends after about 3 MB of record text, which bounds memory).", valueName: "n"))
     public var batchSize = 20_000
 
     @Option(name: .long, help: ArgumentHelp(
