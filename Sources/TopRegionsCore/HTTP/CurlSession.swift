@@ -253,13 +253,9 @@ public final class CurlSession {
 
     /// http:// and https:// only (case-insensitive), with a host.
     public static func isFetchable(_ url: String) -> Bool {
-        // The scheme compared without ASCII case, then something other than "/" after "//".
-        let bytes = url.utf8
-        for scheme in ["http://", "https://"] {
-            let head = bytes.prefix(scheme.utf8.count).map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
-            guard head.elementsEqual(scheme.utf8) else { continue }
-            let rest = bytes.dropFirst(scheme.utf8.count)
-            return !rest.isEmpty && rest.first != UInt8(ascii: "/")
+        let lower = url.lowercased()
+        for scheme in ["http://", "https://"] where lower.hasPrefix(scheme) {
+            return lower.count > scheme.count && !lower.dropFirst(scheme.count).hasPrefix("/")
         }
         return false
     }

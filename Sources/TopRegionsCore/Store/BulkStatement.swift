@@ -113,14 +113,12 @@ struct BulkStatement {
     }
 }
 
-/// The text parameters of one row, laid out in one reusable buffer (or spans of a batch's
-/// buffer, which all the batch's rows share).
+/// The text parameters of a group of rows: spans of a batch's byte buffer, which all the
+/// batch's rows share.
 struct TextRow {
-    fileprivate(set) var bytes: [UInt8] = []
+    let bytes: [UInt8]
     /// Parameter, and where its text is in `bytes` (start -1: NULL).
     fileprivate(set) var fields: [(index: Int32, start: Int32, count: Int32)] = []
-
-    init() {}
 
     /// Parameters that are spans of `bytes`, set with `set(_:_: TextSpan)`.
     init(sharing bytes: [UInt8], capacity: Int) {
@@ -131,31 +129,5 @@ struct TextRow {
     /// Sets parameter `index` to the text at `span` of the shared bytes (NULL when absent).
     mutating func set(_ index: Int32, _ span: TextSpan) {
         fields.append((index, span.isNone ? -1 : span.start, span.isNone ? 0 : span.count))
-    }
-
-    mutating func removeAll() {
-        bytes.removeAll(keepingCapacity: true)
-        fields.removeAll(keepingCapacity: true)
-    }
-
-    /// Sets parameter `index` to UTF-8 `text`.
-    mutating func set(_ index: Int32, _ text: [UInt8]) {
-        let start = bytes.count
-        bytes.append(contentsOf: text)
-        fields.append((index, Int32(start), Int32(text.count)))
-    }
-
-    /// Sets parameter `index` to `text` (NULL when nil).
-    mutating func set(_ index: Int32, _ text: String?) {
-        guard let text else {
-            fields.append((index, -1, 0))
-            return
-        }
-        let start = bytes.count
-        // The contiguous fast path is a memcpy; appending the UTF-8 view walks it byte by byte.
-        if text.utf8.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) == nil {
-            bytes.append(contentsOf: text.utf8)
-        }
-        fields.append((index, Int32(start), Int32(bytes.count - start)))
     }
 }

@@ -57,9 +57,9 @@ extension PhotoWriter {
         if renamed {
             // Their photos, found through photo_in_region.
             let theirPhotos = "region IN (SELECT id FROM renamed)"
-            try SearchIndex.remove(db, photosWhere: theirPhotos)
-            try db.execute(sql: "UPDATE photo SET region_name = (SELECT name FROM region WHERE id = photo.region) WHERE \(theirPhotos)")
-            try SearchIndex.add(db, photosWhere: theirPhotos)
+            try SearchIndex.reindexing(db, photosWhere: theirPhotos) {
+                try db.execute(sql: "UPDATE photo SET region_name = (SELECT name FROM region WHERE id = photo.region) WHERE \(theirPhotos)")
+            }
             try db.execute(sql: "DELETE FROM renamed")
         }
         return try namedMap(db, sql: "SELECT r.place_id, r.id, r.name FROM incoming_region i JOIN region r ON r.place_id = i.place_id")
@@ -117,13 +117,13 @@ extension PhotoWriter {
             INSERT INTO count_delta (region, photographer, n)
                 SELECT a.region, p.photographer, 1 FROM attaching a JOIN photo p ON p.rowid = a.photo
             """)
-        try SearchIndex.remove(db, photosWhere: theirPhotos)
-        try db.execute(sql: """
-            UPDATE photo SET region = a.region, region_name = r.name
-                FROM attaching a JOIN region r ON r.id = a.region
-                WHERE photo.rowid = a.photo
-            """)
-        try SearchIndex.add(db, photosWhere: theirPhotos)
+        try SearchIndex.reindexing(db, photosWhere: theirPhotos) {
+            try db.execute(sql: """
+                UPDATE photo SET region = a.region, region_name = r.name
+                    FROM attaching a JOIN region r ON r.id = a.region
+                    WHERE photo.rowid = a.photo
+                """)
+        }
         try db.execute(sql: "DELETE FROM attaching")
         return attached
     }

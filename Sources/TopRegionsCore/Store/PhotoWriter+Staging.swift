@@ -82,9 +82,9 @@ extension PhotoWriter {
             """)
         if renamed {
             let theirPhotos = "photographer IN (SELECT id FROM renamed)"
-            try SearchIndex.remove(db, photosWhere: theirPhotos)
-            try db.execute(sql: "UPDATE photo SET owner_name = (SELECT name FROM photographer WHERE id = photo.photographer) WHERE \(theirPhotos)")
-            try SearchIndex.add(db, photosWhere: theirPhotos)
+            try SearchIndex.reindexing(db, photosWhere: theirPhotos) {
+                try db.execute(sql: "UPDATE photo SET owner_name = (SELECT name FROM photographer WHERE id = photo.photographer) WHERE \(theirPhotos)")
+            }
             try db.execute(sql: "DELETE FROM renamed")
         }
         return try namedMap(db, sql: "SELECT p.nsid, p.id, p.name FROM incoming_photographer i JOIN photographer p ON p.nsid = i.nsid")

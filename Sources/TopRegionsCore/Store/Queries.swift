@@ -43,16 +43,6 @@ public struct Queries: Sendable {
         RegionMatcher(regions: try allRegions()).match(query)
     }
 
-    /// The regions a user's words name: one when they name one, several when ambiguous,
-    /// none when unknown.
-    public func regions(matching query: String) throws -> [RegionRank] {
-        switch try region(matching: query) {
-        case .found(let region): [region]
-        case .ambiguous(let regions, _): regions
-        case .unknown: []
-        }
-    }
-
     /// Every region the store knows, with or without photos now, by name (case-insensitive)
     /// then region id.
     public func allRegions(limit: Int? = nil) throws -> [RegionRank] {
@@ -70,22 +60,6 @@ public struct Queries: Sendable {
     public func hasPhotos() throws -> Bool {
         try store.read { db in
             try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM photo)")!
-        }
-    }
-
-    /// Every stored photo in a region, newest upload first.
-    public func photos(inRegion regionID: String, limit: Int? = nil) throws -> [StoredPhoto] {
-        try store.read { db in
-            try Self.fetchPhotos(db, where: "photo.region = (SELECT id FROM region WHERE place_id = ?)",
-                                 order: "photo.region, photo.uploaded DESC, photo.id", arguments: [regionID], limit: limit)
-        }
-    }
-
-    /// Recently viewed photos, most recent view first.
-    public func recents(limit: Int?) throws -> [StoredPhoto] {
-        try store.read { db in
-            try Self.fetchPhotos(db, where: "photo.view_seq IS NOT NULL", order: "photo.view_seq DESC",
-                                 arguments: [], limit: limit)
         }
     }
 

@@ -46,6 +46,18 @@ enum SearchIndex {
             """, arguments: arguments)
     }
 
+    /// Runs `change` on the photos that `condition` selects between taking them out of the
+    /// index (with the values they were indexed with) and putting them back as they are then.
+    /// `condition` must select the same photos before and after the change.
+    static func reindexing<T>(
+        _ db: Database, photosWhere condition: String, arguments: StatementArguments = [], _ change: () throws -> T
+    ) throws -> T {
+        try remove(db, photosWhere: condition, arguments: arguments)
+        let result = try change()
+        try add(db, photosWhere: condition, arguments: arguments)
+        return result
+    }
+
     /// The largest row id in `photo` (0 when empty): a photo inserted after this call gets
     /// a larger one (SQLite takes the largest plus one until row ids run out at 2^63, which
     /// nothing here comes near), so `add(photosWhere: "rowid > ?")` indexes exactly the

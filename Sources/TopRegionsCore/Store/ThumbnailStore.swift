@@ -15,13 +15,9 @@ package struct ThumbnailStore: Sendable {
         }
     }
 
-    /// Keeps the first thumbnail stored for a photo; a second one is ignored.
-    package func keep(_ bytes: [UInt8], of photoID: String, fetchedAt: Int64) throws {
-        try keep([(photoID, bytes, fetchedAt)])
-    }
-
     /// Keeps thumbnails of several photos in one transaction (one commit, one sync of the
-    /// WAL), the first stored for each photo winning: all of them are stored, or none.
+    /// WAL): all of them are stored, or none. The first thumbnail stored for a photo stays;
+    /// a later one is ignored.
     package func keep(_ thumbnails: [(photoID: String, bytes: [UInt8], fetchedAt: Int64)]) throws {
         guard !thumbnails.isEmpty else { return }
         try store.write { db in
