@@ -40,7 +40,10 @@ public struct RegionsTop: ToolCommand {
             regions-load, and place-resolve --pending, bring the rest); a refresh that stored \
             none is tried again by the next regions-top.
 
-            --photos prints every stored photo, newest upload first. --sort orders any photo             listing (--region, --recents, --photos, --search): uploaded (newest first), title (A to             Z, capitals and accents aside; untitled last), or viewed (latest view first, then             photos never viewed); equal ones go by photo id.
+            --photos prints every stored photo, newest upload first. --sort orders any photo \
+            listing (--region, --recents, --photos, --search): uploaded (newest first), title (A to \
+            Z, capitals and accents aside; untitled last), or viewed (latest view first, then \
+            photos never viewed); equal ones go by photo id.
 
             --search prints the photos whose title, description, photographer's name or region's \
             name hold the words given, all of them, best match first (a word in the title counts \
