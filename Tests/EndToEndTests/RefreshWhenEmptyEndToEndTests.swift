@@ -248,4 +248,23 @@ import Testing
         #expect(Self.summaries(try fake.requests()) == expected.requests)
         #expect(runs[0].stdout == expected.answer.stdout)
     }
+
+    /// The same, when one of them names the database through a symbolic link: the refresh
+    /// lock belongs to the file, not to the path given.
+    @Test func twoStartedAtOnceThroughASymbolicLinkRefreshOnce() throws {
+        let scratch = Scratch()
+        let fake = try FakeFlickrProcess(Self.world, scratch: scratch)
+        let environment = fake.environment(home: scratch.path)
+        let db = scratch.file("photos.db")
+        let empty = try Tools.run("regions-load", ["--db", db, "-q"], input: [], environment: environment)
+        #expect(empty.status == 0, "\(empty.stderr)")
+        let alias = scratch.file("alias.db")
+        try FileManager.default.createSymbolicLink(atPath: alias, withDestinationPath: db)
+        let runs = try [db, alias].map { try Tools.start("regions-top", ["--db", $0, "--format", "ndjson", "-q"], environment: environment) }
+            .map { try $0.wait() }
+        #expect(runs.map(\.status) == [0, 0], "\(runs.map(\.stderr))")
+        #expect(runs[0].stdout == runs[1].stdout && !runs[0].stdout.isEmpty)
+        let expected = try Self.byHand(scratch, db: scratch.file("by-hand.db"), arguments: ["--format", "ndjson"])
+        #expect(Self.summaries(try fake.requests()) == expected.requests)
+    }
 }

@@ -26,7 +26,7 @@ extension RegionsTop {
         }
         // Two regions-top started at once on an empty database refresh it once: the second
         // waits here, then finds the photos the first stored.
-        let lock = try KeyLockFile(path: path + ".lock").lock("refresh when empty")
+        let lock = try KeyLockFile(path: Store.lockFilePath(for: path)).lock("refresh when empty")
         defer { lock.unlock() }
         guard try !Self.hasPhotos(path) else { return true }
         try runRefresh(path: path, context)

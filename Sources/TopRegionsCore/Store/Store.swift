@@ -88,7 +88,7 @@ public final class Store: Sendable {
                 throw Failure(.cannotCreate, "cannot create database \(path): directory \(directory) does not exist")
             }
         }
-        let locks = try KeyLockFile(path: file.realPath + ".lock")
+        let locks = try KeyLockFile(path: Self.lockFilePath(file))
         lockFile = locks
         isCurrent = true
 
@@ -155,6 +155,16 @@ public final class Store: Sendable {
     private static let sqliteConfigured: Void = {
         _ = tr_sqlite_memstatus_off()  // SQLITE_MISUSE when something opened SQLite first: harmless
     }()
+
+    /// The lock file of the database at `path`: beside the file itself, symbolic links
+    /// resolved, so that every process opening the same file, by whatever path, shares it.
+    public static func lockFilePath(for path: String) throws -> String {
+        lockFilePath(try DatabaseFile.inspect(path))
+    }
+
+    private static func lockFilePath(_ file: DatabaseFile) -> String {
+        file.realPath + ".lock"
+    }
 
     private static func configuration() -> Configuration {
         _ = sqliteConfigured
