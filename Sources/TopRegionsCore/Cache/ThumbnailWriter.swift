@@ -58,11 +58,16 @@ final class ThumbnailWriter: Sendable {
 
     /// Queues a downloaded thumbnail; `pending.stored` hears when it is committed.
     func add(_ pending: Pending) {
-        let maxHeld = maxHeld
+        let maxHeld = maxHeld, batchSize = batchSize
         state.wait(until: { $0.held < maxHeld }) { state in
             if state.pending.isEmpty { state.since = Date() }
             state.pending.append(pending)
             state.held += 1
+        } wakingOnlyIf: { state in
+            // The committing thread waits for a full batch, or for the deadline the first
+            // thumbnail of a batch sets; other adders wait for fewer held, finish() for the
+            // end: an add in between changes nothing they wait for.
+            state.pending.count == 1 || state.pending.count >= batchSize
         }
     }
 

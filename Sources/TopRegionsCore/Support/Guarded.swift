@@ -6,7 +6,8 @@ import Foundation
 /// Audit: `state` is private and only ever touched inside `withLock` or `wait(until:then:)`,
 /// both of which hold `condition`'s lock for the whole access; `State` must be Sendable, so
 /// nothing reachable from it is shared unguarded. Every change to the state wakes the
-/// waiters (`broadcast`), so a waiter never sleeps through the change it waits for.
+/// waiters (`broadcast`), so a waiter never sleeps through the change it waits for; only
+/// `wait(until:then:wakingOnlyIf:)` skips that, for changes its caller shows no waiter needs.
 package final class Guarded<State: Sendable>: @unchecked Sendable {
     private let condition = NSCondition()
     private var state: State
@@ -37,6 +38,21 @@ package final class Guarded<State: Sendable>: @unchecked Sendable {
         }
         while !ready(state) { condition.wait() }
         return try body(&state)
+    }
+
+    /// Like `wait(until:then:)`, but wakes the waiters only when `wakes` says the state is
+    /// now one some waiter waits for: a change that no waiter's condition or deadline looks
+    /// at need not cost every waiting thread a wake-up (and the waker a context switch).
+    @discardableResult
+    package func wait<T>(
+        until ready: (State) -> Bool, then body: (inout State) throws -> T, wakingOnlyIf wakes: (State) -> Bool
+    ) rethrows -> T {
+        condition.lock()
+        defer { condition.unlock() }
+        while !ready(state) { condition.wait() }
+        let result = try body(&state)
+        if wakes(state) { condition.broadcast() }
+        return result
     }
 
     /// Waits until `ready` holds or the time `deadline` gives (nil: none) has come, then
