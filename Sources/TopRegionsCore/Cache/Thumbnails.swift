@@ -16,16 +16,16 @@ public enum ThumbnailResult: Sendable, Equatable {
 
 /// Square thumbnails: from the database when there, otherwise downloaded once and stored.
 /// A per-photo lock shared by every process using the database makes a second asker wait
-/// for the first one's download instead of downloading again.
-public struct Thumbnails: Sendable {
+/// for the first one's download instead of downloading again. For one thread at a time: it
+/// keeps its downloaders' database connections from one call to the next.
+public final class Thumbnails {
     public let store: Store
+    /// Each downloader's own connection to look for the thumbnail in, inside its lock.
+    private let lookups: KeptWorkers<ThumbnailStore.Lookup>
 
     public init(store: Store) {
         self.store = store
-    }
-
-    public func stored(_ photoID: String) throws -> [UInt8]? {
-        try ThumbnailStore(store: store).bytes(of: photoID)
+        lookups = KeptWorkers { try ThumbnailStore(store: store).lookup() }
     }
 
     /// Thumbnails for `photos` (id → the stored photo, nil when not stored), downloading
@@ -54,7 +54,6 @@ public struct Thumbnails: Sendable {
         }
         let shared = Mutex(results)
         let store = self.store
-        let thumbnails = self
         let done = Atomic<Int>(0)
         let stopping = Atomic<Bool>(false)
         let toDownload = missing.count
@@ -71,13 +70,18 @@ public struct Thumbnails: Sendable {
             // Out of disk or descriptors: every other thumbnail would fail the same way.
             if case .failed(let error) = result, error.isResourceFailure { stopping.store(true, ordering: .releasing) }
         }
-        try WorkerPool.run(missing.sorted { $0.id < $1.id }, workers: parallel, makeWorker: makeDownloader) { downloader, item in
+        // Each worker: a downloader, and a database connection of its own.
+        let makeLookup = lookups.forBatch()
+        try WorkerPool.run(missing.sorted { $0.id < $1.id }, workers: parallel, makeWorker: {
+            (try makeDownloader(), try makeLookup())
+        }) { worker, item in
+            let (downloader, lookup) = worker
             if stopping.load(ordering: .acquiring) { return .stopAll }
             do {
                 // Held until the writer has committed the thumbnail (or nothing is stored).
                 let lock = try keyLocks.lock("thumb:" + item.id)
                 do {
-                    if let bytes = try thumbnails.stored(item.id) {
+                    if let bytes = try lookup.bytes(of: item.id) {
                         lock.unlock()
                         finished(item.id, .found(bytes, downloaded: false))
                     } else {

@@ -61,27 +61,9 @@ public struct DownloadLimits: Sendable {
     public static let thumbnail = DownloadLimits(maxBytes: 512 << 10, seconds: 60)
 }
 
-/// Downloaders kept from one batch of work to the next: a tool that works through its input
-/// in batches (a worker pool per batch) keeps its connections, and what libcurl resolved,
-/// instead of opening new ones for every batch. For one worker pool at a time.
-public final class Downloaders {
-    private var kept: [Downloader] = []
-    private let make: () throws -> Downloader
-
-    public init(_ make: @escaping () throws -> Downloader) {
-        self.make = make
-    }
-
-    /// What makes the downloaders of one batch: the kept ones first, then new ones, kept too.
-    public func forBatch() -> () throws -> Downloader {
-        var handedOut = 0
-        return { [self] in
-            if handedOut == kept.count { kept.append(try make()) }
-            defer { handedOut += 1 }
-            return kept[handedOut]
-        }
-    }
-}
+/// Downloaders kept from one batch of work to the next (their connections, and what libcurl
+/// resolved).
+public typealias Downloaders = KeptWorkers<Downloader>
 
 /// Downloads images (static files: they do not count against the API key's hourly limit)
 /// over one connection, streaming the body to a sink, retrying transient failures with

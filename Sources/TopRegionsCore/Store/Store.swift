@@ -267,6 +267,19 @@ public final class Store: Sendable {
         try pool.read(body)
     }
 
+    /// A read-only connection of its own, beside the store's, for one thread that asks many
+    /// small questions one after another: the pool's readers are handed out through queues
+    /// that every reading thread contends for. Its errors say what `failure(describing:)` says.
+    package func separateReader() throws -> DatabaseQueue {
+        var configuration = Self.configuration()
+        configuration.readonly = true
+        do {
+            return try DatabaseQueue(path: realPath, configuration: configuration)
+        } catch {
+            throw failure(describing: error)
+        }
+    }
+
     /// Where the database lives: `--db`, else `TOPREGIONS_DB`, else the XDG data directory
     /// (`$XDG_DATA_HOME/topregions/topregions.db`, by default under ~/.local/share).
     public static func resolvePath(option: String?, environment: [String: String]) throws -> String {

@@ -9,9 +9,31 @@ package struct ThumbnailStore: Sendable {
         self.store = store
     }
 
-    package func bytes(of photoID: String) throws -> [UInt8]? {
-        try store.read { db in
-            try Data.fetchOne(db, sql: "SELECT bytes FROM thumbnail WHERE photo_id = ?", arguments: [photoID]).map { [UInt8]($0) }
+    static func bytes(of photoID: String, _ db: Database) throws -> [UInt8]? {
+        let select = try db.cachedStatement(sql: "SELECT bytes FROM thumbnail WHERE photo_id = ?")
+        return try Data.fetchOne(select, arguments: [photoID]).map { [UInt8]($0) }
+    }
+
+    /// A connection for one thread to ask, photo after photo, whether a thumbnail is stored.
+    package func lookup() throws -> Lookup {
+        Lookup(store: store, reader: try store.separateReader())
+    }
+
+    /// Asks on a read-only connection of its own: a downloader asks once per photo, inside
+    /// the photo's lock, and through the store's shared readers the downloaders queued for
+    /// each other (a fifth of a cold thumb-get's time).
+    package final class Lookup {
+        private let store: Store
+        private let reader: DatabaseQueue
+
+        fileprivate init(store: Store, reader: DatabaseQueue) {
+            self.store = store
+            self.reader = reader
+        }
+
+        package func bytes(of photoID: String) throws -> [UInt8]? {
+            // One statement, so its own read transaction: it sees every commit made before it.
+            try store.naming { try reader.inDatabase { db in try ThumbnailStore.bytes(of: photoID, db) } }
         }
     }
 

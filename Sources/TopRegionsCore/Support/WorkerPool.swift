@@ -59,3 +59,25 @@ public enum WorkerPool {
         init(_ worker: Worker) { self.worker = worker }
     }
 }
+
+/// Workers kept from one batch of work to the next: a tool that works through its input in
+/// batches (a worker pool per batch) keeps its workers' connections (HTTP, database)
+/// instead of opening new ones for every batch. For one worker pool at a time.
+public final class KeptWorkers<Worker> {
+    private var kept: [Worker] = []
+    private let make: () throws -> Worker
+
+    public init(_ make: @escaping () throws -> Worker) {
+        self.make = make
+    }
+
+    /// What makes the workers of one batch: the kept ones first, then new ones, kept too.
+    public func forBatch() -> () throws -> Worker {
+        var handedOut = 0
+        return { [self] in
+            if handedOut == kept.count { kept.append(try make()) }
+            defer { handedOut += 1 }
+            return kept[handedOut]
+        }
+    }
+}
