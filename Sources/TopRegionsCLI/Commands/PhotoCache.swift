@@ -127,7 +127,10 @@ public struct PhotoCacheCommand: ToolCommand {
             return .ok
         }
 
-        try CurlSession.requireLibrary()
+        // libcurl is needed from the first download on, after the database's answers and the
+        // cache's: it loads meanwhile (returning waits for the load).
+        CurlSession.loadInBackground()
+        defer { CurlSession.awaitLoading() }
         let store = try database.open(context, create: false)
         context.trace("database \(store.path)")
         let queries = Queries(store: store)

@@ -72,7 +72,10 @@ public struct ThumbGet: ToolCommand {
     }
 
     public func execute(_ context: ToolContext) throws -> SysExit {
-        try CurlSession.requireLibrary()
+        // libcurl is needed from the first download on, after the database's answers: it
+        // loads meanwhile. Returning waits for the load, so the process never exits during it.
+        CurlSession.loadInBackground()
+        defer { CurlSession.awaitLoading() }
         let store = try database.open(context, create: false)
         context.trace("database \(store.path)")
         let queries = Queries(store: store)

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TopRegionsHTTP
 import TopRegionsSupport
 
 /// A byte stream the tools write to: a file descriptor (stdout, stderr), or memory in tests.
@@ -95,14 +96,21 @@ public final class Output: Sendable {
                     continue
                 } else if errno == EPIPE {
                     // The reader is gone (e.g. `| head`): nothing more to say to anyone.
-                    exit(0)
+                    Self.exitProcess(0)
                 } else {
                     let reason = String(cString: strerror(errno))
                     let message = "\(Self.toolName.withLock { $0 }): cannot write to \(name): \(reason)\n"
                     if fd != STDERR_FILENO { _ = message.withCString { Glibc.write(STDERR_FILENO, $0, strlen($0)) } }
-                    exit(SysExit.ioError.rawValue)
+                    Self.exitProcess(SysExit.ioError.rawValue)
                 }
             }
         }
+    }
+
+    /// Ends the process from the middle of a write, once it is safe to: not while libcurl
+    /// is still loading on another thread (`CurlSession.loadInBackground`).
+    private static func exitProcess(_ status: Int32) -> Never {
+        CurlSession.awaitLoading()
+        exit(status)
     }
 }

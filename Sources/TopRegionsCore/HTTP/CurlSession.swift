@@ -1,6 +1,7 @@
 import CCurl
 import CSupport
 import Foundation
+import Synchronization
 import TopRegionsSupport
 
 /// Why an HTTP transfer did not give a complete response.
@@ -113,6 +114,27 @@ public final class CurlSession {
     public static func requireLibrary() throws {
         if let reason = unavailable { throw Failure(.unavailable, reason) }
     }
+
+    /// Starts loading libcurl on a thread of its own and returns at once, for a tool that
+    /// has database work to do before its first download: loading and relocating libcurl
+    /// and its dependencies (and OpenSSL's set-up) takes several milliseconds, which then
+    /// overlap that work. The first session made waits for the load, and says when it
+    /// failed. Call `awaitLoading()` before the process exits: exiting while OpenSSL sets
+    /// itself up on the other thread runs its clean-up in the middle of that (a crash).
+    public static func loadInBackground() {
+        loadStarted.store(true, ordering: .releasing)
+        let thread = Thread { _ = unavailable }
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+
+    /// Returns once a load `loadInBackground()` started has finished (at once when none was
+    /// started: this never loads libcurl itself).
+    public static func awaitLoading() {
+        if loadStarted.load(ordering: .acquiring) { _ = unavailable }
+    }
+
+    private static let loadStarted = Atomic<Bool>(false)
 
     /// A handle on a connection. Throws (71) when libcurl cannot make one: it is out of
     /// memory, or libcurl could not be loaded at all (69).
