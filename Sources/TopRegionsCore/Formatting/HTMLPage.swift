@@ -227,7 +227,7 @@ public enum HTMLPage {
 
         var html = "<li class=\"card\" id=\"photo-\(anchor(record.id))\"><a class=\"thumb\" href=\"\(escape(link))\" title=\"\(escape(hover))\">"
         if let bytes = images.thumbnails?[record.id], let type = imageType(of: bytes) {
-            html += "<img src=\"data:\(type);base64,\(Data(bytes).base64EncodedString())\" alt=\"\(escape(title))\" width=\"75\" height=\"75\">"
+            html += "<img src=\"data:\(type);base64,\(base64(bytes))\" alt=\"\(escape(title))\" width=\"75\" height=\"75\">"
         } else {
             html += "<span class=\"placeholder\">no thumbnail</span>"
         }
@@ -369,6 +369,35 @@ public enum HTMLPage {
     }
 
     // MARK: Text
+
+    /// Base64 (RFC 4648, padded, one line), written straight into the string: what
+    /// `Data.base64EncodedString()` gives, without copying the bytes into a `Data` first.
+    static func base64(_ bytes: [UInt8]) -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+        let length = (bytes.count + 2) / 3 * 4
+        return String(unsafeUninitializedCapacity: length) { out in
+            var at = 0, index = 0
+            while index + 3 <= bytes.count {
+                let group = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
+                out[at] = alphabet[Int(group >> 18)]
+                out[at + 1] = alphabet[Int(group >> 12 & 63)]
+                out[at + 2] = alphabet[Int(group >> 6 & 63)]
+                out[at + 3] = alphabet[Int(group & 63)]
+                at += 4
+                index += 3
+            }
+            let left = bytes.count - index
+            if left > 0 {
+                let group = UInt32(bytes[index]) << 16 | (left == 2 ? UInt32(bytes[index + 1]) << 8 : 0)
+                out[at] = alphabet[Int(group >> 18)]
+                out[at + 1] = alphabet[Int(group >> 12 & 63)]
+                out[at + 2] = left == 2 ? alphabet[Int(group >> 6 & 63)] : UInt8(ascii: "=")
+                out[at + 3] = UInt8(ascii: "=")
+                at += 4
+            }
+            return at
+        }
+    }
 
     /// Text for HTML content and quoted attribute values: markup characters become
     /// references, and control characters (which HTML forbids) become U+FFFD.
