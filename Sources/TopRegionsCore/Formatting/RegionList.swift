@@ -22,36 +22,8 @@ extension Reports {
                 table.append([row.name, row.regionID, "\(row.photographers)", "\(row.photos)"])
             }
             return Array(table.render(emphasis: emphasis, width: width).utf8)
-        case .ndjson:
-            var writer = JSONWriter(capacity: rows.count * 128)
-            for row in rows {
-                writer.object { o in
-                    o.string("region_id", row.regionID)
-                    o.string("name", row.name)
-                    o.int("photographers", row.photographers)
-                    o.int("photos", row.photos)
-                    o.double("latitude", row.latitude)
-                    o.double("longitude", row.longitude)
-                }
-                writer.newline()
-            }
-            return writer.bytes
-        case .csv:
-            var out = "region_id,name,photographers,photos,latitude,longitude\r\n"
-            for row in rows {
-                out += csvLine([.text(row.regionID), .text(row.name), .number("\(row.photographers)"), .number("\(row.photos)"),
-                                .number(row.latitude.map(JSONWriter.format) ?? ""), .number(row.longitude.map(JSONWriter.format) ?? "")])
-            }
-            return Array(out.utf8)
-        case .geojson:
-            let features: [GeoFeature] = rows.compactMap { row in
-                guard let latitude = row.latitude, let longitude = row.longitude else { return nil }
-                return GeoFeature(id: row.regionID, longitude: longitude, latitude: latitude, properties: [
-                    ("region_id", .string(row.regionID)), ("name", .string(row.name)),
-                    ("photographers", .number(Int64(row.photographers))), ("photos", .number(Int64(row.photos))),
-                ])
-            }
-            return geoJSON(features)
+        case let records?:
+            return regionRecords(rows, format: records, ranked: false)
         }
     }
 }

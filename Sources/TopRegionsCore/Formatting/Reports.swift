@@ -22,11 +22,22 @@ public enum Reports {
                 table.append(["\(row.rank)", row.name, "\(row.photographers)", "\(row.photos)"])
             }
             return Array(table.render(emphasis: emphasis, width: width).utf8)
+        case .ndjson, .csv, .geojson:
+            return regionRecords(rows, format: format, ranked: true)
+        case .html:
+            return HTMLPage.regions(rows)
+        }
+    }
+
+    /// A region listing as records (NDJSON lines, CSV rows, GeoJSON features): each row's
+    /// rank first when `ranked` (the top regions), none in the list of every region.
+    static func regionRecords(_ rows: [RegionRank], format: ReportFormat, ranked: Bool) -> [UInt8] {
+        switch format {
         case .ndjson:
             var writer = JSONWriter(capacity: rows.count * 128)
             for row in rows {
                 writer.object { o in
-                    o.int("rank", row.rank)
+                    if ranked { o.int("rank", row.rank) }
                     o.string("region_id", row.regionID)
                     o.string("name", row.name)
                     o.int("photographers", row.photographers)
@@ -38,23 +49,25 @@ public enum Reports {
             }
             return writer.bytes
         case .csv:
-            var out = "rank,region_id,name,photographers,photos,latitude,longitude\r\n"
+            var out = (ranked ? "rank," : "") + "region_id,name,photographers,photos,latitude,longitude\r\n"
             for row in rows {
-                out += csvLine([.number("\(row.rank)"), .text(row.regionID), .text(row.name), .number("\(row.photographers)"), .number("\(row.photos)"),
-                                .number(row.latitude.map(JSONWriter.format) ?? ""), .number(row.longitude.map(JSONWriter.format) ?? "")])
+                let rank: [CSVField] = ranked ? [.number("\(row.rank)")] : []
+                out += csvLine(rank + [.text(row.regionID), .text(row.name), .number("\(row.photographers)"), .number("\(row.photos)"),
+                                       .number(row.latitude.map(JSONWriter.format) ?? ""), .number(row.longitude.map(JSONWriter.format) ?? "")])
             }
             return Array(out.utf8)
         case .geojson:
             let features: [GeoFeature] = rows.compactMap { row in
                 guard let latitude = row.latitude, let longitude = row.longitude else { return nil }
-                return GeoFeature(id: row.regionID, longitude: longitude, latitude: latitude, properties: [
-                    ("rank", .number(Int64(row.rank))), ("region_id", .string(row.regionID)), ("name", .string(row.name)),
+                let rank: [(String, JSONValue)] = ranked ? [("rank", .number(Int64(row.rank)))] : []
+                return GeoFeature(id: row.regionID, longitude: longitude, latitude: latitude, properties: rank + [
+                    ("region_id", .string(row.regionID)), ("name", .string(row.name)),
                     ("photographers", .number(Int64(row.photographers))), ("photos", .number(Int64(row.photos))),
                 ])
             }
             return geoJSON(features)
-        case .html:
-            return HTMLPage.regions(rows)
+        case .table, .html:
+            preconditionFailure("regionRecords renders records only; \(format) is the caller's")
         }
     }
 
