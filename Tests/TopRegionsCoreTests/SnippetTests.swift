@@ -4,38 +4,47 @@ import Testing
 
 /// The byte-level paths of the HTML page against what they stand in for.
 struct SnippetTests {
-    /// Every description the plain-ASCII path answers gets the general path's snippet: every
-    /// ASCII byte alone and between words, runs of whitespace, and random texts long and short.
-    @Test func thePlainASCIIPathAgreesWithTheGeneralOne() {
+    /// Every description the ASCII path answers gets the general path's snippet: every ASCII
+    /// byte alone and between words, runs of whitespace, tags and entities, and random texts
+    /// long and short made of bytes and of pieces of markup.
+    @Test func theASCIIPathAgreesWithTheGeneralOne() {
         var texts: [String] = ["", " ", "a", "  a  b  ", "a\r\nb", "a\r\n\r\nb", "x>y", String(repeating: "word ", count: 40)]
         for byte in UInt8(0)...0x7F {
             let character = String(decoding: [byte], as: UTF8.self)
             texts += [character, "a\(character)b", "\(character)a", "a\(character)", "a \(character) b"]
         }
+        let markup = ["<b>", "</b>", "<a href=\"x\">", "<", ">", "&", "&amp;", "&lt;", "&gt;", "&quot;", "&#39;", "&nbsp;", "&amp;lt;", "&amp;amp;", "&&amp;"]
+        for piece in markup { texts += [piece, "a\(piece)b", " \(piece) ", "\(piece)\(piece)"] }
         var generator = SystemRandomNumberGenerator()
-        let ascii: [UInt8] = Array(0...0x7F) + Array(repeating: UInt8(ascii: " "), count: 40) + Array(repeating: UInt8(ascii: "e"), count: 60)
-        let plain = ascii.filter { $0 != UInt8(ascii: "<") && $0 != UInt8(ascii: "&") }
-        for round in 0..<3000 {
-            let alphabet = round.isMultiple(of: 2) ? ascii : plain
-            let length = Int.random(in: 0...300, using: &generator)
-            texts.append(String(decoding: (0..<length).map { _ in alphabet.randomElement(using: &generator)! }, as: UTF8.self))
+        let pieces = (0...0x7F).map { String(decoding: [UInt8($0)], as: UTF8.self) }
+            + Array(repeating: " ", count: 40) + Array(repeating: "e", count: 60) + markup + markup
+        for _ in 0..<3000 {
+            let length = Int.random(in: 0...250, using: &generator)
+            texts.append((0..<length).map { _ in pieces.randomElement(using: &generator)! }.joined())
         }
-        var answered = 0
         for text in texts {
-            guard let fast = Reports.plainASCIISnippet(text) else { continue }
-            answered += 1
+            let fast = Reports.asciiSnippet(text)
+            #expect(fast != nil, "\(Array(text.utf8))")  // every one is ASCII
             #expect(fast == Reports.generalSnippet(text), "\(Array(text.utf8))")
         }
-        #expect(answered > 2000)  // most of them have no "<" or "&"
-        // Not answered: markup, entities, anything beyond ASCII.
-        #expect(Reports.plainASCIISnippet("a <b>bold</b> word") == nil)
-        #expect(Reports.plainASCIISnippet("fish &amp; chips") == nil)
-        #expect(Reports.plainASCIISnippet("Île-de-France") == nil)
+        // Not answered: anything beyond ASCII.
+        #expect(Reports.asciiSnippet("Île-de-France") == nil)
+        #expect(Reports.asciiSnippet("a\u{A0}b") == nil)
         #expect(Reports.snippet("  Île-de-France \n <i>by night</i> &amp; more ") == "Île-de-France by night & more")
         // Entities are read one after the other, each once, as ever: "&amp;lt;" ends as "<",
         // "&amp;amp;" as "&amp;".
         #expect(Reports.snippet("<p>a &amp;lt; b &amp;amp; c</p>") == "a < b &amp; c")
         #expect(Reports.snippet("<p>a&nbsp;b</p>") == "a b")
+    }
+
+    /// Escaping gives what the scalar-by-scalar path gives, for the texts the ASCII shortcut
+    /// returns unchanged and for those it does not.
+    @Test func escapingTakesTheShortcutOnlyForPlainText() {
+        #expect(HTMLPage.escape("Harbour at dawn, 2024 (3)") == "Harbour at dawn, 2024 (3)")
+        #expect(HTMLPage.escape("Fish & \"chips\" <b>'s") == "Fish &amp; &quot;chips&quot; &lt;b&gt;&#39;s")
+        #expect(HTMLPage.escape("a\tb\r\nc\u{7F}d\u{1}e") == "a\tb\n\nc\u{FFFD}d\u{FFFD}e")
+        let nonCharacters = String(String.UnicodeScalarView([Unicode.Scalar(0xFDD0)!, Unicode.Scalar(0xFFFE)!]))
+        #expect(HTMLPage.escape("Île \u{85}" + nonCharacters) == "Île \u{FFFD}\u{FFFD}\u{FFFD}")
     }
 
     /// Base64 as Foundation writes it, at every length of padding and at random.

@@ -402,6 +402,15 @@ public enum HTMLPage {
     /// Text for HTML content and quoted attribute values: markup characters become
     /// references, and control characters (which HTML forbids) become U+FFFD.
     public static func escape(_ text: String) -> String {
+        // Printable ASCII without a markup character, as most titles and names are, is its
+        // own escape.
+        let plain = text.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "&"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\""), UInt8(ascii: "'"): false
+            default: (0x20...0x7E).contains(byte)
+            }
+        }
+        if plain { return text }
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {

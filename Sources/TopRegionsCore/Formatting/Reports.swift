@@ -224,7 +224,7 @@ public enum Reports {
 
     /// Plain text from a Flickr description (which may hold HTML), cut to 140 characters.
     static func snippet(_ description: String) -> String {
-        plainASCIISnippet(description) ?? generalSnippet(description)
+        asciiSnippet(description) ?? generalSnippet(description)
     }
 
     /// `snippet` of any description: tags out, the common entities read, whitespace
@@ -238,8 +238,7 @@ public enum Reports {
             if !inTag { text.append(character) }
         }
         // One after the other, as written ("&amp;lt;" ends as "<"); none without an "&" left.
-        for (entity, replacement) in [("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"), ("&nbsp;", " ")]
-        where text.utf8.contains(UInt8(ascii: "&")) {
+        for (entity, replacement) in snippetEntities where text.utf8.contains(UInt8(ascii: "&")) {
             text = text.replacingOccurrences(of: entity, with: replacement)
         }
         let words = text.split(whereSeparator: { $0.isWhitespace })
@@ -248,20 +247,34 @@ public enum Reports {
         return String(flat.prefix(139)) + "…"
     }
 
-    /// `snippet` of a description in ASCII with no tag ("<") and no entity ("&"), read as
-    /// bytes; nil for any other. There every character is one byte (but "\r\n", which is
-    /// whitespace either way), and the whitespace characters are the six ASCII ones, so
-    /// collapsing runs of them between words and cutting at 140 bytes gives what the
-    /// general path gives, without walking the text by grapheme (a fifth of an HTML page's
-    /// time). SnippetTests holds the two paths together.
-    static func plainASCIISnippet(_ description: String) -> String? {
-        var words: [UInt8] = []
-        words.reserveCapacity(min(description.utf8.count, 160))
-        var spaceBefore = false
+    /// The entities a snippet reads, in the order it reads them.
+    static let snippetEntities: [(String, String)] = [("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"), ("&nbsp;", " ")]
+
+    /// `snippet` of a description in ASCII, read as bytes; nil for any other. In ASCII every
+    /// character is one byte (but "\r\n", which is whitespace either way), a tag's "<" and
+    /// ">" cannot combine with what follows, the entities' literal search is a byte search,
+    /// and the whitespace characters are the six ASCII ones: so the same steps on bytes give
+    /// what the general path gives, without walking the text by grapheme and through
+    /// Foundation's search (a fifth of an HTML page's time). SnippetTests holds the two
+    /// paths together.
+    static func asciiSnippet(_ description: String) -> String? {
+        var text: [UInt8] = []
+        text.reserveCapacity(description.utf8.count)
+        var inTag = false
         for byte in description.utf8 {
+            if byte >= 0x80 { return nil }
+            if byte == UInt8(ascii: "<") { inTag = true; continue }
+            if byte == UInt8(ascii: ">") && inTag { inTag = false; text.append(0x20); continue }
+            if !inTag { text.append(byte) }
+        }
+        for (entity, replacement) in snippetEntities where text.contains(UInt8(ascii: "&")) {
+            text = replacingEvery(Array(entity.utf8), in: text, with: Array(replacement.utf8))
+        }
+        var words: [UInt8] = []
+        words.reserveCapacity(min(text.count, 160))
+        var spaceBefore = false
+        for byte in text {
             switch byte {
-            case 0x80..., UInt8(ascii: "<"), UInt8(ascii: "&"):
-                return nil
             case 0x09...0x0D, 0x20:
                 spaceBefore = !words.isEmpty
             default:
@@ -274,6 +287,24 @@ public enum Reports {
         }
         guard words.count > 140 else { return String(decoding: words, as: UTF8.self) }
         return String(decoding: words[..<139], as: UTF8.self) + "…"
+    }
+
+    /// Every occurrence of `pattern` in `text` replaced, left to right, each match starting
+    /// after the previous one (as `replacingOccurrences(of:with:)` does).
+    private static func replacingEvery(_ pattern: [UInt8], in text: [UInt8], with replacement: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.count)
+        var index = 0
+        while index < text.count {
+            if text[index] == pattern[0], index + pattern.count <= text.count, text[index..<index + pattern.count].elementsEqual(pattern) {
+                out += replacement
+                index += pattern.count
+            } else {
+                out.append(text[index])
+                index += 1
+            }
+        }
+        return out
     }
 
     /// A CSV cell: text from Flickr or input, or a number the toolkit wrote.
