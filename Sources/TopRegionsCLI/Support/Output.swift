@@ -55,6 +55,11 @@ public final class Output: Sendable {
             case .memory:
                 state.captured.append(contentsOf: bytes)
             case .descriptor:
+                // Nothing waiting and more than a buffer's worth (an HTML page): straight out.
+                if state.buffer.isEmpty && bytes.count > bufferLimit {
+                    writeAll(bytes)
+                    return
+                }
                 state.buffer.append(contentsOf: bytes)
                 guard state.buffer.count > bufferLimit else { return }
                 writeAll(state.buffer)

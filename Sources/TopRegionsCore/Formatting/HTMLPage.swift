@@ -178,6 +178,9 @@ public enum HTMLPage {
         }
 
         // On a wide screen the map stays in view beside the grid; on a narrow one, above it.
+        // The thumbnails in base64 are most of the page: room for them at once, not by doubling.
+        let thumbnailBytes = photos.reduce(0) { $0 + (images.thumbnails?[$1.record.id]?.count ?? 0) }
+        page.html.reserveCapacity(page.html.utf8.count + thumbnailBytes / 3 * 4 + photos.count * 1_024 + 64 << 10)
         let map = photoMap(photos)
         if let map { page.html += "<div class=\"split\">\n\(map)<div class=\"photos\">\n" }
 
