@@ -117,6 +117,33 @@ import Testing
         #expect(try setup.imageRequests().count == 12, "a stored thumbnail was downloaded again")
     }
 
+    /// thumb-get loads libcurl for downloads only: with a libcurl that cannot be loaded (a
+    /// file that is no library first on LD_LIBRARY_PATH), stored thumbnails are still
+    /// printed, and a thumbnail that must be downloaded fails with one line naming libcurl
+    /// (69, unavailable), printing nothing and asking Flickr for nothing.
+    @Test func storedThumbnailsNeedNoLibcurlAndADownloadSaysWhyItCannot() throws {
+        let setup = try Setup()
+        let stored = try Tools.run("thumb-get", ["--db", setup.db, setup.ids[0]], environment: setup.environment)
+        #expect(stored.status == 0, "\(stored.stderr)")
+        let broken = setup.scratch.file("broken")
+        try FileManager.default.createDirectory(atPath: broken, withIntermediateDirectories: true)
+        try Data("not a library".utf8).write(to: URL(fileURLWithPath: broken + "/libcurl.so.4"))
+        var withoutCurl = setup.environment
+        withoutCurl["LD_LIBRARY_PATH"] = broken
+
+        let again = try Tools.run("thumb-get", ["--db", setup.db, setup.ids[0]], environment: withoutCurl)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stdout == stored.stdout)
+        #expect(again.stderr == "")
+
+        let download = try Tools.run("thumb-get", ["--db", setup.db, setup.ids[1]], environment: withoutCurl)
+        #expect(download.status == 69)
+        #expect(download.stdout == "")
+        #expect(download.stderr.hasPrefix("thumb-get: cannot load libcurl (libcurl4): \(broken)/libcurl.so.4: "), "\(download.stderr)")
+        #expect(download.stderr.split(separator: "\n").count == 1, "\(download.stderr)")
+        #expect(try setup.imageRequests() == ["\(setup.ids[0])_s"])
+    }
+
     @Test func unknownPhotosAndFailedDownloadsAreReportedAndTheRestCarryOn() throws {
         let setup = try Setup()
         let run = try Tools.run("thumb-get", ["--db", setup.db, setup.ids[0], "999", setup.ids[1]], environment: setup.environment)
