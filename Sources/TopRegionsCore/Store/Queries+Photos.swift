@@ -114,9 +114,7 @@ extension Queries {
     static func photos(rowids: [Int64], _ db: Database) throws -> [StoredPhoto] {
         guard !rowids.isEmpty else { return [] }
         var byRowid: [Int64: StoredPhoto] = [:]
-        for start in stride(from: 0, to: rowids.count, by: 500) {
-            let chunk = Array(rowids[start..<min(start + 500, rowids.count)])
-            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+        try inChunks(rowids) { marks, chunk in
             try eachPhoto(db, sql: """
                 SELECT \(photoColumns), photo.rowid
                 FROM photo

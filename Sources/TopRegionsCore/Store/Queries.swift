@@ -120,7 +120,7 @@ public struct Queries: Sendable {
 
     /// Runs `body` over `values` 500 at a time, with the chunk's `?,?,…` placeholders: an
     /// IN list per query, bound, whatever the number of values.
-    static func inChunks(_ values: [String], _ body: (_ marks: String, _ chunk: [String]) throws -> Void) rethrows {
+    static func inChunks<Value>(_ values: [Value], _ body: (_ marks: String, _ chunk: [Value]) throws -> Void) rethrows {
         for start in stride(from: 0, to: values.count, by: 500) {
             let chunk = Array(values[start..<min(start + 500, values.count)])
             try body(Array(repeating: "?", count: chunk.count).joined(separator: ","), chunk)
