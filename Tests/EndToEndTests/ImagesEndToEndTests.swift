@@ -119,8 +119,9 @@ import Testing
 
     /// thumb-get loads libcurl for downloads only: with a libcurl that cannot be loaded (a
     /// file that is no library first on LD_LIBRARY_PATH), stored thumbnails are still
-    /// printed, and a thumbnail that must be downloaded fails with one line naming libcurl
-    /// (69, unavailable), printing nothing and asking Flickr for nothing.
+    /// printed, and a thumbnail that must be downloaded stops the run with one line naming
+    /// libcurl (69, unavailable) once its batch's stored thumbnails are printed, asking
+    /// Flickr for nothing.
     @Test func storedThumbnailsNeedNoLibcurlAndADownloadSaysWhyItCannot() throws {
         let setup = try Setup()
         let stored = try Tools.run("thumb-get", ["--db", setup.db, setup.ids[0]], environment: setup.environment)
@@ -141,6 +142,15 @@ import Testing
         #expect(download.stdout == "")
         #expect(download.stderr.hasPrefix("thumb-get: cannot load libcurl (libcurl4): \(broken)/libcurl.so.4: "), "\(download.stderr)")
         #expect(download.stderr.split(separator: "\n").count == 1, "\(download.stderr)")
+
+        // One batch (one read) with a stored and a missing thumbnail, in either order: the
+        // stored one is printed, then the run stops the same way.
+        for order in [[setup.ids[0], setup.ids[1]], [setup.ids[1], setup.ids[0]]] {
+            let mixed = try Tools.run("thumb-get", ["--db", setup.db], input: Array(order.map { $0 + "\n" }.joined().utf8), environment: withoutCurl)
+            #expect(mixed.status == 69)
+            #expect(mixed.stdout == stored.stdout, "\(order)")
+            #expect(mixed.stderr == download.stderr)
+        }
         #expect(try setup.imageRequests() == ["\(setup.ids[0])_s"])
     }
 

@@ -90,9 +90,9 @@ public struct ThumbGet: ToolCommand {
         let retry = RetryPolicy.from(environment: context.environment, maxAttempts: 5)
         var limits = DownloadLimits.thumbnail
         limits.seconds = downloadTimeout.seconds
-        // A download holds a socket (and a resolver's pair while it resolves), the photo's
-        // lock, and a database connection to look for the thumbnail and keep it.
-        let workers = try ParallelLimit(perWorker: 8, work: "downloads").workers(parallel, context)
+        // A download holds its connection, the photo's lock and a read-only database
+        // connection to look for the thumbnail in (Thumbnails.descriptorsPerDownloader).
+        let workers = try ParallelLimit(perWorker: Thumbnails.descriptorsPerDownloader, work: "downloads").workers(parallel, context)
         var tally = FailureTally()
         let progress = ProgressLine(context)
         let trace = context.tracer

@@ -22,6 +22,16 @@ public final class Thumbnails {
     public let store: Store
     /// Each downloader's own connection to look for the thumbnail in, inside its lock.
     private let lookups: KeptWorkers<ThumbnailStore.Lookup>
+    /// How many thumbnails may wait for their commit at once (each holds its lock's
+    /// descriptor), counted once, before the first downloader or connection is made.
+    private var maxHeld: Int?
+
+    /// Descriptors one downloader holds at once: libcurl's connection and the socket pair
+    /// its internal multi handle wakes up with (3), a second socket while connecting
+    /// (happy eyeballs) and a resolver's pair (3), the photo's lock (1), and its database
+    /// connection (the file and its -wal; the -shm is shared in the process: 2), and one to
+    /// spare.
+    public static let descriptorsPerDownloader = 10
 
     public init(store: Store) {
         self.store = store
@@ -30,8 +40,8 @@ public final class Thumbnails {
 
     /// Thumbnails for `photos` (id → the stored photo, nil when not stored), downloading
     /// the missing ones `parallel` at a time, each within `limits`, through downloaders made
-    /// by `makeDownloader` (before any starts: when not even one can be made, that error is
-    /// thrown); `progress` hears (done, to download) after each download.
+    /// by `makeDownloader` (before any starts: when not even one can be made, every missing
+    /// thumbnail fails with that error); `progress` hears (done, to download) after each.
     public func thumbnails(
         for photoIDs: [String], photos: [String: StoredPhoto], parallel: Int, limits: DownloadLimits = .thumbnail,
         now: @escaping @Sendable () -> Double, makeDownloader: () throws -> Downloader,
@@ -60,9 +70,14 @@ public final class Thumbnails {
         let keyLocks = try store.keyLocks
         guard toDownload > 0 else { return results }
         // Every thumbnail waiting for its commit holds its lock's descriptor: as many as
-        // are free beyond what the downloaders may take (8 each) and a few to spare.
-        let spare = Descriptors.free().map { $0 - 8 * parallel - 4 } ?? Int.max
-        let writer = ThumbnailWriter(store: store, maxHeld: min(200, max(1, spare)))
+        // are free beyond what the downloaders may take and a few to spare, counted before
+        // the first batch's downloaders exist (later, what they hold is no longer free).
+        let maxHeld = self.maxHeld ?? {
+            let spare = Descriptors.free().map { $0 - Self.descriptorsPerDownloader * parallel - 4 } ?? Int.max
+            return min(200, max(1, spare))
+        }()
+        self.maxHeld = maxHeld
+        let writer = ThumbnailWriter(store: store, maxHeld: maxHeld)
         defer { writer.finish() }
         @Sendable func finished(_ id: String, _ result: ThumbnailResult) {
             shared.withLock { $0[id] = result }
@@ -72,35 +87,43 @@ public final class Thumbnails {
         }
         // Each worker: a downloader, and a database connection of its own.
         let makeLookup = lookups.forBatch()
-        try WorkerPool.run(missing.sorted { $0.id < $1.id }, workers: parallel, makeWorker: {
-            (try makeDownloader(), try makeLookup())
-        }) { worker, item in
-            let (downloader, lookup) = worker
-            if stopping.load(ordering: .acquiring) { return .stopAll }
-            do {
-                // Held until the writer has committed the thumbnail (or nothing is stored).
-                let lock = try keyLocks.lock("thumb:" + item.id)
+        do {
+            try WorkerPool.run(missing.sorted { $0.id < $1.id }, workers: parallel, makeWorker: {
+                (try makeDownloader(), try makeLookup())
+            }) { worker, item in
+                let (downloader, lookup) = worker
+                if stopping.load(ordering: .acquiring) { return .stopAll }
                 do {
-                    if let bytes = try lookup.bytes(of: item.id) {
+                    // Held until the writer has committed the thumbnail (or nothing is stored).
+                    let lock = try keyLocks.lock("thumb:" + item.id)
+                    do {
+                        if let bytes = try lookup.bytes(of: item.id) {
+                            lock.unlock()
+                            finished(item.id, .found(bytes, downloaded: false))
+                        } else {
+                            let bytes = try downloader.fetch(item.url, limits: limits)
+                            writer.add(.init(photoID: item.id, bytes: bytes, fetchedAt: Int64(now()), lock: lock) { failure in
+                                finished(item.id, failure.map { .failed(Downloader.storageError(store.failure(describing: $0))) }
+                                    ?? .found(bytes, downloaded: true))
+                            })
+                        }
+                    } catch {
                         lock.unlock()
-                        finished(item.id, .found(bytes, downloaded: false))
-                    } else {
-                        let bytes = try downloader.fetch(item.url, limits: limits)
-                        writer.add(.init(photoID: item.id, bytes: bytes, fetchedAt: Int64(now()), lock: lock) { failure in
-                            finished(item.id, failure.map { .failed(Downloader.storageError(store.failure(describing: $0))) }
-                                ?? .found(bytes, downloaded: true))
-                        })
+                        throw error
                     }
+                } catch let error as DownloadError {
+                    finished(item.id, .failed(error))
                 } catch {
-                    lock.unlock()
-                    throw error
+                    finished(item.id, .failed(Downloader.storageError(store.failure(describing: error))))
                 }
-            } catch let error as DownloadError {
-                finished(item.id, .failed(error))
-            } catch {
-                finished(item.id, .failed(Downloader.storageError(store.failure(describing: error))))
+                return stopping.load(ordering: .acquiring) ? .stopAll : .next
             }
-            return stopping.load(ordering: .acquiring) ? .stopAll : .next
+        } catch {
+            // Not even one downloader could be made (libcurl cannot be loaded, no descriptor
+            // left): each thumbnail to download fails so, and as a failure of this machine
+            // that stops the run once the caller has passed on the thumbnails found.
+            let failure = Downloader.storageError(store.failure(describing: error))
+            for item in missing { finished(item.id, .failed(failure)) }
         }
         writer.finish()
         return shared.withLock { $0 }

@@ -22,8 +22,8 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// A failure of this machine (disk, descriptors, memory) rather than of the download:
-    /// the next photo would fail the same way, so the run stops.
+    /// A failure of this machine (disk, descriptors, memory, libcurl that cannot be loaded)
+    /// rather than of the download: the next photo would fail the same way, so the run stops.
     public var isResourceFailure: Bool {
         resourceFailure != nil
     }
@@ -31,7 +31,8 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The failure as the run's last word, when it is one of this machine.
     public var resourceFailure: Failure? {
         switch self {
-        case .storage(let message, let kind) where kind == .inputOutput || kind == .resourceExhausted: Failure(kind, message)
+        case .storage(let message, let kind) where kind == .inputOutput || kind == .resourceExhausted || kind == .unavailable:
+            Failure(kind, message)
         case .transport(.osResource(let message)): Failure(.resourceExhausted, message)
         default: nil
         }
