@@ -15,7 +15,7 @@ struct SnippetTests {
         }
         let markup = ["<b>", "</b>", "<a href=\"x\">", "<", ">", "&", "&amp;", "&lt;", "&gt;", "&quot;", "&#39;", "&nbsp;", "&amp;lt;", "&amp;amp;", "&&amp;"]
         for piece in markup { texts += [piece, "a\(piece)b", " \(piece) ", "\(piece)\(piece)"] }
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededGenerator(seed: 2013)  // a failure replays
         let pieces = (0...0x7F).map { String(decoding: [UInt8($0)], as: UTF8.self) }
             + Array(repeating: " ", count: 40) + Array(repeating: "e", count: 60) + markup + markup
         for _ in 0..<3000 {
@@ -49,7 +49,7 @@ struct SnippetTests {
 
     /// Base64 as Foundation writes it, at every length of padding and at random.
     @Test func base64IsFoundationsWithoutTheCopy() {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededGenerator(seed: 2013)  // a failure replays
         for length in Array(0...64) + [2_999, 3_000, 3_001] {
             let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
             #expect(HTMLPage.base64(bytes) == Data(bytes).base64EncodedString(), "length \(length)")

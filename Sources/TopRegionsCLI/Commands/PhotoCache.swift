@@ -127,8 +127,9 @@ public struct PhotoCacheCommand: ToolCommand {
             return .ok
         }
 
-        // libcurl is needed from the first download on, after the database's answers and the
-        // cache's: it loads meanwhile (returning waits for the load).
+        // libcurl is needed from the first batch with a stored photo on (every photo, cached
+        // or not, goes through a downloader's worker), after the database's answers: it loads
+        // meanwhile (returning waits for the load).
         CurlSession.loadInBackground()
         defer { CurlSession.awaitLoading() }
         let store = try database.open(context, create: false)

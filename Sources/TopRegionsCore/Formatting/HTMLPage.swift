@@ -373,10 +373,12 @@ public enum HTMLPage {
 
     // MARK: Text
 
+    private static let base64Alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
     /// Base64 (RFC 4648, padded, one line), written straight into the string: what
     /// `Data.base64EncodedString()` gives, without copying the bytes into a `Data` first.
     static func base64(_ bytes: [UInt8]) -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+        let alphabet = base64Alphabet
         let length = (bytes.count + 2) / 3 * 4
         return String(unsafeUninitializedCapacity: length) { out in
             var at = 0, index = 0

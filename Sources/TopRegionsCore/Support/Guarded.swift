@@ -3,9 +3,9 @@ import Foundation
 /// State shared between threads that wait for each other: the one place in the toolkit
 /// that vouches for thread safety by hand (`@unchecked Sendable`).
 ///
-/// Audit: `state` is private and only ever touched inside `withLock` or `wait(until:then:)`,
-/// both of which hold `condition`'s lock for the whole access; `State` must be Sendable, so
-/// nothing reachable from it is shared unguarded. Every change to the state wakes the
+/// Audit: `state` is private and only ever touched inside `withLock` or one of the `wait`
+/// methods, all of which hold `condition`'s lock for the whole access; `State` must be
+/// Sendable, so nothing reachable from it is shared unguarded. Every change to the state wakes the
 /// waiters (`broadcast`), so a waiter never sleeps through the change it waits for; only
 /// `wait(until:then:wakingOnlyIf:)` skips that, for changes its caller shows no waiter needs.
 package final class Guarded<State: Sendable>: @unchecked Sendable {
