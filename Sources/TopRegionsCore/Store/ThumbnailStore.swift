@@ -21,7 +21,7 @@ package struct ThumbnailStore: Sendable {
 
     /// Asks on a read-only connection of its own: a downloader asks once per photo, inside
     /// the photo's lock, and through the store's shared readers the downloaders queued for
-    /// each other (a fifth of a cold thumb-get's time).
+    /// each other (a sixth of a cold thumb-get's time).
     package final class Lookup {
         private let store: Store
         private let reader: DatabaseQueue
