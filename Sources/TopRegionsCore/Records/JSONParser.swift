@@ -194,15 +194,11 @@ public struct JSONParser: ~Copyable {
                 guard index < bytes.count else { break }
                 let escape = bytes[index]
                 index += 1
+                if let unescaped = Self.singleCharacterEscape(escape) {
+                    buffer.append(unescaped)
+                    continue
+                }
                 switch escape {
-                case UInt8(ascii: "\""): buffer.append(0x22)
-                case UInt8(ascii: "\\"): buffer.append(0x5C)
-                case UInt8(ascii: "/"): buffer.append(0x2F)
-                case UInt8(ascii: "b"): buffer.append(0x08)
-                case UInt8(ascii: "f"): buffer.append(0x0C)
-                case UInt8(ascii: "n"): buffer.append(0x0A)
-                case UInt8(ascii: "r"): buffer.append(0x0D)
-                case UInt8(ascii: "t"): buffer.append(0x09)
                 case UInt8(ascii: "u"):
                     var scalar = try parseHex4()
                     if (0xD800...0xDBFF).contains(scalar) {
@@ -229,6 +225,24 @@ public struct JSONParser: ~Copyable {
             }
         }
         throw JSONSyntaxError(offset: start, message: "string is not closed")
+    }
+
+    /// The byte a one-character escape (`\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t`,
+    /// RFC 8259 §7) stands for; nil for `\u` and for anything that is no escape. The
+    /// record scanner reads strings by the same table.
+    @inline(__always)
+    static func singleCharacterEscape(_ escape: UInt8) -> UInt8? {
+        switch escape {
+        case UInt8(ascii: "\""): 0x22
+        case UInt8(ascii: "\\"): 0x5C
+        case UInt8(ascii: "/"): 0x2F
+        case UInt8(ascii: "b"): 0x08
+        case UInt8(ascii: "f"): 0x0C
+        case UInt8(ascii: "n"): 0x0A
+        case UInt8(ascii: "r"): 0x0D
+        case UInt8(ascii: "t"): 0x09
+        default: nil
+        }
     }
 
     private mutating func parseHex4() throws(JSONSyntaxError) -> UInt32 {

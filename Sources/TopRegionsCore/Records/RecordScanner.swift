@@ -375,15 +375,11 @@ public enum RecordScanner {
             guard i + 1 < end else { return nil }
             let escape = base[i + 1]
             i += 2
+            if let unescaped = JSONParser.singleCharacterEscape(escape) {
+                bytes.append(unescaped)
+                continue
+            }
             switch escape {
-            case UInt8(ascii: "\""): bytes.append(0x22)
-            case UInt8(ascii: "\\"): bytes.append(0x5C)
-            case UInt8(ascii: "/"): bytes.append(0x2F)
-            case UInt8(ascii: "b"): bytes.append(0x08)
-            case UInt8(ascii: "f"): bytes.append(0x0C)
-            case UInt8(ascii: "n"): bytes.append(0x0A)
-            case UInt8(ascii: "r"): bytes.append(0x0D)
-            case UInt8(ascii: "t"): bytes.append(0x09)
             case UInt8(ascii: "u"):
                 guard var scalar = hex4() else { return nil }
                 if (0xD800...0xDBFF).contains(scalar) {

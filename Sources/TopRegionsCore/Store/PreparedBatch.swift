@@ -147,25 +147,22 @@ public struct PreparedBatch: Sendable {
                 let order = memcmp(text.baseAddress! + Int(a.start), text.baseAddress! + Int(b.start), Int(min(a.count, b.count)))
                 return order < 0 || (order == 0 && a.count < b.count)
             }
+            /// The slot of `key`, remembering `name` for it: the last non-empty name wins.
+            func slot(of key: TextSpan, named name: TextSpan, in slots: inout SpanTable, names: inout [TextSpan]) -> Int32 {
+                let (slot, new) = slots.insert(key, in: text)
+                if new {
+                    names.append(name)
+                } else if name.count > 0 {
+                    names[Int(slot)] = name
+                }
+                return slot
+            }
             for (index, photoIndex) in kept.enumerated() {
                 let photo = all[photoIndex]
-                // Photographers: the last non-empty name wins.
-                let (photographer, newPhotographer) = photographerSlots.insert(photo.owner, in: text)
-                if newPhotographer {
-                    photographerNames.append(photo.ownerName)
-                } else if photo.ownerName.count > 0 {
-                    photographerNames[Int(photographer)] = photo.ownerName
-                }
-                photographerIndex.append(photographer)
-                // Regions the records name: the last non-empty name wins.
+                photographerIndex.append(slot(of: photo.owner, named: photo.ownerName, in: &photographerSlots, names: &photographerNames))
+                // Regions the records name.
                 if !photo.regionID.isNone {
-                    let (region, newRegion) = regionSlots.insert(photo.regionID, in: text)
-                    if newRegion {
-                        regionNames.append(photo.region)
-                    } else if photo.region.count > 0 {
-                        regionNames[Int(region)] = photo.region
-                    }
-                    regionIndex.append(region)
+                    regionIndex.append(slot(of: photo.regionID, named: photo.region, in: &regionSlots, names: &regionNames))
                 } else {
                     regionIndex.append(-1)
                 }
