@@ -1,6 +1,6 @@
+import CSupport
 import Foundation
 import GRDB
-import CSupport
 import GRDBSQLite
 import TopRegionsSupport
 
@@ -121,12 +121,7 @@ public final class Store: Sendable {
         realPath = file.realPath
         isReadOnly = true
         lockFile = nil
-        var configuration = Self.configuration()
-        configuration.readonly = true
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA temp_store = MEMORY")
-        }
-        (pool, isCurrent) = try Self.openReadOnly(file, configuration)
+        (pool, isCurrent) = try Self.openReadOnly(file, Self.readOnlyConfiguration())
     }
 
     /// One read-only connection, and whether every migration this toolkit knows is applied
@@ -173,6 +168,16 @@ public final class Store: Sendable {
         configuration.label = "topregions"
         // The schema relies on them; GRDB's default, stated here because it matters.
         configuration.foreignKeysEnabled = true
+        return configuration
+    }
+
+    /// A connection that reads only (what a query sorts or groups stays in memory).
+    private static func readOnlyConfiguration() -> Configuration {
+        var configuration = configuration()
+        configuration.readonly = true
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA temp_store = MEMORY")
+        }
         return configuration
     }
 
@@ -271,10 +276,8 @@ public final class Store: Sendable {
     /// small questions one after another: the pool's readers are handed out through queues
     /// that every reading thread contends for. Its errors say what `failure(describing:)` says.
     package func separateReader() throws -> DatabaseQueue {
-        var configuration = Self.configuration()
-        configuration.readonly = true
         do {
-            return try DatabaseQueue(path: realPath, configuration: configuration)
+            return try DatabaseQueue(path: realPath, configuration: Self.readOnlyConfiguration())
         } catch {
             throw failure(describing: error)
         }
