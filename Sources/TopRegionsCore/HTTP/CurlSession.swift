@@ -118,8 +118,8 @@ public final class CurlSession {
     /// Starts loading libcurl on a thread of its own and returns at once, for a tool that
     /// has database work to do before its first download: loading and relocating libcurl
     /// and its dependencies (and OpenSSL's set-up) takes several milliseconds, which then
-    /// overlap that work. The first session made waits for the load, and says when it
-    /// failed. Call `awaitLoading()` before the process exits: exiting while OpenSSL sets
+    /// overlap that work. The first `CurlSession` made waits for the load, and says when
+    /// it failed. Call `awaitLoading()` before the process exits: exiting while OpenSSL sets
     /// itself up on the other thread runs its clean-up in the middle of that (a crash).
     public static func loadInBackground() {
         loadStarted.store(true, ordering: .releasing)

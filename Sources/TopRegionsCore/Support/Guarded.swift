@@ -5,9 +5,10 @@ import Foundation
 ///
 /// Audit: `state` is private and only ever touched inside `withLock` or one of the `wait`
 /// methods, all of which hold `condition`'s lock for the whole access; `State` must be
-/// Sendable, so nothing reachable from it is shared unguarded. Every change to the state wakes the
-/// waiters (`broadcast`), so a waiter never sleeps through the change it waits for; only
-/// `wait(until:then:wakingOnlyIf:)` skips that, for changes its caller shows no waiter needs.
+/// Sendable, so nothing reachable from it is shared unguarded. Every change to the state
+/// wakes the waiters (`broadcast`), so a waiter never sleeps through the change it waits
+/// for; only `wait(until:then:wakingOnlyIf:)` skips that, for changes its caller shows no
+/// waiter needs.
 package final class Guarded<State: Sendable>: @unchecked Sendable {
     private let condition = NSCondition()
     private var state: State
@@ -31,13 +32,7 @@ package final class Guarded<State: Sendable>: @unchecked Sendable {
     /// waited for is still true in `body`), then wakes every waiter.
     @discardableResult
     package func wait<T>(until ready: (State) -> Bool, then body: (inout State) throws -> T) rethrows -> T {
-        condition.lock()
-        defer {
-            condition.broadcast()
-            condition.unlock()
-        }
-        while !ready(state) { condition.wait() }
-        return try body(&state)
+        try wait(until: ready, then: body, wakingOnlyIf: { _ in true })
     }
 
     /// Like `wait(until:then:)`, but wakes the waiters only when `wakes` says the state is
@@ -48,11 +43,12 @@ package final class Guarded<State: Sendable>: @unchecked Sendable {
         until ready: (State) -> Bool, then body: (inout State) throws -> T, wakingOnlyIf wakes: (State) -> Bool
     ) rethrows -> T {
         condition.lock()
-        defer { condition.unlock() }
+        defer {
+            if wakes(state) { condition.broadcast() }
+            condition.unlock()
+        }
         while !ready(state) { condition.wait() }
-        let result = try body(&state)
-        if wakes(state) { condition.broadcast() }
-        return result
+        return try body(&state)
     }
 
     /// Waits until `ready` holds or the time `deadline` gives (nil: none) has come, then
