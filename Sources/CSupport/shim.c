@@ -129,6 +129,10 @@ int tr_ofd_lock(int fd, int64_t offset, bool exclusive, bool wait) {
     return ofd(fd, offset, exclusive ? F_WRLCK : F_RDLCK, wait);
 }
 
+int tr_ofd_unlock(int fd, int64_t offset) {
+    return ofd(fd, offset, F_UNLCK, false);
+}
+
 // SQLite counts every allocation in global statistics behind a mutex (SQLITE_CONFIG_MEMSTATUS,
 // on by default), which nothing here reads; a load makes millions of allocations. It can
 // only be turned off before SQLite initializes, i.e. before the first connection opens.

@@ -32,8 +32,12 @@ CURLcode tr_curl_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *value);
 // record locks they belong to the open file, so two threads of one process exclude each
 // other, and the kernel drops them when the process dies (kill -9 included).
 // Returns 0 on success, otherwise an errno value (EAGAIN/EACCES when `wait` is false and the
-// range is held elsewhere). Closing the descriptor releases the lock.
+// range is held elsewhere). Release it with tr_ofd_unlock, then close the descriptor.
 int tr_ofd_lock(int fd, int64_t offset, bool exclusive, bool wait);
+// Releases the lock tr_ofd_lock took at `offset`. Closing the descriptor releases it too, but
+// not while a child process started meanwhile (posix_spawn, fork) still holds a copy of the
+// descriptor, until that child execs or exits. Returns 0 or an errno value.
+int tr_ofd_unlock(int fd, int64_t offset);
 
 // Turns off SQLite's allocation statistics (sqlite3_config is variadic, which Swift cannot
 // call). Call it before any connection opens; returns SQLite's result code (0: done,

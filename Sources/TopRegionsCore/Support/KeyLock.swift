@@ -50,7 +50,7 @@ public final class KeyLockFile: Sendable {
         }
         let offset = Self.offset(for: key)
         let status = tr_ofd_lock(fd, offset, true, wait)
-        if status == 0 { return KeyLock(fd: fd) }
+        if status == 0 { return KeyLock(fd: fd, offset: offset) }
         close(fd)
         if !wait && (status == EAGAIN || status == EACCES) { return nil }
         throw SystemFailure.error(status, "cannot lock \(path)", otherwise: .internalError)
@@ -67,20 +67,26 @@ public final class KeyLockFile: Sendable {
     }
 }
 
-/// A held key; closing its descriptor releases it. Call `unlock()` when done: ARC may end
+/// A held key, until `unlock()` (or deinit) releases it. Call `unlock()` when done: ARC may end
 /// an unused object's life early, so do not rely on deinit to hold a lock for a scope.
 /// It may be handed to another thread (an open-file-description lock belongs to the
 /// descriptor, not to a thread): thumbnails are unlocked by the thread that commits them.
 public final class KeyLock: Sendable {
     private let fd: Atomic<Int32>
+    private let offset: Int64
 
-    fileprivate init(fd: Int32) {
+    fileprivate init(fd: Int32, offset: Int64) {
         self.fd = Atomic(fd)
+        self.offset = offset
     }
 
     public func unlock() {
         let held = fd.exchange(-1, ordering: .acquiringAndReleasing)
-        if held >= 0 { close(held) }
+        guard held >= 0 else { return }
+        // Released first, then closed: closing alone leaves the key held for as long as a
+        // program another thread is starting still has its copy of the descriptor.
+        _ = tr_ofd_unlock(held, offset)
+        close(held)
     }
 
     deinit {
