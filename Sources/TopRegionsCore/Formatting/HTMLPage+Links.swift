@@ -1,0 +1,66 @@
+import Foundation
+import TopRegionsRecords
+import TopRegionsSupport
+
+extension HTMLPage {
+    // MARK: Names and links
+
+    /// The file a region's page is expected in, beside the top-regions page that links to
+    /// it: `region-<id>.html` when the id is letters, digits, '.', '-' and '_' (Flickr's place
+    /// ids are), else `region-` and the id's safe file name (`SafeName`).
+    public static func regionPageName(_ regionID: String) -> String {
+        let plain = !regionID.isEmpty && regionID.count <= 100
+            && regionID.unicodeScalars.allSatisfy { SafeName.isSafe($0) || $0 == "." }
+        return "region-" + (plain ? regionID + ".html" : SafeName.fileName(for: regionID, extension: "html"))
+    }
+
+    /// The MIME type of image bytes, by their magic numbers; nil when they are no image a
+    /// browser shows (the page then shows a placeholder).
+    public static func imageType(of bytes: [UInt8]) -> String? {
+        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return "image/jpeg" }
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return "image/png" }
+        if bytes.starts(with: Array("GIF87a".utf8)) || bytes.starts(with: Array("GIF89a".utf8)) { return "image/gif" }
+        return nil
+    }
+
+    static func flickrPage(owner: String, photoID: String) -> String {
+        guard !owner.isEmpty else { return "https://www.flickr.com/photo.gne?id=" + percentEncoded(photoID) }
+        return "https://www.flickr.com/photos/\(percentEncoded(owner, keeping: "@"))/\(percentEncoded(photoID))"
+    }
+
+    /// A file: URL for an absolute path, every byte but unreserved ones and '/' encoded.
+    static func fileURL(_ path: String) -> String {
+        "file://" + percentEncoded(path, keeping: "/")
+    }
+
+    static func percentEncoded(_ text: String, keeping kept: Character? = nil) -> String {
+        var out = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                out.append(Character(Unicode.Scalar(byte)))
+            default:
+                if let kept, kept.asciiValue == byte {
+                    out.append(kept)
+                } else {
+                    out += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+                }
+            }
+        }
+        return out
+    }
+
+    /// An element id for a photo: its safe file name without the extension.
+    static func anchor(_ photoID: String) -> String {
+        String(SafeName.fileName(for: photoID, extension: "x").dropLast(2))
+    }
+
+    /// A word a POSIX shell reads back as `text`: bare when plain, else single-quoted.
+    static func shellWord(_ text: String) -> String {
+        if !text.isEmpty, text.unicodeScalars.allSatisfy({ SafeName.isSafe($0) || $0 == "." || $0 == "/" || $0 == "," }) {
+            return text
+        }
+        return "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}
