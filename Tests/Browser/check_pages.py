@@ -10,7 +10,7 @@ expect.json: {"pages": [{"file", "markers", "points", "thumbnails", "placeholder
 
 Checks, per page: no console error; no <script> element; every <img> is a data: URI that
 decoded (naturalWidth > 0); the map has exactly the markers (one per region listed with a
-position) or points (one per photo with coordinates) expected; the hostile texts are visible
+position) or points (a pin per photo with coordinates) expected; the hostile texts are visible
 text and made no element; right-to-left names render right to left; a screenshot is not
 blank. Before the pages: proof that the network is off (a probe image on a local server does
 not load, and does once the network is back), and that the page's Content-Security-Policy
@@ -227,7 +227,7 @@ def check_page(driver, directory, page, screenshots):
           placeholders: document.querySelectorAll('.placeholder').length,
           markers: document.querySelectorAll('svg circle.marker').length,
           markerTitles: [...document.querySelectorAll('svg circle.marker > title')].filter(t => t.textContent.trim()).length,
-          points: document.querySelectorAll('svg circle.point').length,
+          points: document.querySelectorAll('figure.map a.pin').length,
           rows: document.querySelectorAll('table.ranking tbody tr').length,
           mapHeight: document.querySelector('figure.map svg') ? document.querySelector('figure.map svg').getBoundingClientRect().height : 0,
           text: document.body.innerText,

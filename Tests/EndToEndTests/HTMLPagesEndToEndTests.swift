@@ -118,7 +118,12 @@ import Testing
             #expect(Self.occurrences("href=\"file://", in: page.stdout) == 1)
             #expect(page.stdout.contains(fileLink))
             #expect(page.stdout.contains("href=\"https://www.flickr.com/photos/\(ids[0].1)/\(ids[0].0)\""))
-            #expect(Self.occurrences("href=\"https://www.flickr.com/photos/", in: page.stdout) == 78)
+            // Every card links back to the photo's page on Flickr (Flickr's terms); the one not
+            // cached also leads there from its thumbnail.
+            let cards = Self.occurrences("<li class=\"card\"", in: page.stdout)
+            #expect(cards == 79)
+            #expect(Self.occurrences("<a class=\"flickr\" href=\"https://www.flickr.com/photos/", in: page.stdout) == cards)
+            #expect(Self.occurrences("href=\"https://www.flickr.com/photos/", in: page.stdout) == 2 * cards - 1)
         }
         // A cache that does not exist holds nothing, and asking does not create it.
         let missing = scratch.file("no-cache")

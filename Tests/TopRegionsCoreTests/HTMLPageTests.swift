@@ -127,7 +127,8 @@ import TopRegionsRecords
         #expect(Self.occurrences("<circle class=\"marker\"", in: html) == 3)
         #expect(Self.occurrences("<tr><td class=\"n\">", in: html) == 4)
         // Largest first; area proportional to photographers (radius 56 for the most, half for a quarter of them).
-        #expect(html.contains("<a href=\"region-A.html\"><circle class=\"marker\" cx=\"1823.5\" cy=\"411.5\" r=\"56\"><title>1. Alpha: 100 photographers, 200 photos</title></circle></a>"))
+        // The name is isolated (U+2068 … U+2069), so a right-to-left name leaves the counts in their order.
+        #expect(html.contains("<a href=\"region-A.html\"><circle class=\"marker\" cx=\"1823.5\" cy=\"411.5\" r=\"56\"><title>1. \u{2068}Alpha\u{2069}: 100 photographers, 200 photos</title></circle></a>"))
         #expect(html.contains("<circle class=\"marker\" cx=\"3312\" cy=\"1239\" r=\"28\">"))
         // The smallest stay visible.
         #expect(html.contains("<circle class=\"marker\" cx=\"1800\" cy=\"900\" r=\"7\">"))
@@ -172,8 +173,10 @@ import TopRegionsRecords
         // 3.3 degrees wide at 44.5 degrees north is 23.54 units, 1.1 degrees tall is 11: made 4:3 around the box.
         #expect(html.contains("<svg viewBox=\"826.3 446.17 23.54 17.65\""))
         #expect(html.contains("<path class=\"land\" transform=\"scale(0.7133 1)\""))
-        #expect(Self.occurrences("<circle class=\"point\"", in: html) == 3)
-        #expect(html.contains("<a href=\"#photo-2\"><circle class=\"point\""))
+        // Each photo a dot, and a pin over the map (in percent of its frame) leading to its card.
+        #expect(Self.occurrences("<circle class=\"dot\"", in: html) == 3)
+        #expect(Self.occurrences("<a class=\"pin\"", in: html) == 3)
+        #expect(html.contains("<a class=\"pin\" href=\"#photo-2\" style=\"left:"))
     }
 
     @Test func aLonePhotoGetsAtLeastADegreeOfMap() {
@@ -214,10 +217,11 @@ import TopRegionsRecords
         let photos = [Self.photo("111"), Self.photo("222", owner: "98765432@N01"), Self.photo("333", owner: "")]
         let images = HTMLPage.Images(thumbnails: [:], cachedFiles: ["111": "/home/ann/.cache/top regions/Zürich/111.jpg"])
         let html = Self.text(HTMLPage.photos(photos, listing: .region(Self.region), images: images))
-        #expect(Self.attributes("href", in: html).filter { !$0.hasPrefix("#") && !$0.hasPrefix("data:") && !$0.hasPrefix("https://www.naturalearthdata") } == [
-            "file:///home/ann/.cache/top%20regions/Z%C3%BCrich/111.jpg",
-            "https://www.flickr.com/photos/98765432@N01/222",
-            "https://www.flickr.com/photo.gne?id=333",
+        // The photo's link, then the link to its page on Flickr that every photo shown has.
+        #expect(Self.attributes("href", in: html).filter { !$0.hasPrefix("#") && !$0.hasPrefix("data:") && !$0.hasPrefix("https://www.naturalearthdata") && !$0.hasSuffix(".html") } == [
+            "file:///home/ann/.cache/top%20regions/Z%C3%BCrich/111.jpg", "https://www.flickr.com/photos/12345678@N04/111",
+            "https://www.flickr.com/photos/98765432@N01/222", "https://www.flickr.com/photos/98765432@N01/222",
+            "https://www.flickr.com/photo.gne?id=333", "https://www.flickr.com/photo.gne?id=333",
         ])
         #expect(html.contains("title=\"Open the cached photo: Bold &amp; brave\""))
         #expect(html.contains("title=\"Open on Flickr: Bold &amp; brave\""))
@@ -229,12 +233,12 @@ import TopRegionsRecords
             Self.photo("2", title: "تل أبيب", ownerName: "דוד", uploaded: 300),
         ]
         let html = Self.text(HTMLPage.photos(photos, listing: .recents, images: .init(thumbnails: [:]), formatTime: { "t\($0)" }))
-        #expect(html.contains("<div class=\"title\" dir=\"auto\">(untitled)</div>\n<div class=\"meta\" dir=\"auto\">12345678@N04</div>\n<div class=\"meta\">viewed t200<br>uploaded t100<br><span dir=\"auto\">Nova Scotia, Canada</span></div>"))
+        #expect(html.contains("<div class=\"title\" dir=\"auto\">(untitled)</div>\n<div class=\"meta\" dir=\"auto\">12345678@N04</div>\n<div class=\"meta\">viewed t200<br>uploaded t100<br><span dir=\"auto\">Nova Scotia, Canada</span><br><a class=\"flickr\" href=\"https://www.flickr.com/photos/12345678@N04/1\">on Flickr</a></div>"))
         #expect(html.contains("<div class=\"title\" dir=\"auto\">تل أبيب</div>\n<div class=\"meta\" dir=\"auto\">דוד</div>\n<div class=\"meta\">uploaded t300<br>"))
 
         let region = Self.text(HTMLPage.photos(photos, listing: .region(Self.region), images: .init(thumbnails: [:]), formatTime: { "t\($0)" }))
-        #expect(region.contains("<div class=\"meta\">uploaded t100</div>"))
-        #expect(!region.contains("viewed"))
+        #expect(region.contains("<div class=\"meta\">uploaded t100<br><a class=\"flickr\""))
+        #expect(!region.contains("viewed t"))
         #expect(region.contains("<p class=\"sub\">Region R1.x_y-z: 6 photos by 3 photographers; the newest 2 here.</p>"))
     }
 

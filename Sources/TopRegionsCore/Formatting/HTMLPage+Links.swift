@@ -7,11 +7,19 @@ extension HTMLPage {
 
     /// The file a region's page is expected in, beside the top-regions page that links to
     /// it: `region-<id>.html` when the id is letters, digits, '.', '-' and '_' (Flickr's place
-    /// ids are), else `region-` and the id's safe file name (`SafeName`).
-    public static func regionPageName(_ regionID: String) -> String {
+    /// ids are), else `region-` and the id's safe file name (`SafeName`). The list's later
+    /// pages add `+<page>` before `.html`: no id's name holds a '+', so no two pages share a
+    /// name.
+    public static func regionPageName(_ regionID: String, page: Int = 1) -> String {
         let plain = !regionID.isEmpty && regionID.count <= 100
             && regionID.unicodeScalars.allSatisfy { SafeName.isSafe($0) || $0 == "." }
-        return "region-" + (plain ? regionID + ".html" : SafeName.fileName(for: regionID, extension: "html"))
+        let name = "region-" + (plain ? regionID + ".html" : SafeName.fileName(for: regionID, extension: "html"))
+        return page > 1 ? String(name.dropLast(5)) + "+\(page).html" : name
+    }
+
+    /// The file of a list that is not a region's (`all`, `recents`), on `page`.
+    static func listPageName(_ list: String, page: Int) -> String {
+        page > 1 ? "\(list)+\(page).html" : "\(list).html"
     }
 
     /// The MIME type of image bytes, by their magic numbers; nil when they are no image a

@@ -3,12 +3,39 @@ import TopRegionsRecords
 import TopRegionsSupport
 
 extension HTMLPage {
-    /// The photos' points on the world outline, framed on the GeoJSON bounding box.
-    static func photoMap(_ photos: [StoredPhoto]) -> String? {
-        let features: [Reports.GeoFeature] = photos.compactMap { photo in
-            guard let latitude = photo.record.latitude, let longitude = photo.record.longitude else { return nil }
-            return Reports.GeoFeature(id: photo.record.id, longitude: longitude, latitude: latitude, properties: [])
+    /// A point of a list's map: one photo's position.
+    public struct MapPoint: Sendable, Equatable {
+        public var latitude: Double
+        public var longitude: Double
+
+        public init(latitude: Double, longitude: Double) {
+            self.latitude = latitude
+            self.longitude = longitude
         }
+    }
+
+    /// A place's name where it lies, drawn on a region's map to give a person their
+    /// bearings where the world outline shows nothing (a city's streets are all land).
+    public struct PlaceLabel: Sendable, Equatable {
+        public var name: String
+        public var latitude: Double
+        public var longitude: Double
+
+        public init(name: String, latitude: Double, longitude: Double) {
+            self.name = name
+            self.latitude = latitude
+            self.longitude = longitude
+        }
+    }
+
+    /// The photos on the world outline, framed on the GeoJSON bounding box of `all` (every
+    /// photo of the list; the page's `photos` when nil), each of `all` a dot and each of
+    /// `photos` a pin whose callout shows its title, the start of its description and (served)
+    /// its thumbnail, and leads to the photo; `places` are named where they lie.
+    static func photoMap(_ photos: [StoredPhoto], all: [MapPoint]? = nil, places: [PlaceLabel] = [], site: Site = .files) -> String? {
+        let placed = photos.filter { $0.record.latitude != nil && $0.record.longitude != nil }
+        let points = all ?? placed.map { MapPoint(latitude: $0.record.latitude!, longitude: $0.record.longitude!) }
+        let features = points.map { Reports.GeoFeature(id: "", longitude: $0.longitude, latitude: $0.latitude, properties: []) }
         guard let box = Reports.boundingBox(features) else { return nil }
         let (west, south, east, north) = (box[0], box[1], box[2], box[3])
         // Equirectangular, with longitudes shrunk by the cosine of the middle latitude so
@@ -34,14 +61,61 @@ extension HTMLPage {
         var svg = mapOpening(
             viewBox: (x, y, width, height), xScale: xScale, graticule: false, label: "Map of the photos",
             extra: " data-bbox=\"\(box.map(JSONWriter.format).joined(separator: ","))\"")
-        svg += "<g class=\"points\">\n"
-        for (feature, photo) in zip(features, photos.filter { $0.record.latitude != nil && $0.record.longitude != nil }) {
-            let title = photo.record.title.isEmpty ? "(untitled)" : photo.record.title
-            svg += "<a href=\"#photo-\(anchor(feature.id))\"><circle class=\"point\" cx=\"\(number(projectX(feature.longitude) * xScale))\""
-            svg += " cy=\"\(number(projectY(feature.latitude)))\" r=\"\(number(r))\"><title>\(escape(title))</title></circle></a>\n"
+        // Every photo of the list, one dot per spot: photos closer than a dot's radius share
+        // it, so a region of 15,000 photos draws a few thousand dots at most.
+        svg += "<g class=\"dots\">\n"
+        var drawn = Set<Int64>()
+        for point in points {
+            let cx = projectX(point.longitude) * xScale, cy = projectY(point.latitude)
+            guard drawn.insert(Int64((cx / r).rounded()) << 32 ^ Int64((cy / r).rounded())).inserted else { continue }
+            svg += "<circle class=\"dot\" cx=\"\(number(cx))\" cy=\"\(number(cy))\" r=\"\(number(r * 0.6))\"/>\n"
         }
-        svg += "</g>\n</svg>\n"
-        return "<figure class=\"map\">\n\(svg)</figure>\n"
+        svg += "</g>\n"
+        let inView = places.filter { place in
+            let (px, py) = (projectX(place.longitude) * xScale, projectY(place.latitude))
+            return px >= x && px <= x + width && py >= y && py <= y + height
+        }
+        if !inView.isEmpty {
+            // A name is drawn only where it does not cover one drawn before.
+            let fontSize = width * 0.024
+            var taken: [(x: Double, y: Double, halfWidth: Double)] = []
+            svg += "<g class=\"places\" font-size=\"\(number(fontSize))\">\n"
+            for place in inView {
+                let (px, py) = (projectX(place.longitude) * xScale, projectY(place.latitude))
+                let halfWidth = Double(place.name.count) * fontSize * 0.3
+                guard !taken.contains(where: { abs($0.x - px) < $0.halfWidth + halfWidth && abs($0.y - py) < fontSize * 1.2 }) else { continue }
+                taken.append((px, py, halfWidth))
+                svg += "<text x=\"\(number(px))\" y=\"\(number(py))\">\(escape(isolated(place.name)))</text>\n"
+            }
+            svg += "</g>\n"
+        }
+        svg += "</svg>\n"
+        // The page's photos as pins over the map, placed in percent of its frame.
+        var pins = ""
+        for photo in placed {
+            let record = photo.record
+            let left = (projectX(record.longitude!) * xScale - x) / width * 100
+            let top = (projectY(record.latitude!) - y) / height * 100
+            let title = record.title.isEmpty ? "(untitled)" : record.title
+            let link = site.isServed ? site.photo(record.id) : "#photo-\(anchor(record.id))"
+            pins += "<a class=\"pin\" href=\"\(escape(link))\" style=\"left:\(number(left, places: 4))%;top:\(number(top, places: 4))%\">"
+            pins += "<span class=\"callout\">"
+            if site.isServed, record.thumbURL != nil {
+                pins += "<img src=\"\(site.thumbnail(record.id))\" loading=\"lazy\" alt=\"\" width=\"75\" height=\"75\">"
+            }
+            pins += "<b dir=\"auto\">\(escape(title))</b>"
+            let description = Reports.snippet(record.description)
+            if !description.isEmpty { pins += "<span dir=\"auto\">\(escape(description))</span>" }
+            pins += "</span></a>\n"
+        }
+        return "<figure class=\"map photo-map\">\n<div class=\"frame\">\n\(svg)\(pins)</div>\n</figure>\n"
+    }
+
+    /// Text from Flickr inside a first-strong isolate, for places where it cannot be put in an
+    /// element of its own (an SVG `<title>` or `<text>`): a right-to-left override in a name
+    /// then ends with the name, and the counts after it read in their own order.
+    static func isolated(_ text: String) -> String {
+        "\u{2068}" + text + "\u{2069}"
     }
 
     /// `<svg>` with the land (and a graticule on world maps) already drawn.

@@ -48,102 +48,174 @@ extension HTMLPage {
     }
 
     /// A map of the photos fitted to their bounding box (the box `--format geojson` gives),
-    /// then a grid of thumbnails, each linking to the full photo: the cached file when the
-    /// photo cache holds it, else its page on Flickr. `sortedBy`: how the photos are ordered
-    /// when not in the listing's own order ("by title"), for the heading.
+    /// then a grid of thumbnails, each linking to the full photo (served: its page; files:
+    /// the cached file when the photo cache holds it, else its page on Flickr) and to its
+    /// page on Flickr. `sortedBy`: how the photos are ordered when not in the listing's own
+    /// order ("by title"), for the heading; `sort`: that order's name, for links.
+    ///
+    /// With `paging`, `photos` are one page of a longer list (at most `Paging.size`), and
+    /// `mapPoints` every photo of the list: the map and the counts cover the whole list, the
+    /// grid and the map's callouts the page.
     public static func photos(
-        _ photos: [StoredPhoto], listing: PhotoListing, images: Images,
-        formatTime: TimeFormatter = Reports.formatTime, sortedBy: String? = nil
+        _ photos: [StoredPhoto], listing: PhotoListing, images: Images, site: Site = .files,
+        paging: Paging? = nil, mapPoints: [MapPoint]? = nil, places: [PlaceLabel] = [],
+        formatTime: TimeFormatter = Reports.formatTime, sortedBy: String? = nil, sort: String? = nil
     ) -> [UInt8] {
         var page: Page
         let fetchCommand: String
+        // "the newest 30 here" or "31–60 of them here", after the list's own totals.
+        func shown(_ total: Int) -> String {
+            if let paging, paging.pages > 1 {
+                return "; \(paging.offset + 1)–\(paging.offset + photos.count) here"
+            }
+            return photos.count < total ? "; the \(sortedBy == nil ? "newest" : "first") \(photos.count) here" : ""
+        }
         switch listing {
         case .region(let region):
-            page = Page(title: region.name)
+            page = Page(title: region.name, site: site)
             var subtitle = "Region \(escape(region.regionID)): \(count(region.photos, "photo")) by \(count(region.photographers, "photographer"))"
-            if photos.count < region.photos { subtitle += "; the \(sortedBy == nil ? "newest" : "first") \(photos.count) here" }
+            subtitle += shown(region.photos)
             if let sortedBy { subtitle += ", \(escape(sortedBy))" }
             page.heading(escape(region.name), subtitle: subtitle + ".", headingIsText: false)
             fetchCommand = "regions-top --region \(shellWord(region.regionID)) | thumb-get"
         case .recents:
-            page = Page(title: "Recently viewed")
-            page.heading("Recently viewed", subtitle: photos.isEmpty
-                ? "No photo has been viewed yet: <code>photo-cache ID</code> views one."
-                : "\(count(photos.count, "photo")) most recently viewed through photo-cache, latest first.", headingIsText: false)
+            page = Page(title: "Recently viewed", site: site)
+            let total = paging?.total ?? photos.count
+            page.heading("Recently viewed", subtitle: total == 0
+                ? (site.isServed ? "No photo has been viewed yet: open one to see it here." : "No photo has been viewed yet: <code>photo-cache ID</code> views one.")
+                : "\(count(total, "photo")) most recently viewed, latest first\(shown(total)).", headingIsText: false)
             fetchCommand = "regions-top --recents | thumb-get"
         case .all(let stored):
-            page = Page(title: "All photos")
+            page = Page(title: "All photos", site: site)
             var subtitle = stored == 0 ? "No photo is stored yet." : "\(count(stored, "photo")) stored"
             if stored > 0 {
-                subtitle += photos.count < stored ? "; the \(sortedBy == nil ? "newest" : "first") \(photos.count) here" : ""
+                subtitle += shown(stored)
                 subtitle += ", " + escape(sortedBy ?? "newest upload first") + "."
             }
             page.heading("All photos", subtitle: subtitle, headingIsText: false)
             fetchCommand = "regions-top --photos | thumb-get"
         case .search(let query, let region):
-            page = Page(title: "Search: \(query)")
-            var subtitle = photos.isEmpty ? "No photo matches" : "\(count(photos.count, "photo")) matching"
+            page = Page(title: "Search: \(query)", site: site, searchText: query)
+            let total = paging?.total ?? photos.count
+            var subtitle = total == 0 ? "No photo matches" : "\(count(total, "photo")) matching"
             subtitle += " <q>\(escape(query))</q> in title, description, photographer or region"
             if let region { subtitle += ", in <span dir=\"auto\">\(escape(region.name))</span>" }
-            subtitle += ", " + escape(sortedBy ?? "best match first") + "."
+            subtitle += shown(total) + ", " + escape(sortedBy ?? "best match first") + "."
             page.heading("Search: <span dir=\"auto\">\(escape(query))</span>", subtitle: subtitle, headingIsText: false)
             fetchCommand = "regions-top --search \(shellWord(query))" + (region.map { " --region \(shellWord($0.regionID))" } ?? "") + " | thumb-get"
         }
+        if site.isServed { sortChoice(listing, sort: sort, site: site, into: &page.html) }
 
         // On a wide screen the map stays in view beside the grid; on a narrow one, above it.
         // The thumbnails in base64 are most of the page: room for them at once, not by doubling.
-        let thumbnailBytes = photos.reduce(0) { $0 + (images.thumbnails?[$1.record.id]?.count ?? 0) }
+        let embedded = site.isServed ? nil : images.thumbnails
+        let thumbnailBytes = photos.reduce(0) { $0 + (embedded?[$1.record.id]?.count ?? 0) }
         page.html.bytes.reserveCapacity(page.html.bytes.count + thumbnailBytes / 3 * 4 + photos.count * 1_024 + 64 << 10)
-        let map = photoMap(photos)
+        let map = photoMap(photos, all: mapPoints, places: places, site: site)
         if let map { page.html += "<div class=\"split\">\n\(map)<div class=\"photos\">\n" }
 
         if photos.isEmpty, case .region = listing {
             page.html += "<p class=\"notice\">No photo of this region is stored (any more).</p>\n"
         }
-        let withoutThumbnail = photos.filter { images.thumbnails?[$0.record.id] == nil }.count
-        let unusable = images.unusableThumbnails(among: photos).count
-        if images.thumbnails == nil {
-            page.html += "<p class=\"notice\">This database has no thumbnail table, so every photo shows a placeholder.</p>\n"
-        } else if withoutThumbnail > 0 {
-            page.html += "<p class=\"notice\">\(withoutThumbnail) of \(count(photos.count, "photo")) \(withoutThumbnail == 1 ? "has" : "have") no thumbnail yet. "
-            page.html += "Fetch them with <code>\(escape(fetchCommand))</code>, then make this page again.</p>\n"
-        }
-        if unusable > 0 {
-            page.html += "<p class=\"notice\">\(unusable) stored \(unusable == 1 ? "thumbnail is" : "thumbnails are") not an image and \(unusable == 1 ? "shows" : "show") a placeholder.</p>\n"
+        if !site.isServed {
+            let withoutThumbnail = photos.filter { images.thumbnails?[$0.record.id] == nil }.count
+            let unusable = images.unusableThumbnails(among: photos).count
+            if images.thumbnails == nil {
+                page.html += "<p class=\"notice\">This database has no thumbnail table, so every photo shows a placeholder.</p>\n"
+            } else if withoutThumbnail > 0 {
+                page.html += "<p class=\"notice\">\(withoutThumbnail) of \(count(photos.count, "photo")) \(withoutThumbnail == 1 ? "has" : "have") no thumbnail yet. "
+                page.html += "Fetch them with <code>\(escape(fetchCommand))</code>, then make this page again.</p>\n"
+            }
+            if unusable > 0 {
+                page.html += "<p class=\"notice\">\(unusable) stored \(unusable == 1 ? "thumbnail is" : "thumbnails are") not an image and \(unusable == 1 ? "shows" : "show") a placeholder.</p>\n"
+            }
         }
 
-        page.html += "<ul class=\"grid\">\n"
+        let pageLink = { (number: Int) in site.listing(listing, page: number, sort: sort) }
+        if let paging { page.pager(paging, link: pageLink) }
+        // Sorted by title, the grid has a heading for each initial (the app's section index).
+        var section: String?
+        page.html += sort == "title" ? "" : "<ul class=\"grid\">\n"
         for photo in photos {
-            card(photo, listing: listing, images: images, formatTime: formatTime, into: &page.html)
+            if sort == "title" {
+                let initial = sectionInitial(photo.record.title)
+                if initial != section {
+                    if section != nil { page.html += "</ul>\n" }
+                    page.html += "<h2 class=\"section\" dir=\"auto\">\(escape(initial))</h2>\n<ul class=\"grid\">\n"
+                    section = initial
+                }
+            }
+            card(photo, listing: listing, images: images, site: site, formatTime: formatTime, into: &page.html)
         }
-        page.html += "</ul>\n"
+        if sort != "title" || section != nil { page.html += "</ul>\n" }
+        if let paging { page.pager(paging, link: pageLink) }
         if map != nil { page.html += "</div>\n</div>\n" }
-        page.footer("""
-            A photo links to its full-size file when photo-cache holds it, else to its page on Flickr. \
-            <code>photo-cache ID</code> fetches one.
-            """)
+        page.footer(site.isServed
+            ? "Each photo links to its page here, with the full photo, and to its page on Flickr."
+            : "A photo links to its full-size file when photo-cache holds it, else to its page on Flickr. <code>photo-cache ID</code> fetches one.")
         return page.finish()
     }
 
-    /// One photo's card, appended to `html`.
-    static func card(_ photo: StoredPhoto, listing: PhotoListing, images: Images, formatTime: TimeFormatter, into html: inout PageText) {
+    /// The heading a photo's title goes under when a list is sorted by title: its first
+    /// letter, capitals and accents aside ("É" under "E"); "#" for a digit or a sign, and
+    /// "Untitled" for none.
+    static func sectionInitial(_ title: String) -> String {
+        guard let first = title.first(where: { !$0.isWhitespace }) else { return "Untitled" }
+        let folded = String(first).folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil).uppercased()
+        guard let letter = folded.first, letter.isLetter else { return "#" }
+        return String(letter)
+    }
+
+    /// The links that order a served list another way (newest first, by title).
+    static func sortChoice(_ listing: PhotoListing, sort: String?, site: Site, into html: inout PageText) {
+        let choices: [(String?, String)]
+        switch listing {
+        case .region, .all: choices = [(nil, "Newest first"), ("title", "By title")]
+        case .recents, .search: return
+        }
+        html += "<p class=\"sort\">"
+        for (index, (key, label)) in choices.enumerated() {
+            if index > 0 { html += " · " }
+            if key == sort {
+                html += "<strong>\(label)</strong>"
+            } else {
+                html += "<a href=\"\(escape(site.listing(listing, page: 1, sort: key)))\">\(label)</a>"
+            }
+        }
+        html += "</p>\n"
+    }
+
+    /// One photo's card, appended to `html`: its thumbnail leading to the photo, title,
+    /// photographer, times, and the link back to its page on Flickr (which Flickr's terms
+    /// ask of every photo shown).
+    static func card(
+        _ photo: StoredPhoto, listing: PhotoListing, images: Images, site: Site = .files, formatTime: TimeFormatter,
+        into html: inout PageText
+    ) {
         let record = photo.record
         let title = record.title.isEmpty ? "(untitled)" : record.title
         let photographer = record.ownerName.isEmpty ? (record.owner.isEmpty ? "(unknown)" : record.owner) : record.ownerName
+        let flickr = flickrPage(owner: record.owner, photoID: record.id)
         let link: String
         var hover: String
-        if let file = images.cachedFiles[record.id] {
+        if site.isServed {
+            link = site.photo(record.id)
+            hover = "Open the photo"
+        } else if let file = images.cachedFiles[record.id] {
             link = fileURL(file)
             hover = "Open the cached photo"
         } else {
-            link = flickrPage(owner: record.owner, photoID: record.id)
+            link = flickr
             hover = "Open on Flickr"
         }
         let description = Reports.snippet(record.description)
         if !description.isEmpty { hover += ": " + description }
 
         html += "<li class=\"card\" id=\"photo-\(anchor(record.id))\"><a class=\"thumb\" href=\"\(escape(link))\" title=\"\(escape(hover))\">"
-        if let bytes = images.thumbnails?[record.id], let type = imageType(of: bytes) {
+        if site.isServed, record.thumbURL != nil {
+            // Asked for only when it comes on screen; the server fetches it from Flickr once.
+            html += "<img src=\"\(site.thumbnail(record.id))\" loading=\"lazy\" alt=\"\(escape(title))\" width=\"75\" height=\"75\">"
+        } else if !site.isServed, let bytes = images.thumbnails?[record.id], let type = imageType(of: bytes) {
             html += "<img src=\"data:\(type);base64,"
             base64(bytes, into: &html.bytes)
             html += "\" alt=\"\(escape(title))\" width=\"75\" height=\"75\">"
@@ -154,9 +226,15 @@ extension HTMLPage {
         var times: [String] = []
         if let uploaded = record.uploaded { times.append("uploaded \(escape(formatTime(uploaded)))") }
         if case .recents = listing, let viewed = photo.viewedAt { times.insert("viewed \(escape(formatTime(viewed)))", at: 0) }
-        if let region = record.region, listing.showsRegions { times.append("<span dir=\"auto\">\(escape(region))</span>") }
-        if !times.isEmpty { html += "<div class=\"meta\">\(times.joined(separator: "<br>"))</div>\n" }
+        if let region = record.region, listing.showsRegions {
+            if site.isServed, let regionID = record.regionID {
+                times.append("<a href=\"\(escape(site.region(regionID)))\" dir=\"auto\">\(escape(region))</a>")
+            } else {
+                times.append("<span dir=\"auto\">\(escape(region))</span>")
+            }
+        }
+        times.append("<a class=\"flickr\" href=\"\(escape(flickr))\">on Flickr</a>")
+        html += "<div class=\"meta\">\(times.joined(separator: "<br>"))</div>\n"
         html += "</li>\n"
     }
-
 }

@@ -7,16 +7,20 @@ extension HTMLPage {
 
     /// A world map with one marker per region (area proportional to its photographers),
     /// then the ranked list; each region links to `regionPageName(_:)` beside this page.
-    public static func regions(_ rows: [RegionRank]) -> [UInt8] {
-        var page = Page(title: "Top regions")
+    public static func regions(_ rows: [RegionRank], site: Site = .files) -> [UInt8] {
+        var page = Page(title: "Top regions", site: site)
         page.heading("Top regions", subtitle: rows.isEmpty
             ? "No region has photos yet."
             : "The \(rows.count == 1 ? "region" : "\(rows.count) regions") with the most distinct photographers among the stored photos, most first.")
         if rows.isEmpty {
             page.html += "<p class=\"notice\">Photos get into the database with <code>flickr-recent | place-resolve | regions-load</code>.</p>\n"
         } else {
-            page.html += worldMap(rows)
-            page.html += ranking(rows)
+            page.html += worldMap(rows, site: site)
+            page.html += ranking(rows, site: site)
+        }
+        if site.isServed {
+            page.footer("Each region leads to its photos, 30 to a page.")
+            return page.finish()
         }
         let example = rows.first.map(\.regionID) ?? "ID"
         page.footer("""
@@ -27,7 +31,7 @@ extension HTMLPage {
         return page.finish()
     }
 
-    static func worldMap(_ rows: [RegionRank]) -> String {
+    static func worldMap(_ rows: [RegionRank], site: Site = .files) -> String {
         let placed = rows.filter { $0.latitude != nil && $0.longitude != nil }
         let most = max(placed.map(\.photographers).max() ?? 1, 1)
         // Area proportional to photographers; the smallest stay visible dots.
@@ -50,9 +54,9 @@ extension HTMLPage {
         // Largest first, so a small marker is never hidden under a large one.
         let order = placed.sorted { ($0.photographers, $1.rank) > ($1.photographers, $0.rank) }
         for row in order {
-            svg += "<a href=\"\(regionPageName(row.regionID))\"><circle class=\"marker\" cx=\"\(number(projectX(row.longitude!)))\""
+            svg += "<a href=\"\(escape(site.region(row.regionID)))\"><circle class=\"marker\" cx=\"\(number(projectX(row.longitude!)))\""
             svg += " cy=\"\(number(projectY(row.latitude!)))\" r=\"\(number(radius(row)))\"><title>"
-            svg += "\(row.rank). \(escape(row.name)): \(count(row.photographers, "photographer")), \(count(row.photos, "photo"))"
+            svg += "\(row.rank). \(escape(isolated(row.name))): \(count(row.photographers, "photographer")), \(count(row.photos, "photo"))"
             svg += "</title></circle></a>\n"
         }
         svg += "</g>\n</svg>\n"
@@ -64,7 +68,7 @@ extension HTMLPage {
         return html + "</figure>\n"
     }
 
-    static func ranking(_ rows: [RegionRank]) -> String {
+    static func ranking(_ rows: [RegionRank], site: Site = .files) -> String {
         var html = """
             <table class="ranking">
             <thead><tr><th class="n">#</th><th>Region</th><th class="n">Photographers</th><th class="n">Photos</th></tr></thead>
@@ -72,7 +76,7 @@ extension HTMLPage {
 
             """
         for row in rows {
-            html += "<tr><td class=\"n\">\(row.rank)</td><td><a href=\"\(regionPageName(row.regionID))\" dir=\"auto\">\(escape(row.name))</a></td>"
+            html += "<tr><td class=\"n\">\(row.rank)</td><td><a href=\"\(escape(site.region(row.regionID)))\" dir=\"auto\">\(escape(row.name))</a></td>"
             html += "<td class=\"n\">\(row.photographers)</td><td class=\"n\">\(row.photos)</td></tr>\n"
         }
         return html + "</tbody>\n</table>\n"

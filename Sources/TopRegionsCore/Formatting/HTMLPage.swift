@@ -8,12 +8,19 @@ import TopRegionsSupport
 /// here), runs no script, and says so in its Content-Security-Policy. Everything that came
 /// from Flickr (titles, descriptions, names, ids) is escaped text.
 public enum HTMLPage {
-    /// No script, nothing fetched: images only from data: URIs, styles only inline.
-    public static let contentSecurityPolicy =
-        "default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'none'; base-uri 'none'; form-action 'none'"
+    /// A file's policy: no script, nothing fetched (images only from data: URIs), styles
+    /// only inline (`Site.contentSecurityPolicy`).
+    public static let contentSecurityPolicy = Site.files.contentSecurityPolicy
 
     /// How a page shows a time (Unix seconds); one function, so every time on a page looks alike.
     public typealias TimeFormatter = @Sendable (Int64) -> String
+
+    /// `page` with `html` inserted after its header (a notice above the content).
+    public static func inserting(_ html: String, afterHeaderOf page: [UInt8]) -> [UInt8] {
+        let marker = Array("</header>\n".utf8)
+        guard let end = page.indices.first(where: { page[$0...].starts(with: marker) }) else { return page }
+        return Array(page[..<(end + marker.count)]) + Array(html.utf8) + Array(page[(end + marker.count)...])
+    }
 
     // MARK: The page around the content
 
@@ -30,13 +37,16 @@ public enum HTMLPage {
     struct Page {
         var html = PageText()
 
-        init(title: String) {
+        let site: Site
+
+        init(title: String, site: Site = .files, searchText: String = "") {
+            self.site = site
             html += """
                 <!DOCTYPE html>
                 <html lang="en" dir="ltr">
                 <head>
                 <meta charset="utf-8">
-                <meta http-equiv="Content-Security-Policy" content="\(HTMLPage.contentSecurityPolicy)">
+                <meta http-equiv="Content-Security-Policy" content="\(site.contentSecurityPolicy)">
                 <meta name="viewport" content="width=device-width, initial-scale=1">
                 <meta name="referrer" content="no-referrer">
                 <title>\(HTMLPage.escape(title)) · topregions</title>
@@ -44,8 +54,17 @@ public enum HTMLPage {
                 <style>\(HTMLPage.style)</style>
                 </head>
                 <body>
-
+                <nav class="bar"><a href="\(site.top)">Top regions</a> <a href="\(site.all())">All photos</a> \
+                <a href="\(site.recents())">Recently viewed</a>
                 """
+            if site.isServed {
+                html += """
+                    <form class="search" action="/search" method="get" role="search">\
+                    <input type="search" name="q" value="\(HTMLPage.escape(searchText))" aria-label="Search the photos" \
+                    placeholder="Search photos" dir="auto"> <button>Search</button></form>
+                    """
+            }
+            html += "</nav>\n"
         }
 
         /// `heading` is plain text unless `headingIsText` is false (then already escaped).
@@ -58,11 +77,26 @@ public enum HTMLPage {
             html += """
                 <footer>
                 <p>\(note)</p>
-                <p>Made by regions-top. Map: \(WorldOutline.attribution) (public-domain country outlines, \
+                <p>This product uses the Flickr API but is not endorsed or certified by SmugMug, Inc.</p>
+                <p>Made by \(site.isServed ? "regions-serve" : "regions-top"). Map: \(WorldOutline.attribution) (public-domain country outlines, \
                 <a href="https://www.naturalearthdata.com/">naturalearthdata.com</a>).</p>
                 </footer>
 
                 """
+        }
+
+        /// Links to the pages before and after this one of a list, and where it is.
+        mutating func pager(_ paging: Paging, link: (Int) -> String) {
+            guard paging.pages > 1 else { return }
+            html += "<nav class=\"pager\">"
+            if paging.page > 1 {
+                html += "<a rel=\"prev\" href=\"\(HTMLPage.escape(link(paging.page - 1)))\">← Previous</a> "
+            }
+            html += "<span>Page \(paging.page) of \(paging.pages)</span>"
+            if paging.page < paging.pages {
+                html += " <a rel=\"next\" href=\"\(HTMLPage.escape(link(paging.page + 1)))\">Next →</a>"
+            }
+            html += "</nav>\n"
         }
 
         mutating func finish() -> [UInt8] {
@@ -78,7 +112,8 @@ public enum HTMLPage {
         h1{font-size:1.6rem;margin:0 0 4px}
         .sub{color:#56616b;margin:0 0 14px}
         a{color:#1f5f99}
-        figure.map{margin:0 0 18px;border:1px solid #b9c9d6;border-radius:8px;overflow:hidden;background:#cfe0ec}
+        figure.map{margin:0 0 18px;border:1px solid #b9c9d6;border-radius:8px;background:#cfe0ec}
+        figure.map>svg,figure.map .frame>svg{border-radius:8px}
         figure.map svg{display:block;width:100%;height:auto}
         .split{display:grid;grid-template-columns:minmax(0,5fr) minmax(0,7fr);gap:18px;align-items:start}
         .split>figure.map{position:sticky;top:12px;margin:0}
@@ -108,6 +143,27 @@ public enum HTMLPage {
         .notice{background:#fff6d5;border:1px solid #e6d185;padding:8px 12px;border-radius:6px}
         code{background:#ebe8e0;padding:1px 4px;border-radius:3px;overflow-wrap:anywhere}
         footer{color:#56616b;font-size:.85rem;margin-top:24px;border-top:1px solid #ddd8cc}
+        nav.bar{display:flex;flex-wrap:wrap;gap:6px 16px;align-items:center;margin:0 0 14px;padding-bottom:10px;border-bottom:1px solid #ddd8cc}
+        nav.bar form.search{margin-inline-start:auto;display:flex;gap:6px;min-width:0}
+        nav.bar input{min-width:0;width:14em;max-width:100%;padding:4px 6px}
+        .pager{margin:12px 0;display:flex;gap:14px;align-items:center;flex-wrap:wrap}
+        .sort{margin:0 0 12px}
+        h2.section{font-size:1.1rem;margin:16px 0 8px;border-bottom:1px solid #ddd8cc}
+        .frame{position:relative}
+        .dot{fill:#d8452b;fill-opacity:.45}
+        .places text{fill:#3b4650;paint-order:stroke;stroke:#f6f4ef;stroke-width:.25em;stroke-linejoin:round;text-anchor:middle;unicode-bidi:isolate}
+        .pin{position:absolute;width:12px;height:12px;margin:-6px 0 0 -6px;border-radius:50%;background:#d8452b;border:2px solid #fff;box-shadow:0 0 0 1px #7c2412}
+        .pin:hover,.pin:focus{background:#f0a020;z-index:2}
+        .callout{display:none;position:absolute;left:14px;top:-8px;width:200px;background:#fff;color:#1d232a;padding:6px;border-radius:6px;box-shadow:0 2px 8px rgba(0,0,0,.3);font-size:.8rem;text-decoration:none}
+        .pin:hover .callout,.pin:focus .callout{display:block}
+        .callout img{float:left;margin:0 6px 4px 0;border-radius:3px}
+        .callout b,.callout span{display:block;overflow-wrap:anywhere}
+        figure.full{margin:0}
+        figure.full img{display:block;max-width:100%;height:auto;border-radius:6px;background:#ebe6da}
+        .description{white-space:pre-wrap;overflow-wrap:anywhere}
+        form.action{margin:12px 0}
+        .hint{color:#56616b;font-size:.85rem}
+        @media (max-width:560px){body{padding:12px 10px}th,td{padding:5px 6px}.n{width:auto}th.n:first-child,td.n:first-child{width:auto}td a{overflow-wrap:anywhere}nav.bar form.search{margin-inline-start:0;width:100%}nav.bar input{flex:1}}
 
         """
 }

@@ -230,6 +230,14 @@ public enum Reports {
     /// `snippet` of any description: tags out, the common entities read, whitespace
     /// collapsed, by grapheme.
     static func generalSnippet(_ description: String) -> String {
+        let flat = plainText(description)
+        guard flat.count > 140 else { return flat }
+        return String(flat.prefix(139)) + "…"
+    }
+
+    /// A Flickr description (which may hold HTML) as plain text, whole: tags out, the common
+    /// entities read, whitespace collapsed.
+    static func plainText(_ description: String) -> String {
         var text = ""
         var inTag = false
         for character in description {
@@ -241,10 +249,7 @@ public enum Reports {
         for (entity, replacement) in snippetEntities where text.utf8.contains(UInt8(ascii: "&")) {
             text = text.replacingOccurrences(of: entity, with: replacement)
         }
-        let words = text.split(whereSeparator: { $0.isWhitespace })
-        let flat = words.joined(separator: " ")
-        guard flat.count > 140 else { return flat }
-        return String(flat.prefix(139)) + "…"
+        return text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
     }
 
     /// The entities a snippet reads, in the order it reads them.

@@ -1,0 +1,123 @@
+import Foundation
+import TopRegionsRecords
+import TopRegionsSupport
+
+/// Where a page's links lead and what it may load: the one difference between the pages
+/// `regions-top --format html` writes as files and the pages `regions-serve` serves, which
+/// are otherwise made by the same code.
+///
+/// - `files`: self-contained pages that load nothing (thumbnails embedded as data: URIs) and
+///   link to each other by file name in one directory (`regionPageName`).
+/// - `served`: pages of a running `regions-serve`, whose thumbnails are images the browser
+///   asks for when they come on screen (`loading="lazy"`), and whose forms carry the
+///   server's token.
+public struct Site: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        case files
+        case served
+    }
+
+    public let kind: Kind
+    /// The token every form of a served page carries; the server refuses a POST without it.
+    public let formToken: String
+
+    public static let files = Site(kind: .files, formToken: "")
+
+    public static func served(formToken: String) -> Site {
+        Site(kind: .served, formToken: formToken)
+    }
+
+    public var isServed: Bool { kind == .served }
+
+    /// Files: no script and nothing fetched (images only from data: URIs). Served: no
+    /// script, images from the server itself, forms only to it, never framed.
+    public var contentSecurityPolicy: String {
+        switch kind {
+        case .files:
+            "default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'none'; base-uri 'none'; form-action 'none'"
+        case .served:
+            "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; script-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+        }
+    }
+
+    // MARK: Links
+
+    /// The top regions.
+    public var top: String { isServed ? "/" : "top-regions.html" }
+
+    /// Every stored photo.
+    public func all(page: Int = 1, sort: String? = nil) -> String {
+        isServed ? "/all" + query(page: page, sort: sort) : HTMLPage.listPageName("all", page: page)
+    }
+
+    /// Recently viewed photos.
+    public func recents(page: Int = 1) -> String {
+        isServed ? "/recents" + query(page: page) : HTMLPage.listPageName("recents", page: page)
+    }
+
+    /// A region's photos.
+    public func region(_ regionID: String, page: Int = 1, sort: String? = nil) -> String {
+        isServed
+            ? "/regions/" + HTMLPage.percentEncoded(regionID) + query(page: page, sort: sort)
+            : HTMLPage.regionPageName(regionID, page: page)
+    }
+
+    /// Photos a search found (served pages only: a file cannot search).
+    public func search(_ text: String, regionID: String? = nil, page: Int = 1) -> String {
+        var pairs = [("q", text)]
+        if let regionID { pairs.append(("region", regionID)) }
+        if page > 1 { pairs.append(("page", String(page))) }
+        return "/search?" + pairs.map { "\($0)=\(HTMLPage.percentEncoded($1))" }.joined(separator: "&")
+    }
+
+    /// One photo's page (served pages only).
+    public func photo(_ photoID: String) -> String { "/photos/" + HTMLPage.percentEncoded(photoID) }
+
+    /// A photo's full image, through the photo cache (served pages only).
+    public func image(_ photoID: String) -> String { "/photos/" + HTMLPage.percentEncoded(photoID) + ".jpg" }
+
+    /// A photo's square thumbnail, fetched once when first asked for (served pages only).
+    public func thumbnail(_ photoID: String) -> String { "/thumbs/" + HTMLPage.percentEncoded(photoID) + ".jpg" }
+
+    /// The listing's link, on `page`.
+    public func listing(_ listing: HTMLPage.PhotoListing, page: Int, sort: String?) -> String {
+        switch listing {
+        case .region(let region): self.region(region.regionID, page: page, sort: sort)
+        case .recents: recents(page: page)
+        case .all: all(page: page, sort: sort)
+        case .search(let text, let region): search(text, regionID: region?.regionID, page: page)
+        }
+    }
+
+    private func query(page: Int, sort: String? = nil) -> String {
+        var pairs: [String] = []
+        if let sort, sort != "uploaded" { pairs.append("sort=" + HTMLPage.percentEncoded(sort)) }
+        if page > 1 { pairs.append("page=\(page)") }
+        return pairs.isEmpty ? "" : "?" + pairs.joined(separator: "&")
+    }
+}
+
+/// Which slice of a long list a page shows: Flickr's terms allow at most 30 of its users'
+/// photos on one page, so every list of photos is shown 30 at a time, with links to the
+/// pages before and after.
+public struct Paging: Sendable, Equatable {
+    /// Photos on one page, at most (Flickr API Terms of Use).
+    public static let size = 30
+
+    /// 1-based.
+    public var page: Int
+    /// Photos in the whole list.
+    public var total: Int
+
+    public init(page: Int, total: Int) {
+        self.page = page
+        self.total = total
+    }
+
+    /// How many pages the list has (an empty list has one, saying it is empty).
+    public var pages: Int { max(1, (total + Self.size - 1) / Self.size) }
+    /// The offset of the page's first photo in the list.
+    public var offset: Int { (page - 1) * Self.size }
+    /// Whether the page is one the list has.
+    public var exists: Bool { page >= 1 && page <= pages }
+}
