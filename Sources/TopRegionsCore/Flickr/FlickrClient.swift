@@ -135,9 +135,22 @@ public final class FlickrClient {
             throw .badResponse(method: method, reason: "place.region has no place_id")
         }
         let name = region["_content"].flatMap(\.scalarText) ?? regionID
-        return PlaceResolution(placeID: placeID, region: RegionInfo(
-            placeID: regionID, name: name.isEmpty ? regionID : name,
-            latitude: region["latitude"]?.doubleValue, longitude: region["longitude"]?.doubleValue))
+        return PlaceResolution(
+            placeID: placeID,
+            region: RegionInfo(
+                placeID: regionID, name: name.isEmpty ? regionID : name,
+                latitude: region["latitude"]?.doubleValue, longitude: region["longitude"]?.doubleValue),
+            label: Self.label(of: place))
+    }
+
+    /// The place's short name (`woe_name`, else its full name up to the first comma) and
+    /// centre; nil when either is missing or the centre is not on the globe.
+    static func label(of place: JSONObject) -> PlaceLabelInfo? {
+        let full = place["woe_name"].flatMap(\.scalarText) ?? place["name"].flatMap(\.scalarText) ?? ""
+        let name = full.split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        guard !name.isEmpty, name.count <= 200, let latitude = place["latitude"]?.doubleValue, let longitude = place["longitude"]?.doubleValue,
+              (-90...90).contains(latitude), (-180...180).contains(longitude) else { return nil }
+        return PlaceLabelInfo(name: name, latitude: latitude, longitude: longitude)
     }
 
     // MARK: The call

@@ -18,9 +18,26 @@ public struct RegionInfo: Sendable, Equatable {
 public struct PlaceResolution: Sendable, Equatable {
     public var placeID: String
     public var region: RegionInfo?
+    /// The place's own short name and centre ("Halifax"), when Flickr gave them: a region's
+    /// map names its places where they lie.
+    public var label: PlaceLabelInfo?
 
-    public init(placeID: String, region: RegionInfo?) {
+    public init(placeID: String, region: RegionInfo?, label: PlaceLabelInfo? = nil) {
         self.placeID = placeID
         self.region = region
+        self.label = label
+    }
+}
+
+/// A place's short name and where it is.
+public struct PlaceLabelInfo: Sendable, Equatable {
+    public var name: String
+    public var latitude: Double
+    public var longitude: Double
+
+    public init(name: String, latitude: Double, longitude: Double) {
+        self.name = name
+        self.latitude = latitude
+        self.longitude = longitude
     }
 }

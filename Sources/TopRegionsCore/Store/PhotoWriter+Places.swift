@@ -14,6 +14,15 @@ extension PhotoWriter {
             try Self.prepareStaging(db)
             _ = try Self.upsertRegions(resolutions.compactMap(\.region), db)
             let attached = try Self.learnPlaces(resolutions.map { ($0.placeID, $0.region?.placeID, true) }, now: now, db)
+            let label = try BulkStatement(db, sql: "UPDATE place SET name = ?, latitude = ?, longitude = ? WHERE place_id = ? AND name IS NULL")
+            for resolution in resolutions {
+                guard let place = resolution.label else { continue }
+                label.bind(1, place.name)
+                label.bind(2, place.latitude)
+                label.bind(3, place.longitude)
+                label.bind(4, resolution.placeID)
+                try label.run()
+            }
             try CountDeltas.apply(db)
             try Self.clearStaging(db)
             return attached

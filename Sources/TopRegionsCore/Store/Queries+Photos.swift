@@ -35,28 +35,28 @@ public enum PhotoOrder: String, CaseIterable, Sendable {
 
 extension Queries {
     /// Every stored photo in a region, in `order`.
-    public func photos(inRegion regionID: String, order: PhotoOrder, limit: Int?) throws -> [StoredPhoto] {
+    public func photos(inRegion regionID: String, order: PhotoOrder, limit: Int?, offset: Int = 0) throws -> [StoredPhoto] {
         // Newest first walks photo_in_region (region, uploaded DESC, id).
         let terms = order == .uploaded ? "photo.region, " + order.sql : order.sql
         return try readPhotos { db in
             try Self.fetchPhotos(db, where: "photo.region = (SELECT id FROM region WHERE place_id = ?)",
-                                 order: terms, arguments: [regionID], limit: limit)
+                                 order: terms, arguments: [regionID], limit: limit, offset: offset)
         }
     }
 
     /// Every stored photo, in `order`. Newest first walks photo_by_upload, so the first
     /// `limit` photos cost the same at any size (tests check the plan).
-    public func allPhotos(order: PhotoOrder, limit: Int?) throws -> [StoredPhoto] {
+    public func allPhotos(order: PhotoOrder, limit: Int?, offset: Int = 0) throws -> [StoredPhoto] {
         try readPhotos { db in
-            try Self.fetchPhotos(db, where: "true", order: order.sql, arguments: [], limit: limit)
+            try Self.fetchPhotos(db, where: "true", order: order.sql, arguments: [], limit: limit, offset: offset)
         }
     }
 
     /// Photos viewed through photo-cache, in `order` (`viewed`: latest view first).
-    public func recents(order: PhotoOrder, limit: Int?) throws -> [StoredPhoto] {
+    public func recents(order: PhotoOrder, limit: Int?, offset: Int = 0) throws -> [StoredPhoto] {
         try readPhotos { db in
             try Self.fetchPhotos(db, where: "photo.view_seq IS NOT NULL", order: order == .viewed ? "photo.view_seq DESC" : order.sql,
-                                 arguments: [], limit: limit)
+                                 arguments: [], limit: limit, offset: offset)
         }
     }
 
@@ -72,7 +72,9 @@ extension Queries {
     /// The matches are ordered on their row ids and scores alone, and only the `limit`
     /// first are read whole: a common word matching a large share of a big store costs
     /// a sort of small rows, not of whole photos.
-    public func search(_ query: SearchQuery, inRegion regionID: String? = nil, order: PhotoOrder? = nil, limit: Int?) throws -> [StoredPhoto] {
+    public func search(
+        _ query: SearchQuery, inRegion regionID: String? = nil, order: PhotoOrder? = nil, limit: Int?, offset: Int = 0
+    ) throws -> [StoredPhoto] {
         try readPhotos { db in
             var sql = """
                 SELECT photo.rowid FROM photo_fts JOIN photo ON photo.rowid = photo_fts.rowid
@@ -84,9 +86,9 @@ extension Queries {
                 arguments += [regionID]
             }
             sql += " ORDER BY " + (order?.sql ?? "bm25(photo_fts, \(Self.searchWeights)), photo.id")
-            if let limit {
-                sql += " LIMIT ?"
-                arguments += [limit]
+            if limit != nil || offset > 0 {
+                sql += " LIMIT ? OFFSET ?"
+                arguments += [limit ?? -1, offset]
             }
             let rowids: [Int64]
             do {

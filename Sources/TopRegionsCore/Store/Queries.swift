@@ -133,7 +133,9 @@ public struct Queries: Sendable {
         region.name, photo.extra, photo.added_at, photo.viewed_at
         """
 
-    static func fetchPhotos(_ db: Database, where condition: String, order: String, arguments: StatementArguments, limit: Int?) throws -> [StoredPhoto] {
+    static func fetchPhotos(
+        _ db: Database, where condition: String, order: String, arguments: StatementArguments, limit: Int?, offset: Int = 0
+    ) throws -> [StoredPhoto] {
         var sql = """
             SELECT \(photoColumns)
             FROM photo
@@ -143,9 +145,9 @@ public struct Queries: Sendable {
             ORDER BY \(order)
             """
         var arguments = arguments
-        if let limit {
-            sql += " LIMIT ?"
-            arguments += [limit]
+        if limit != nil || offset > 0 {
+            sql += " LIMIT ? OFFSET ?"
+            arguments += [limit ?? -1, offset]
         }
         var photos: [StoredPhoto] = []
         try eachPhoto(db, sql: sql, arguments: arguments) { photo, _ in photos.append(photo) }

@@ -130,6 +130,17 @@ enum Schema {
             try db.execute(sql: "INSERT INTO photo_fts (photo_fts) VALUES ('rebuild')")
         }
 
+        migrator.registerMigration("v5 place names") { db in
+            try db.execute(sql: """
+                -- A place's short name and centre, as Flickr gave them when it was looked up
+                -- (places looked up before have none: Flickr is never asked twice). A region's
+                -- map names its places where they lie.
+                ALTER TABLE place ADD COLUMN name TEXT;
+                ALTER TABLE place ADD COLUMN latitude REAL;
+                ALTER TABLE place ADD COLUMN longitude REAL;
+                """)
+        }
+
         return migrator
     }()
 }
