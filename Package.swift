@@ -16,6 +16,7 @@ let package = Package(
         .executable(name: "regions-top", targets: ["regions-top"]),
         .executable(name: "thumb-get", targets: ["thumb-get"]),
         .executable(name: "photo-cache", targets: ["photo-cache"]),
+        .executable(name: "regions-serve", targets: ["regions-serve"]),
         .executable(name: "flickr-fake", targets: ["flickr-fake"]),
         // The records code (JSON parser, record decoder) for Benchmarks/JSONDecode.
         .library(name: "TopRegionsRecords", targets: ["TopRegionsRecords"]),
@@ -74,12 +75,24 @@ let package = Package(
             ],
             swiftSettings: strict),
 
+        // regions-serve: the app in a browser, over the same database. The only tool that
+        // links Hummingbird; the six filters stay as light as they are.
+        .target(
+            name: "TopRegionsServer",
+            dependencies: [
+                "TopRegionsSupport", "TopRegionsRecords", "TopRegionsStore", "TopRegionsHTTP", "TopRegionsCache",
+                "TopRegionsFormatting", "TopRegionsCLI",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            swiftSettings: strict),
+
         .executableTarget(name: "flickr-recent", dependencies: ["TopRegionsCLI"], swiftSettings: strict),
         .executableTarget(name: "place-resolve", dependencies: ["TopRegionsCLI"], swiftSettings: strict),
         .executableTarget(name: "regions-load", dependencies: ["TopRegionsCLI"], swiftSettings: strict),
         .executableTarget(name: "regions-top", dependencies: ["TopRegionsCLI"], swiftSettings: strict),
         .executableTarget(name: "thumb-get", dependencies: ["TopRegionsCLI"], swiftSettings: strict),
         .executableTarget(name: "photo-cache", dependencies: ["TopRegionsCLI"], swiftSettings: strict),
+        .executableTarget(name: "regions-serve", dependencies: ["TopRegionsServer"], swiftSettings: strict),
         // Writes man/*.1 and the README's tables from the commands' declarations (bin/gen-man).
         .executableTarget(
             name: "topregions-docs",

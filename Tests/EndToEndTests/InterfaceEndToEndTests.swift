@@ -5,7 +5,7 @@ import Testing
 /// that start with the tool's name and say what and where, argument errors that point at the
 /// real mistake, counts in English.
 @Suite struct InterfaceEndToEndTests {
-    static let tools = ["flickr-recent", "place-resolve", "regions-load", "regions-top", "thumb-get", "photo-cache"]
+    static let tools = ["flickr-recent", "place-resolve", "regions-load", "regions-top", "thumb-get", "photo-cache", "regions-serve"]
 
     @Test func everyToolHasTheSameQuietAndVerbose() throws {
         let scratch = Scratch()

@@ -104,7 +104,7 @@ run_pipeline() {
         return
     fi
     check "each tool is found on PATH in $tools, and swift is not" clean_env "$tools" '
-        for tool in flickr-recent place-resolve regions-load regions-top thumb-get photo-cache; do
+        for tool in flickr-recent place-resolve regions-load regions-top thumb-get photo-cache regions-serve; do
             [ "$(command -v "$tool")" = "'"$tools"'/$tool" ] || { echo "$tool: $(command -v "$tool")"; exit 1; }
         done
         if command -v swift; then echo "swift is on PATH"; exit 1; fi'
@@ -196,8 +196,8 @@ if selected "$current"; then
         done
         [ -s "$p/share/man/man7/topregions-record.7" ] || { echo "missing: topregions-record.7"; exit 1; }' \
         _ "$prefix" "${TOPREGIONS_TOOLS[@]}"
-    check "the manifest lists exactly the files installed (36)" bash -c '
-        cd "$1" && [ "$(grep -c "^file " share/topregions/install-manifest)" -eq 36 ] &&
+    check "the manifest lists exactly the files installed (41)" bash -c '
+        cd "$1" && [ "$(grep -c "^file " share/topregions/install-manifest)" -eq 41 ] &&
         grep "^file " share/topregions/install-manifest | cut -c6- | while read -r f; do [ -f "$f" ] || { echo "listed, absent: $f"; exit 1; }; done' \
         _ "$prefix"
     check "installed binaries load no Swift runtime (ldd)" no_swift_runtime "$prefix/bin"
@@ -227,7 +227,7 @@ if selected "$current"; then
     (cd "$prefix" && find . -printf '%p %y %m %s %T@\n' | sort) > "$work/installed.first"
     bin/install --prefix "$prefix" --with-fake > /dev/null 2> "$work/reinstall.err"
     check "a second install writes nothing and keeps the manifest" bash -c '
-        grep -q "(0 files written, 36 already up to date)" "$1" && cmp "$2" "$3/share/topregions/install-manifest" &&
+        grep -q "(0 files written, 41 already up to date)" "$1" && cmp "$2" "$3/share/topregions/install-manifest" &&
         diff "$4" <(cd "$3" && find . -printf "%p %y %m %s %T@\n" | sort)' \
         _ "$work/reinstall.err" "$work/manifest.first" "$prefix" "$work/installed.first"
 
@@ -250,7 +250,7 @@ if selected "$current"; then
 
     bin/install --uninstall --prefix "$prefix" > /dev/null 2> "$work/uninstall.err"
     status=$?
-    check "bin/install --uninstall exits 0 and says what it removed" bash -c '[ "$1" -eq 0 ] && grep -q "removed 36 files" "$2"' \
+    check "bin/install --uninstall exits 0 and says what it removed" bash -c '[ "$1" -eq 0 ] && grep -q "removed 41 files" "$2"' \
         _ "$status" "$work/uninstall.err"
     check "after --uninstall the prefix is exactly as before (files, directories, modes, contents)" \
         diff "$work/before.txt" <(snapshot)
@@ -280,13 +280,13 @@ if selected "$current"; then
         done' _ "$deb"
     root="$work/extracted"
     check "dpkg-deb -x extracts it" dpkg-deb -x "$deb" "$root"
-    check "the package holds the six tools and no flickr-fake" bash -c '
-        [ "$(ls "$1/usr/bin" | tr "\n" " ")" = "flickr-recent photo-cache place-resolve regions-load regions-top thumb-get " ]' _ "$root"
+    check "the package holds the seven tools and no flickr-fake" bash -c '
+        [ "$(ls "$1/usr/bin" | tr "\n" " ")" = "flickr-recent photo-cache place-resolve regions-load regions-serve regions-top thumb-get " ]' _ "$root"
     check "packaged binaries are stripped (no symbol table)" bash -c '
         for b in "$1"/usr/bin/*; do ! readelf -S "$b" | grep -q "\.symtab" || { echo "$b has symbols"; exit 1; }; done' _ "$root"
     check "packaged binaries load no Swift runtime (ldd)" no_swift_runtime "$root/usr/bin"
     check "man pages are gzipped; copyright and changelog.gz are in /usr/share/doc/topregions" bash -c '
-        cd "$1/usr/share" && [ "$(ls man/man1 | grep -c "\.1\.gz$")" -eq 6 ] && [ -f man/man7/topregions-record.7.gz ] &&
+        cd "$1/usr/share" && [ "$(ls man/man1 | grep -c "\.1\.gz$")" -eq 7 ] && [ -f man/man7/topregions-record.7.gz ] &&
         [ -s doc/topregions/copyright ] && zcat doc/topregions/changelog.gz | head -1 | grep -q "^topregions ($2)"' _ "$root" "$version"
 
     run_pipeline "$root/usr/bin" "$(topregions_static_build 2>/dev/null)/flickr-fake"

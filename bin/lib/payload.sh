@@ -1,8 +1,8 @@
 # Shared by bin/install and bin/package: the build they install from, and the list of files
 # that make up an installation. Source after bin/lib/setup.sh, from the repository root.
 
-# The six tools, in pipeline order. flickr-fake (the offline Flickr) is installed on request.
-TOPREGIONS_TOOLS=(flickr-recent place-resolve regions-load regions-top thumb-get photo-cache)
+# The seven tools: the six filters in pipeline order, then the server. flickr-fake (the offline Flickr) is installed on request.
+TOPREGIONS_TOOLS=(flickr-recent place-resolve regions-load regions-top thumb-get photo-cache regions-serve)
 
 # A release build with the Swift runtime linked into each binary, so an installed tool needs
 # no Swift toolchain: only the C libraries it names (libc, libstdc++, libsqlite3) and libcurl,

@@ -1,11 +1,12 @@
 import Foundation
 import TopRegionsSupport
 
-/// The six tools, in pipeline order: what the documentation generator (bin/gen-man)
-/// walks to write the man pages and the README's tables.
+/// The seven tools, the six filters in pipeline order and then the server: what the
+/// documentation generator (bin/gen-man) walks to write the man pages and the README's tables.
 public enum Toolkit {
     public static let commands: [any ToolCommand.Type] = [
         FlickrRecent.self, PlaceResolve.self, RegionsLoad.self, RegionsTop.self, ThumbGet.self, PhotoCacheCommand.self,
+        RegionsServe.self,
     ]
 
     public static var names: [String] { commands.map { $0.toolName } }

@@ -16,17 +16,7 @@ extension HTMLPage {
 
     /// A place's name where it lies, drawn on a region's map to give a person their
     /// bearings where the world outline shows nothing (a city's streets are all land).
-    public struct PlaceLabel: Sendable, Equatable {
-        public var name: String
-        public var latitude: Double
-        public var longitude: Double
-
-        public init(name: String, latitude: Double, longitude: Double) {
-            self.name = name
-            self.latitude = latitude
-            self.longitude = longitude
-        }
-    }
+    public typealias PlaceLabel = PlaceLabelInfo
 
     /// The photos on the world outline, framed on the GeoJSON bounding box of `all` (every
     /// photo of the list; the page's `photos` when nil), each of `all` a dot and each of

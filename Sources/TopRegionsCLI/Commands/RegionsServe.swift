@@ -1,0 +1,104 @@
+import ArgumentParser
+import Foundation
+import Synchronization
+import TopRegionsSupport
+
+/// `regions-serve`: the app the toolkit re-creates, in a browser, over the same database the
+/// filters fill.
+public struct RegionsServe: ToolCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "regions-serve",
+        abstract: "Browse the database in a web browser: top regions, their photos, Recents, search.",
+        discussion: """
+            Serves the app the toolkit re-creates on this machine: the top regions on a world map \
+            and as a ranked list, a region's photos (newest first, or by title under alphabetical \
+            headings) beside a map fitted to them, one photo full size with its map pin, \
+            Recents (the photos viewed here or through photo-cache), All photos, and search \
+            (the words and operators of regions-top --search). Every list shows 30 photos to a \
+            page, as Flickr's terms ask, with links to the pages before and after; its count and \
+            map cover the whole list.
+
+            A thumbnail is fetched from Flickr only when the browser asks for it, which is when it \
+            comes on screen, then kept in the database as thumb-get keeps it: never asked for \
+            twice, also across processes. A full photo goes through photo-cache's file cache \
+            (--cache-dir, --max-bytes), and viewing it puts it at the top of Recents. A photo can \
+            be deleted from its page (no refresh brings it back), and the deletion undone.
+
+            The first line on standard output is the server's address; it serves until SIGINT \
+            (Ctrl-C) or SIGTERM, then finishes the requests under way and stops. It listens on \
+            127.0.0.1 only, unless --bind names another address, which it then says on stderr. \
+            It answers only requests that name it as their Host (a foreign page cannot reach it \
+            through a name of its own), and acts only on forms from its own pages.
+
+            The filters keep working beside it: cron can load new photos while it serves, and a \
+            page shows them when loaded again.
+
+            Examples:
+              regions-serve                         # then open the address it prints
+              regions-serve --port 0                # any free port
+              regions-serve --db demo-out/topregions.db --cache-dir demo-out/photos
+              regions-serve --bind 192.168.1.20 --port 8080   # for the other machines of a home network
+            """,
+        version: toolkitVersion)
+
+    @OptionGroup public var database: DatabaseOptions
+
+    @Option(name: .long, help: ArgumentHelp("The photo cache directory (photo-cache's).", valueName: "dir"), completion: .directory)
+    public var cacheDir: String?
+
+    @Option(name: .long, help: ArgumentHelp("Cap on the photo cache's size, e.g. 10M, 512K, 1G. (default: 10M)", valueName: "size"),
+            transform: { try ByteSize($0) })
+    public var maxBytes = ByteSize.literal("10M")
+
+    @Option(name: .long, help: ArgumentHelp("The port to listen on; 0 picks a free one.", valueName: "n"))
+    public var port = 8080
+
+    @Option(name: .long, help: ArgumentHelp(
+        "The address to listen on (default: 127.0.0.1, this machine only). Another address lets other machines browse, and delete photos.",
+        valueName: "address"))
+    public var bind = "127.0.0.1"
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Download at most this many thumbnails at once.", valueName: "n"))
+    public var parallel = 4
+
+    @Flag(name: .long, help: "Show times in UTC instead of local time.")
+    public var utc = false
+
+    @OptionGroup public var verbosity: VerbosityOptions
+
+    public static let environment = EnvironmentVariable.database + EnvironmentVariable.cache + EnvironmentVariable.transfers
+        + EnvironmentVariable.clock + EnvironmentVariable.timeZone
+
+    public static let exitStatuses: [ExitStatusDoc] = [
+        .init(.ok), .init(.usage),
+        .init(.noInput, "No database at --db (fill one with flickr-recent | place-resolve | regions-load)."),
+        .init(.unavailable, "The address cannot be listened on: the port is taken, or the address is not this machine's."),
+        .init(.software), .init(.osResource),
+        .init(.cantCreate, "The photo cache directory cannot be created."), .init(.ioError),
+        .init(.tempFail, "The database stayed busy."),
+        .init(.config, "No cache directory: neither --cache-dir, TOPREGIONS_CACHE, XDG_CACHE_HOME nor HOME."),
+    ]
+
+    public init() {}
+
+    public func validate() throws {
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        guard (1...16).contains(parallel) else { throw ValidationError("--parallel must be between 1 and 16") }
+        guard ListenAddress.parse(bind) != nil else {
+            throw ValidationError("--bind: '\(bind)' is not an IP address of this machine's (e.g. 127.0.0.1, ::1, 0.0.0.0)")
+        }
+        if cacheDir == "" { throw ValidationError("--cache-dir: the path is empty (leave --cache-dir out for the default cache)") }
+    }
+
+    /// The server itself, set by the regions-serve executable before it runs: it lives in
+    /// TopRegionsServer, which links Hummingbird, and the six filters, which link this module,
+    /// must stay as light as they are.
+    public static let server = Mutex<(@Sendable (RegionsServe, ToolContext) throws -> SysExit)?>(nil)
+
+    public func execute(_ context: ToolContext) throws -> SysExit {
+        guard let serve = Self.server.withLock({ $0 }) else {
+            throw ToolError(.software, "this program was built without the server; run the regions-serve executable")
+        }
+        return try serve(self, context)
+    }
+}

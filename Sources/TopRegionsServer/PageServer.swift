@@ -1,0 +1,112 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+import Synchronization
+import TopRegionsCLI
+import TopRegionsSupport
+
+/// The HTTP server around `ServedApp`: listens, says where, and stops gracefully on SIGINT
+/// or SIGTERM (requests under way are finished first).
+struct PageServer {
+    let address: ListenAddress
+    let port: Int
+    /// Makes the app once the port is known (the Host names it answers to include it).
+    let makeApp: @Sendable (Set<String>?) throws -> ServedApp
+    let announce: @Sendable (String) -> Void
+    let trace: (@Sendable (String) -> Void)?
+
+    /// Serves until a termination signal; throws when it cannot listen.
+    func runUntilStopped() throws {
+        let outcome = Mutex<Result<Void, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            do {
+                try await run()
+                outcome.withLock { $0 = .success(()) }
+            } catch {
+                outcome.withLock { $0 = .failure(error) }
+            }
+            done.signal()
+        }
+        done.wait()
+        try outcome.withLock { $0! }.get()
+    }
+
+    private func run() async throws {
+        var logger = Logger(label: "regions-serve")
+        logger.logLevel = .critical
+        let app = AppSlot()
+        let failure = Mutex<(any Error)?>(nil)
+        let (makeApp, announce, address) = (self.makeApp, self.announce, self.address)
+        let responder = ServeResponder(app: app)
+        let application = Application(
+            responder: responder,
+            server: .http1(configuration: .init(idleTimeout: .seconds(60))),
+            configuration: ApplicationConfiguration(address: .hostname(address.text, port: port), serverName: nil),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? 0
+                do {
+                    let made = try makeApp(address.hosts(port: port))
+                    app.set(made)
+                    announce(address.url(port: port))
+                } catch {
+                    failure.withLock { $0 = error }
+                    kill(getpid(), SIGTERM)
+                }
+            },
+            logger: logger)
+        var configuration = ServiceGroupConfiguration(services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        // A photo still downloading may hold the stop up, for a while, not for ever.
+        configuration.maximumGracefulShutdownDuration = .seconds(30)
+        do {
+            try await ServiceGroup(configuration: configuration).run()
+        } catch {
+            if let failure = failure.withLock({ $0 }) { throw failure }
+            throw Self.listening(error, address: address, port: port)
+        }
+        if let failure = failure.withLock({ $0 }) { throw failure }
+        if app.get() == nil {
+            throw ToolError(.unavailable, "cannot listen on \(address.url(port: port))")
+        }
+        await app.get()?.blocking.shutdown()
+    }
+
+    /// Why the server could not listen, in words.
+    static func listening(_ error: any Error, address: ListenAddress, port: Int) -> ToolError {
+        let text = "\(error)"
+        let reason: String
+        if text.contains("Address already in use") {
+            reason = "port \(port) is taken (--port 0 picks a free one)"
+        } else if text.contains("Cannot assign requested address") {
+            reason = "\(address.text) is not an address of this machine"
+        } else if text.contains("Permission denied") {
+            reason = "permission denied (ports below 1024 need privileges)"
+        } else {
+            reason = text
+        }
+        return ToolError(.unavailable, "cannot listen on \(address.url(port: port)): \(reason)")
+    }
+}
+
+/// Hands each request to the app (made once the port is known).
+struct ServeResponder: HTTPResponder {
+    typealias Context = BasicRequestContext
+    let app: AppSlot
+
+    func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
+        guard let app = app.get() else {
+            return Responses.text(.serviceUnavailable, "Starting; try again in a moment.\n")
+        }
+        return await app.respond(to: request)
+    }
+}
+
+/// The app, once made.
+final class AppSlot: Sendable {
+    private let app = Mutex<ServedApp?>(nil)
+
+    func set(_ made: ServedApp) { app.withLock { $0 = made } }
+    func get() -> ServedApp? { app.withLock { $0 } }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import Synchronization
+import TopRegionsFormatting
+import TopRegionsRecords
+import TopRegionsStore
+import TopRegionsSupport
+
+/// What a person changes from a page, each a POST form carrying the server's token: delete a
+/// photo (and undo that), refresh, prune.
+extension ServedApp {
+    /// The largest form body read (a token and an id or two).
+    static let maxFormBytes = 4_096
+
+    func post(_ segments: [String], request: Request) async throws -> Response {
+        var request = request
+        // Another site's page cannot post here: it does not know the token, and a browser
+        // that says where the form came from is believed.
+        if let site = request.headers[HTTPField.Name("Sec-Fetch-Site")!], site == "cross-site" {
+            throw HTTPAnswer(status: .forbidden, title: "Refused", html: "A page of another site cannot act on this one.")
+        }
+        let body: ByteBuffer
+        do {
+            body = try await request.collectBody(upTo: Self.maxFormBytes)
+        } catch {
+            throw HTTPAnswer(status: .contentTooLarge, title: "Too large", html: "A form here is a few words long.")
+        }
+        let form = FormText.pairs(Substring(String(buffer: body))) ?? []
+        guard let token = FormText.value("token", in: form), FormText.sameToken(token, site.formToken) else {
+            throw HTTPAnswer(
+                status: .forbidden, title: "Refused",
+                html: "This form is not one this server made (or the server restarted since the page was loaded). <a href=\"/\">Start again</a>.")
+        }
+        switch segments.count {
+        case 3 where segments[0] == "photos" && segments[2] == "delete":
+            return try await delete(try photoID(segments[1]))
+        case 3 where segments[0] == "photos" && segments[2] == "undelete":
+            return try await undelete(try photoID(segments[1]))
+        default:
+            throw HTTPAnswer.notFound("No form sends here.")
+        }
+    }
+
+    /// Deletes the photo so that no refresh brings it back, keeping what undo needs.
+    func delete(_ photoID: String) async throws -> Response {
+        let queries = self.queries, writer = self.writer, store = self.store, now = self.now, deleted = self.deleted
+        let title: String? = try await blocking.run {
+            guard let photo = try queries.photo(id: photoID) else { return nil }
+            let thumbnail = try ThumbnailStore(store: store).bytes(of: [photoID])?[photoID]
+            _ = try writer.delete(ids: [photoID], now: Int64(now()))
+            deleted.keep(DeletedPhoto(photo: photo, thumbnail: thumbnail))
+            return photo.record.title
+        }
+        guard let title else { throw HTTPAnswer.notFound("No photo \(photoID) is stored (already deleted?).") }
+        trace?("photo \(photoID) deleted")
+        let undo = """
+            <form class="action" action="\(HTMLPage.escape(site.photo(photoID)))/undelete" method="post">\
+            <input type="hidden" name="token" value="\(HTMLPage.escape(site.formToken))"><button>Undo</button></form>
+
+            """
+        return Responses.page(HTMLPage.message(
+            title: "Photo deleted",
+            text: "<q dir=\"auto\">\(HTMLPage.escape(title.isEmpty ? "(untitled)" : title))</q> (photo \(photoID)) is deleted "
+                + "from every list, and no refresh will bring it back.", site: site, extra: undo))
+    }
+
+    /// Brings a photo deleted here back as it was stored: the record through the loader (so
+    /// every count stays exact) and its thumbnail, and lets later refreshes store it again.
+    func undelete(_ photoID: String) async throws -> Response {
+        let writer = self.writer, store = self.store, now = self.now, deleted = self.deleted
+        let restored: Bool = try await blocking.run {
+            _ = try writer.undelete(ids: [photoID])
+            guard let kept = deleted.take(photoID) else { return false }
+            _ = try writer.store([kept.photo.record], now: Int64(now()))
+            if let thumbnail = kept.thumbnail {
+                try ThumbnailStore(store: store).keep([(photoID: photoID, bytes: thumbnail, fetchedAt: Int64(now()))])
+            }
+            return true
+        }
+        trace?("photo \(photoID) undeleted")
+        guard restored else {
+            return Responses.page(HTMLPage.message(
+                title: "Deletion undone",
+                text: "Photo \(photoID) is no longer kept out: the next refresh stores it again if Flickr still lists it.", site: site))
+        }
+        return Responses.seeOther(site.photo(photoID))
+    }
+}
+
+/// A photo deleted through a page, as it was, for its undo.
+struct DeletedPhoto: Sendable {
+    var photo: StoredPhoto
+    var thumbnail: [UInt8]?
+}
+
+/// The photos deleted through this server that can still be undone: the latest 100.
+final class DeletedPhotos: Sendable {
+    private let kept = Mutex<[String: DeletedPhoto]>([:])
+    private let order = Mutex<[String]>([])
+    static let limit = 100
+
+    func keep(_ photo: DeletedPhoto) {
+        let id = photo.photo.record.id
+        kept.withLock { kept in
+            order.withLock { order in
+                order.removeAll { $0 == id }
+                order.append(id)
+                if order.count > Self.limit { kept[order.removeFirst()] = nil }
+            }
+            kept[id] = photo
+        }
+    }
+
+    func take(_ id: String) -> DeletedPhoto? {
+        kept.withLock { kept in
+            order.withLock { $0.removeAll { $0 == id } }
+            return kept.removeValue(forKey: id)
+        }
+    }
+}

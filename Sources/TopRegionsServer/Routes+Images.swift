@@ -1,0 +1,206 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import TopRegionsCache
+import TopRegionsFormatting
+import TopRegionsHTTP
+import TopRegionsRecords
+import TopRegionsStore
+import TopRegionsSupport
+
+/// Thumbnails as the browser asks for them, which is when they come on screen
+/// (`loading="lazy"`): from the database when there, else downloaded once through the same
+/// store and per-photo lock as `thumb-get`, at most `workers` at once.
+final class ThumbnailService: Sendable {
+    /// One download slot: `Thumbnails` (with its connections) and its downloader, lent to one
+    /// request at a time by `WorkerSlots`, which is what makes sharing them safe.
+    final class Worker: @unchecked Sendable {
+        let thumbnails: Thumbnails
+        let downloaders: Downloaders
+
+        init(store: Store, make: @escaping () throws -> Downloader) {
+            thumbnails = Thumbnails(store: store)
+            downloaders = Downloaders(make)
+        }
+    }
+
+    let store: Store
+    let slots: WorkerSlots<Worker>
+    let limits: DownloadLimits
+    let now: @Sendable () -> Double
+
+    init(
+        store: Store, workers: Int, limits: DownloadLimits, retry: RetryPolicy, now: @escaping @Sendable () -> Double,
+        trace: (@Sendable (String) -> Void)?
+    ) throws {
+        self.store = store
+        self.limits = limits
+        self.now = now
+        slots = WorkerSlots((0..<workers).map { _ in
+            Worker(store: store) { try Downloader(retry: retry, now: now, trace: trace) }
+        })
+    }
+
+    /// The thumbnail of `photo`, downloading it when it is not stored.
+    func thumbnail(of photo: StoredPhoto, blocking: BlockingWork) async throws -> ThumbnailResult {
+        let (limits, now) = (self.limits, self.now)
+        let id = photo.record.id
+        return try await slots.with { worker in
+            try await blocking.run {
+                try worker.thumbnails.thumbnails(
+                    for: [id], photos: [id: photo], parallel: 1, limits: limits, now: now,
+                    makeDownloader: worker.downloaders.forBatch())[id] ?? .unknownPhoto
+            }
+        }
+    }
+}
+
+/// Full photos through the photo cache (`photo-cache`'s: the same directory, cap and locks),
+/// at most `workers` downloads at once.
+final class PhotoService: Sendable {
+    final class Worker: @unchecked Sendable {
+        let downloaders: Downloaders
+
+        init(make: @escaping () throws -> Downloader) {
+            downloaders = Downloaders(make)
+        }
+    }
+
+    let cache: PhotoCache
+    let slots: WorkerSlots<Worker>
+    let limits: DownloadLimits
+    let now: @Sendable () -> Double
+
+    init(
+        cache: PhotoCache, workers: Int, limits: DownloadLimits, retry: RetryPolicy, now: @escaping @Sendable () -> Double,
+        trace: (@Sendable (String) -> Void)?
+    ) throws {
+        self.cache = cache
+        self.limits = limits
+        self.now = now
+        slots = WorkerSlots((0..<workers).map { _ in Worker { try Downloader(retry: retry, now: now, trace: trace) } })
+    }
+
+    /// The photo's file in the cache, downloaded when not there, opened before anything else
+    /// can evict it: the descriptor reads the whole photo even if its name goes meanwhile.
+    func open(_ photoID: String, url: String, blocking: BlockingWork) async throws -> OpenPhoto {
+        let (cache, limits, now) = (self.cache, self.limits, self.now)
+        return try await slots.with { worker in
+            try await blocking.run {
+                let downloader = try worker.downloaders.forBatch()()
+                let outcome = try cache.ensure(photoID: photoID, url: url, downloader: downloader, limits: limits, now: now())
+                return try OpenPhoto(path: outcome.entry.path)
+            }
+        }
+    }
+}
+
+/// A photo file held open while its bytes are sent.
+final class OpenPhoto: Sendable {
+    let descriptor: Int32
+    let size: Int
+
+    init(path: String) throws {
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw SystemFailure.error(errno, "cannot open the cached photo \(path)", otherwise: .inputOutput) }
+        var status = stat()
+        guard fstat(fd, &status) == 0 else {
+            let code = errno
+            close(fd)
+            throw SystemFailure.error(code, "cannot read the cached photo \(path)", otherwise: .inputOutput)
+        }
+        descriptor = fd
+        size = Int(status.st_size)
+    }
+
+    /// Up to `count` bytes from `offset`.
+    func read(at offset: Int, count: Int) throws -> ByteBuffer {
+        var buffer = ByteBuffer()
+        buffer.reserveCapacity(count)
+        let read = try buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: count) { pointer in
+            let n = pread(descriptor, pointer.baseAddress, count, off_t(offset))
+            guard n >= 0 else { throw SystemFailure.error(errno, "cannot read a cached photo", otherwise: .inputOutput) }
+            return n
+        }
+        guard read > 0 else { throw SystemFailure.error(EIO, "a cached photo ended early", otherwise: .inputOutput) }
+        return buffer
+    }
+
+    deinit {
+        close(descriptor)
+    }
+}
+
+extension ServedApp {
+    func thumbnail(_ photoID: String) async throws -> Response {
+        let store = self.store, queries = self.queries
+        let (stored, photo): ([UInt8]?, StoredPhoto?) = try await blocking.run {
+            if let bytes = try ThumbnailStore(store: store).bytes(of: [photoID])?[photoID] { return (bytes, nil) }
+            return (nil, try queries.photo(id: photoID))
+        }
+        if let stored { return Self.image(stored) }
+        guard let photo, photo.record.thumbURL != nil else { return Self.placeholder("no thumbnail", status: photo == nil ? .notFound : .ok) }
+        switch try await thumbnails.thumbnail(of: photo, blocking: blocking) {
+        case .found(let bytes, _):
+            return Self.image(bytes)
+        case .failed(let error):
+            trace?("photo \(photoID): thumbnail download failed: \(error)")
+            return Self.placeholder("no thumbnail", status: .ok)
+        case .unknownPhoto, .noURL:
+            return Self.placeholder("no thumbnail", status: .ok)
+        }
+    }
+
+    func fullImage(_ photoID: String) async throws -> Response {
+        let queries = self.queries
+        guard let photo = try await blocking.run({ try queries.photo(id: photoID) }), let url = photo.record.photoURL else {
+            return Self.placeholder("no photo", status: .notFound)
+        }
+        let file: OpenPhoto
+        do {
+            file = try await photos.open(photoID, url: url, blocking: blocking)
+        } catch let error as DownloadError {
+            trace?("photo \(photoID): download failed: \(error)")
+            return Self.placeholder("photo unavailable", status: .badGateway)
+        }
+        var headers = Responses.common(contentType: "image/jpeg")
+        headers[.cacheControl] = "private, max-age=3600"
+        let blocking = self.blocking
+        let body = ResponseBody(contentLength: file.size) { writer in
+            var offset = 0
+            while offset < file.size {
+                let (at, count) = (offset, min(256 << 10, file.size - offset))
+                let chunk = try await blocking.run { try file.read(at: at, count: count) }
+                offset += chunk.readableBytes
+                try await writer.write(chunk)
+            }
+            try await writer.finish(nil)
+        }
+        return Response(status: .ok, headers: headers, body: body)
+    }
+
+    /// Stored image bytes: never changed for a photo, so the browser keeps them.
+    static func image(_ bytes: [UInt8]) -> Response {
+        guard let type = HTMLPage.imageType(of: bytes) else { return placeholder("no thumbnail", status: .ok) }
+        var headers = Responses.common(contentType: type)
+        headers[.cacheControl] = "private, max-age=31536000, immutable"
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    /// A striped square with a word, where an image could not be had; not kept by the
+    /// browser, so the next look asks again.
+    static func placeholder(_ text: String, status: HTTPResponse.Status) -> Response {
+        var headers = Responses.common(contentType: "image/svg+xml")
+        headers[.cacheControl] = "no-store"
+        headers[.contentSecurityPolicy] = "default-src 'none'; style-src 'unsafe-inline'"
+        let svg = """
+            <svg xmlns="http://www.w3.org/2000/svg" width="75" height="75" viewBox="0 0 75 75">\
+            <defs><pattern id="s" width="16" height="16" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">\
+            <rect width="8" height="16" fill="#eeeae1"/><rect x="8" width="8" height="16" fill="#e3ded3"/></pattern></defs>\
+            <rect width="75" height="75" fill="url(#s)"/><text x="37.5" y="41" font-family="sans-serif" font-size="9" \
+            text-anchor="middle" fill="#77715f">\(text)</text></svg>
+            """
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: svg)))
+    }
+}

@@ -1,0 +1,166 @@
+import HTTPTypes
+import Hummingbird
+import TopRegionsFormatting
+import TopRegionsRecords
+import TopRegionsStore
+import TopRegionsSupport
+
+/// The pages a person reads: top regions, a region's photos, All, Recents, search results
+/// and one photo. Lists are paged at 30 (`Paging.size`); the counts and the map cover the
+/// whole list.
+extension ServedApp {
+    func get(_ segments: [String], query: [(String, String)]) async throws -> Response {
+        switch segments.count {
+        case 0:
+            return try await topRegions()
+        case 1 where segments[0] == "all":
+            return try await list(.all, listing: .all(stored: 0), query: query)
+        case 1 where segments[0] == "recents":
+            return try await list(.recents, listing: .recents, query: query)
+        case 1 where segments[0] == "search":
+            return try await search(query)
+        case 2 where segments[0] == "regions":
+            return try await region(segments[1], query: query)
+        case 2 where segments[0] == "photos" && segments[1].hasSuffix(".jpg"):
+            return try await fullImage(try photoID(String(segments[1].dropLast(4))))
+        case 2 where segments[0] == "photos":
+            return try await photoPage(try photoID(segments[1]))
+        case 2 where segments[0] == "thumbs" && segments[1].hasSuffix(".jpg"):
+            return try await thumbnail(try photoID(String(segments[1].dropLast(4))))
+        default:
+            throw HTTPAnswer.notFound("Nothing is here. The <a href=\"/\">top regions</a> lead to every photo.")
+        }
+    }
+
+    /// A photo id from the address: Flickr's are digits; anything else never reaches a query.
+    func photoID(_ text: String) throws -> String {
+        guard PhotoRecord.isPhotoID(text) else {
+            throw HTTPAnswer.notFound("<q>\(HTMLPage.escape(String(text.prefix(40))))</q> is not a photo id (photo ids are digits).")
+        }
+        return text
+    }
+
+    func topRegions() async throws -> Response {
+        let queries = self.queries, site = self.site
+        let page = try await blocking.run {
+            HTMLPage.regions(try queries.fillingCentres(try queries.topRegions(limit: 50)), site: site)
+        }
+        return Responses.page(page)
+    }
+
+    func region(_ regionID: String, query: [(String, String)]) async throws -> Response {
+        let queries = self.queries
+        guard let region = try await blocking.run({ try queries.region(id: regionID) }) else {
+            let closest: [RegionRank] = try await blocking.run {
+                switch try queries.region(matching: regionID) {
+                case .found(let region): [region]
+                case .ambiguous(let regions, _): regions
+                case .unknown(let closest): closest
+                }
+            }
+            var html = "No region has the id <q>\(HTMLPage.escape(String(regionID.prefix(80))))</q>."
+            if !closest.isEmpty {
+                html += " Did you mean:</p>\n<ul>" + closest.map {
+                    "<li><a href=\"\(HTMLPage.escape(site.region($0.regionID)))\" dir=\"auto\">\(HTMLPage.escape($0.name))</a></li>"
+                }.joined() + "</ul>\n<p>"
+            }
+            throw HTTPAnswer.notFound(html)
+        }
+        return try await list(.region(regionID), listing: .region(region), query: query)
+    }
+
+    func search(_ query: [(String, String)]) async throws -> Response {
+        let text = FormText.value("q", in: query)?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        guard !text.isEmpty else {
+            return Responses.page(HTMLPage.message(
+                title: "Search", text: "Type words to look for in the photos' titles, descriptions, photographers and regions.", site: site))
+        }
+        let searchQuery: SearchQuery
+        do {
+            searchQuery = try SearchQuery(text)
+        } catch {
+            throw HTTPAnswer.badRequest(HTMLPage.escape(error.message))
+        }
+        let queries = self.queries
+        var region: RegionRank?
+        if let regionID = FormText.value("region", in: query), !regionID.isEmpty {
+            guard let found = try await blocking.run({ try queries.region(id: regionID) }) else {
+                throw HTTPAnswer.notFound("No region has the id <q>\(HTMLPage.escape(String(regionID.prefix(80))))</q>.")
+            }
+            region = found
+        }
+        // Words that name a region: the region itself is offered above the photos.
+        let named: RegionRank? = region == nil ? try await blocking.run {
+            if case .found(let region) = try queries.region(matching: text) { return region }
+            return nil
+        } : nil
+        var notice = ""
+        if let named {
+            notice = "<p class=\"notice\">The region <a href=\"\(HTMLPage.escape(site.region(named.regionID)))\" dir=\"auto\">"
+                + "\(HTMLPage.escape(named.name))</a> has \(named.photos) photo\(named.photos == 1 ? "" : "s").</p>\n"
+        }
+        return try await list(.search(searchQuery, regionID: region?.regionID), listing: .search(query: text, region: region), query: query, notice: notice)
+    }
+
+    /// One page of a list of photos: `page` and `sort` from the address.
+    func list(_ list: PhotoList, listing: HTMLPage.PhotoListing, query: [(String, String)], notice: String = "") async throws -> Response {
+        let number: Int
+        if let text = FormText.value("page", in: query) {
+            guard let parsed = Int(text), parsed >= 1 else { throw HTTPAnswer.badRequest("The page number must be 1 or more.") }
+            number = parsed
+        } else {
+            number = 1
+        }
+        var order: PhotoOrder?
+        var sortedBy: String?
+        switch FormText.value("sort", in: query) {
+        case nil, "uploaded": break
+        case "title":
+            order = .title
+            sortedBy = "by title"
+        case let other?:
+            throw HTTPAnswer.badRequest("Photos can be sorted by <q>title</q> or <q>uploaded</q>, not <q>\(HTMLPage.escape(String(other.prefix(40))))</q>.")
+        }
+        if case .search = list, order == nil { sortedBy = nil }
+        let queries = self.queries, site = self.site, times = self.times, chosen = order
+        let (total, photos, positions, places) = try await blocking.run {
+            let total = try queries.count(of: list)
+            let paging = Paging(page: number, total: total)
+            guard paging.exists else { return (total, [StoredPhoto](), [HTMLPage.MapPoint](), [HTMLPage.PlaceLabel]()) }
+            let photos = try queries.photos(in: list, order: chosen, limit: Paging.size, offset: paging.offset)
+            var decimals = 1
+            var places: [HTMLPage.PlaceLabel] = []
+            if case .region(let regionID) = list {
+                decimals = 3
+                places = try queries.places(inRegion: regionID).map { HTMLPage.PlaceLabel(name: $0.name, latitude: $0.latitude, longitude: $0.longitude) }
+            }
+            let positions = try queries.positions(of: list, decimals: decimals).map { HTMLPage.MapPoint(latitude: $0.latitude, longitude: $0.longitude) }
+            return (total, photos, positions, places)
+        }
+        let paging = Paging(page: number, total: total)
+        guard paging.exists else {
+            let last = site.listing(listing, page: paging.pages, sort: order?.rawValue)
+            throw HTTPAnswer.notFound("This list has \(paging.pages) page\(paging.pages == 1 ? "" : "s"); the last is <a href=\"\(HTMLPage.escape(last))\">page \(paging.pages)</a>.")
+        }
+        var shown = listing
+        if case .all = listing { shown = .all(stored: total) }
+        var page = HTMLPage.photos(
+            photos, listing: shown, images: HTMLPage.Images(thumbnails: nil), site: site, paging: paging, mapPoints: positions, places: places,
+            formatTime: { times.string($0) }, sortedBy: sortedBy, sort: order?.rawValue)
+        if !notice.isEmpty { page = HTMLPage.inserting(notice, afterHeaderOf: page) }
+        return Responses.page(page)
+    }
+
+    func photoPage(_ photoID: String) async throws -> Response {
+        let queries = self.queries, writer = self.writer, site = self.site, times = self.times, now = self.now
+        let page: [UInt8]? = try await blocking.run {
+            guard var photo = try queries.photo(id: photoID) else { return nil }
+            // Viewing a photo is what Recents lists.
+            try writer.recordViews([photoID], now: Int64(now()))
+            photo.viewedAt = Int64(now())
+            return HTMLPage.photo(photo, site: site, formatTime: { times.string($0) })
+        }
+        guard let page else { throw HTTPAnswer.notFound("No photo \(photoID) is stored (deleted, pruned, or never loaded).") }
+        return Responses.page(page)
+    }
+}

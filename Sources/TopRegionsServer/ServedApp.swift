@@ -1,0 +1,165 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import TopRegionsCache
+import TopRegionsFormatting
+import TopRegionsHTTP
+import TopRegionsRecords
+import TopRegionsStore
+import TopRegionsSupport
+
+/// What every request of one `regions-serve` shares: the database, the photo cache, the
+/// workers that download, the pages' link scheme with its form token, and the names this
+/// server answers to.
+final class ServedApp: Sendable {
+    let store: Store
+    let queries: Queries
+    let writer: PhotoWriter
+    let site: Site
+    let cache: PhotoCache
+    let blocking: BlockingWork
+    let thumbnails: ThumbnailService
+    let photos: PhotoService
+    /// Photos deleted here, for their undo.
+    let deleted = DeletedPhotos()
+    let times: TimeFormat
+    let now: @Sendable () -> Double
+    let trace: (@Sendable (String) -> Void)?
+    /// The Host header values a request may carry (DNS rebinding: a page of another site
+    /// whose name now points here sends its own name); nil: any (a wildcard --bind).
+    let allowedHosts: Set<String>?
+
+    init(
+        store: Store, cache: PhotoCache, formToken: String, allowedHosts: Set<String>?, downloads: Int,
+        photoLimits: DownloadLimits, thumbnailLimits: DownloadLimits, retry: RetryPolicy, times: TimeFormat,
+        now: @escaping @Sendable () -> Double, trace: (@Sendable (String) -> Void)?
+    ) throws {
+        self.store = store
+        queries = Queries(store: store)
+        writer = PhotoWriter(store: store)
+        site = .served(formToken: formToken)
+        self.cache = cache
+        // Reads, writes and downloads each hold a thread while they work.
+        blocking = BlockingWork(threads: 4 + 2 * downloads)
+        thumbnails = try ThumbnailService(store: store, workers: downloads, limits: thumbnailLimits, retry: retry, now: now, trace: trace)
+        photos = try PhotoService(cache: cache, workers: max(1, downloads / 2), limits: photoLimits, retry: retry, now: now, trace: trace)
+        self.times = times
+        self.now = now
+        self.trace = trace
+        self.allowedHosts = allowedHosts
+    }
+
+    // MARK: Answering
+
+    func respond(to request: Request) async -> Response {
+        let started = DispatchTime.now().uptimeNanoseconds
+        let response = await answer(request)
+        if let trace {
+            let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
+            trace("\(request.method) \(request.uri.path) → \(response.status.code) in \(String(format: "%.1f", milliseconds)) ms")
+        }
+        return response
+    }
+
+    private func answer(_ request: Request) async -> Response {
+        // Another site's page whose name was pointed at this machine (DNS rebinding) sends
+        // its own name as the Host: refused before anything else is read.
+        if let allowedHosts {
+            guard let host = request.head.authority, allowedHosts.contains(host.lowercased()) else {
+                return Responses.text(.forbidden, "This server answers only to \(allowedHosts.sorted().joined(separator: ", ")).\n")
+            }
+        }
+        guard request.uri.path.utf8.count <= 2_048, (request.uri.query?.utf8.count ?? 0) <= 2_048 else {
+            return Responses.text(.uriTooLong, "The address is too long.\n")
+        }
+        guard let segments = Self.segments(request.uri.path) else {
+            return Responses.page(HTMLPage.message(title: "Bad address", text: "The address is not valid.", site: site), status: .badRequest)
+        }
+        let query = FormText.pairs(Substring(request.uri.query ?? "")) ?? []
+        do {
+            switch request.method {
+            case .get, .head:
+                return try await get(segments, query: query)
+            case .post:
+                return try await post(segments, request: request)
+            default:
+                var response = Responses.text(.methodNotAllowed, "Only GET, HEAD and POST.\n")
+                response.headers[.allow] = "GET, HEAD, POST"
+                return response
+            }
+        } catch let problem as SearchQuery.Problem {
+            return Responses.page(HTMLPage.message(title: "Search", text: HTMLPage.escape(problem.message), site: site), status: .badRequest)
+        } catch let answer as HTTPAnswer {
+            return Responses.page(HTMLPage.message(title: answer.title, text: answer.html, site: site), status: answer.status)
+        } catch {
+            trace?("error: \(error)")
+            let failure = store.failure(describing: error)
+            return Responses.page(
+                HTMLPage.message(title: "Something failed", text: HTMLPage.escape(failure.message), site: site), status: .internalServerError)
+        }
+    }
+
+    /// The path's segments, each percent-decoded; nil when one does not decode (or names a
+    /// directory above: no segment is "." or "..").
+    static func segments(_ path: String) -> [String]? {
+        var segments: [String] = []
+        for raw in path.split(separator: "/", omittingEmptySubsequences: true) {
+            guard let segment = FormText.decode(Substring(raw.replacingOccurrences(of: "+", with: "%2B"))),
+                  segment != ".", segment != "..", !segment.contains("/"), !segment.utf8.contains(0) else { return nil }
+            segments.append(segment)
+        }
+        return segments
+    }
+}
+
+/// An answer that is not the page asked for (a 404, a bad parameter), with its words.
+struct HTTPAnswer: Error {
+    var status: HTTPResponse.Status
+    var title: String
+    /// Already HTML.
+    var html: String
+
+    static func notFound(_ html: String) -> HTTPAnswer { HTTPAnswer(status: .notFound, title: "Not found", html: html) }
+    static func badRequest(_ html: String) -> HTTPAnswer { HTTPAnswer(status: .badRequest, title: "Bad request", html: html) }
+}
+
+/// Responses with the headers every answer of this server carries.
+enum Responses {
+    static func page(_ bytes: [UInt8], status: HTTPResponse.Status = .ok, policy: String = Site.served(formToken: "").contentSecurityPolicy) -> Response {
+        var headers = common(contentType: "text/html; charset=utf-8")
+        // A page changes as data arrives: never shown from a cache.
+        headers[.cacheControl] = "no-store"
+        headers[.contentSecurityPolicy] = policy
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    static func text(_ status: HTTPResponse.Status, _ text: String) -> Response {
+        var headers = common(contentType: "text/plain; charset=utf-8")
+        headers[.cacheControl] = "no-store"
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    /// After a POST: the page to show next (303, so a reload does not post again).
+    static func seeOther(_ location: String) -> Response {
+        var headers = common(contentType: "text/plain; charset=utf-8")
+        headers[.location] = location
+        headers[.cacheControl] = "no-store"
+        return Response(status: .seeOther, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: "See \(location)\n")))
+    }
+
+    static func common(contentType: String) -> HTTPFields {
+        var headers = HTTPFields()
+        headers[.contentType] = contentType
+        headers[.xContentTypeOptions] = "nosniff"
+        headers[.referrerPolicy] = "no-referrer"
+        headers[.xFrameOptions] = "DENY"
+        return headers
+    }
+}
+
+extension HTTPField.Name {
+    static let xContentTypeOptions = HTTPField.Name("X-Content-Type-Options")!
+    static let referrerPolicy = HTTPField.Name("Referrer-Policy")!
+    static let xFrameOptions = HTTPField.Name("X-Frame-Options")!
+}

@@ -1,0 +1,64 @@
+import Foundation
+import TopRegionsCLI
+import TopRegionsCache
+import TopRegionsFormatting
+import TopRegionsHTTP
+import TopRegionsStore
+import TopRegionsSupport
+
+/// What `regions-serve` does once its options are read: opens the database and the photo
+/// cache, then serves until stopped.
+public enum Serving {
+    /// Makes `RegionsServe` serve (the executable calls this before `RegionsServe.main()`).
+    public static func install() {
+        RegionsServe.server.withLock { $0 = { command, context in try run(command, context) } }
+    }
+
+    static func run(_ command: RegionsServe, _ context: ToolContext) throws -> SysExit {
+        let address = ListenAddress.parse(command.bind)!
+        CurlSession.loadInBackground()
+        defer { CurlSession.awaitLoading() }
+        let store = try command.database.open(context, create: false)
+        context.trace("database \(store.path)")
+        let directory = try command.cacheDir ?? PhotoCache.defaultDirectory(environment: context.environment)
+        let cache = try PhotoCache(directory: directory, capBytes: command.maxBytes.bytes)
+        context.trace("photo cache \(cache.directory), at most \(command.maxBytes)")
+        if !address.isLoopback {
+            context.note("""
+                listening on \(address.text), not only on this machine: anyone who can reach it may browse the photos, \
+                have this machine download full photos, and delete photos (--bind 127.0.0.1 keeps it to this machine)
+                """)
+        }
+        let retry = RetryPolicy.from(environment: context.environment, maxAttempts: 3)
+        let (parallel, utc, port) = (command.parallel, command.utc, command.port)
+        let server = PageServer(
+            address: address, port: port,
+            makeApp: { allowedHosts in
+                try ServedApp(
+                    store: store, cache: cache, formToken: newToken(), allowedHosts: allowedHosts, downloads: parallel,
+                    photoLimits: DownloadLimits(maxBytes: 32 << 20, seconds: 300), thumbnailLimits: .thumbnail, retry: retry,
+                    times: utc ? .utc : .local, now: context.now, trace: context.tracer)
+            },
+            announce: { url in
+                context.standardOutput.line(url)
+                context.standardOutput.flush()
+                context.note("serving \(store.path) at \(url) (Ctrl-C stops)")
+            },
+            trace: context.tracer)
+        try server.runUntilStopped()
+        context.note("stopped")
+        return .ok
+    }
+
+    /// A token no other page can guess: 128 random bits, in hex.
+    static func newToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<4).map { _ in String(generator.next() as UInt32, radix: 16).leftPadded(8) }.joined()
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(_ width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

@@ -1,0 +1,5 @@
+import TopRegionsCLI
+import TopRegionsServer
+
+Serving.install()
+RegionsServe.main()

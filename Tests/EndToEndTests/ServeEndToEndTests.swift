@@ -1,0 +1,315 @@
+import Foundation
+import Testing
+
+/// regions-serve through its built binary, asked by curl, against flickr-fake: what each page
+/// shows, what Flickr is asked for (its request log), what is refused.
+@Suite struct ServeEndToEndTests {
+    struct Setup {
+        let scratch = Scratch()
+        let fake: FakeFlickrProcess
+        let db: String
+        let cache: String
+        let environment: [String: String]
+        let server: ServerProcess
+        /// The top regions as regions-top gives them (NDJSON rows).
+        let top: [[String: Any]]
+
+        init(_ serveArguments: [String] = []) throws {
+            fake = try FakeFlickrProcess(NetworkEndToEndTests.world + ["--large-bytes", "20000"], scratch: scratch)
+            db = scratch.file("photos.db")
+            cache = scratch.file("cache")
+            environment = fake.environment(home: scratch.path, ["TZ": "UTC"])
+            var env = environment
+            env["DB"] = db
+            let refresh = try Tools.shell(#""$BIN/flickr-recent" -q --db "$DB" | "$BIN/place-resolve" -q --db "$DB" | "$BIN/regions-load" -q --db "$DB""#, environment: env)
+            precondition(refresh.status == 0, refresh.stderr)
+            top = ServeEndToEndTests.lines(try Tools.run("regions-top", ["--db", db], environment: environment).stdout)
+            server = try ServerProcess(["--db", db, "--cache-dir", cache, "--port", "0"] + serveArguments, environment: environment, scratch: scratch)
+        }
+
+        func get(_ path: String, headers: [String: String] = [:]) throws -> HTTPExchange {
+            try HTTPExchange.request(server.base + path, headers: headers, scratch: scratch)
+        }
+
+        func post(_ path: String, form: String, headers: [String: String] = [:]) throws -> HTTPExchange {
+            try HTTPExchange.request(server.base + path, method: "POST", headers: headers, form: form, scratch: scratch)
+        }
+
+        func regionsTop(_ arguments: [String]) throws -> [[String: Any]] {
+            ServeEndToEndTests.lines(try Tools.run("regions-top", ["--db", db] + arguments, environment: environment).stdout)
+        }
+
+        /// Image requests to the fake so far, as "<id>_<suffix>".
+        func imageRequests() throws -> [String] {
+            try fake.imageRequests().map { request in
+                let file = request.path.split(separator: "/").last!
+                let parts = file.split(separator: "_")
+                return "\(parts[0])_\(parts.last!.prefix { $0 != "." })"
+            }
+        }
+    }
+
+    static func lines(_ text: String) -> [[String: Any]] {
+        text.split(separator: "\n").map { try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+    }
+
+    static func occurrences(_ needle: String, in text: String) -> Int {
+        text.components(separatedBy: needle).count - 1
+    }
+
+    /// The values of `attribute` in `html`, in order.
+    static func attributes(_ attribute: String, in html: String) -> [String] {
+        html.components(separatedBy: " \(attribute)=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+    }
+
+    /// The form token a served page carries.
+    static func token(in html: String) -> String? {
+        html.components(separatedBy: "name=\"token\" value=\"").dropFirst().first.map { String($0.prefix { $0 != "\"" }) }
+    }
+
+    // MARK: Pages
+
+    @Test func theTopRegionsPageListsWhatRegionsTopAnswers() throws {
+        let setup = try Setup()
+        let page = try setup.get("/")
+        #expect(page.status == 200)
+        #expect(page.headers["content-type"] == "text/html; charset=utf-8")
+        #expect(page.headers["content-security-policy"]?.contains("script-src 'none'") == true)
+        #expect(page.headers["cache-control"] == "no-store")
+        #expect(setup.top.count > 10)
+        // Every region regions-top lists, in its order, with its counts, linking to its photos.
+        // The map's markers (largest first), then the ranked list in regions-top's order.
+        let links = Self.attributes("href", in: page.text).filter { $0.hasPrefix("/regions/") }
+        let expected = setup.top.map { "/regions/\($0["region_id"] as! String)" }
+        #expect(Array(links.suffix(expected.count)) == expected)
+        #expect(links.prefix(links.count - expected.count).sorted() == expected.sorted())
+        for row in setup.top {
+            #expect(page.text.contains("<td class=\"n\">\(row["photographers"]!)</td><td class=\"n\">\(row["photos"]!)</td>"))
+        }
+        #expect(page.text.contains("This product uses the Flickr API but is not endorsed or certified by SmugMug, Inc."))
+        // Nothing of the page was fetched from Flickr.
+        #expect(try setup.imageRequests().isEmpty)
+    }
+
+    @Test func aRegionIsShownThirtyPhotosToAPageWithItsWholeCountAndMap() throws {
+        let setup = try Setup()
+        let row = try #require(setup.top.first { ($0["photos"] as! Int) > 60 })
+        let regionID = row["region_id"] as! String
+        let total = row["photos"] as! Int
+        let expected = try setup.regionsTop(["--region", regionID]).map { $0["id"] as! String }
+        #expect(expected.count == total)
+        let pages = (total + 29) / 30
+        var seen: [String] = []
+        for number in 1...pages {
+            let page = try setup.get("/regions/\(regionID)" + (number > 1 ? "?page=\(number)" : ""))
+            #expect(page.status == 200)
+            let cards = Self.attributes("id", in: page.text).filter { $0.hasPrefix("photo-") }.map { String($0.dropFirst(6)) }
+            #expect(cards.count == min(30, total - (number - 1) * 30))
+            seen += cards
+            #expect(page.text.contains("\(total) photos by \(row["photographers"]!) photographers; \((number - 1) * 30 + 1)–\((number - 1) * 30 + cards.count) here"))
+            #expect(page.text.contains("rel=\"prev\"") == (number > 1))
+            #expect(page.text.contains("rel=\"next\" href=\"/regions/\(regionID)?page=\(number + 1)\"") == (number < pages))
+            // Each card: its thumbnail asked for lazily, its page here, its page on Flickr.
+            #expect(Self.occurrences("loading=\"lazy\"", in: page.text) >= cards.count)
+            #expect(Self.occurrences("<a class=\"flickr\" href=\"https://www.flickr.com/photos/", in: page.text) == cards.count)
+            // The map's dots cover the whole region on every page; its pins are this page's.
+            #expect(Self.occurrences("<a class=\"pin\"", in: page.text) == cards.count)
+        }
+        #expect(seen == expected, "the pages, in order, are the region's photos newest first, each once")
+        let beyond = try setup.get("/regions/\(regionID)?page=\(pages + 1)")
+        #expect(beyond.status == 404 && beyond.text.contains("page \(pages)"))
+        #expect(try setup.get("/regions/\(regionID)?page=0").status == 400)
+        #expect(try setup.get("/regions/\(regionID)?sort=size").status == 400)
+
+        // By title: alphabetical headings, and the order regions-top --sort title gives.
+        let byTitle = try setup.regionsTop(["--region", regionID, "--sort", "title", "--limit", "30"]).map { $0["id"] as! String }
+        let titled = try setup.get("/regions/\(regionID)?sort=title")
+        #expect(Self.attributes("id", in: titled.text).filter { $0.hasPrefix("photo-") }.map { String($0.dropFirst(6)) } == byTitle)
+        #expect(titled.text.contains("<h2 class=\"section\" dir=\"auto\">"))
+        #expect(titled.text.contains("rel=\"next\" href=\"/regions/\(regionID)?sort=title&amp;page=2\""))
+    }
+
+    @Test func allRecentsAndSearchArePagedListsToo() throws {
+        let setup = try Setup()
+        let stored = try setup.regionsTop(["--photos"]).count
+        let all = try setup.get("/all")
+        #expect(all.status == 200 && all.text.contains("\(stored) photos stored; 1–30 here"))
+        let recents = try setup.get("/recents")
+        #expect(recents.status == 200 && recents.text.contains("No photo has been viewed yet"))
+
+        let word = "harbour"
+        let found = try setup.regionsTop(["--search", word]).map { $0["id"] as! String }
+        #expect(found.count > 30)
+        let search = try setup.get("/search?q=\(word)")
+        #expect(search.status == 200)
+        #expect(search.text.contains("\(found.count) photos matching <q>\(word)</q>"))
+        #expect(Self.attributes("id", in: search.text).filter { $0.hasPrefix("photo-") }.map { String($0.dropFirst(6)) } == Array(found.prefix(30)))
+        let second = try setup.get("/search?q=\(word)&page=2")
+        #expect(Self.attributes("id", in: second.text).filter { $0.hasPrefix("photo-") }.map { String($0.dropFirst(6)) } == Array(found.dropFirst(30).prefix(30)))
+        // The search language's mistakes are said in words, not SQL.
+        let unclosed = try setup.get("/search?q=%22harbour")
+        #expect(unclosed.status == 400 && !unclosed.text.contains("fts5"))
+        // A region named in the words is offered.
+        let name = setup.top[0]["name"] as! String
+        let named = try setup.get("/search?q=" + name.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)
+        #expect(named.text.contains("The region <a href=\"/regions/\(setup.top[0]["region_id"] as! String)\""))
+    }
+
+    // MARK: Images
+
+    @Test func aThumbnailIsFetchedOnlyWhenAskedForAndOnceEver() throws {
+        let setup = try Setup()
+        let regionID = setup.top[0]["region_id"] as! String
+        let ids = try setup.regionsTop(["--region", regionID, "--limit", "3"]).map { $0["id"] as! String }
+        _ = try setup.get("/regions/\(regionID)")
+        #expect(try setup.imageRequests().isEmpty, "a page alone asks Flickr for nothing")
+
+        let first = try setup.get("/thumbs/\(ids[0]).jpg")
+        #expect(first.status == 200 && first.headers["content-type"] == "image/jpeg")
+        #expect(first.body.starts(with: [0xFF, 0xD8, 0xFF]))
+        #expect(first.headers["cache-control"]?.contains("immutable") == true)
+        let again = try setup.get("/thumbs/\(ids[0]).jpg")
+        #expect(again.body == first.body)
+        #expect(try setup.imageRequests() == ["\(ids[0])_s"])
+        // thumb-get finds it in the database: the server stored it as thumb-get would.
+        let thumbGet = try Tools.run("thumb-get", ["--db", setup.db, ids[0]], environment: setup.environment)
+        #expect(thumbGet.status == 0)
+        #expect(try setup.imageRequests() == ["\(ids[0])_s"])
+
+        // Eight browsers at once on the same two new thumbnails: each fetched once.
+        let script = (0..<8).map { "curl -s -o /dev/null -w '%{http_code}\\n' '\(setup.server.base)/thumbs/\(ids[1 + $0 % 2]).jpg' &" }
+            .joined(separator: "\n") + "\nwait"
+        let parallel = try Tools.shell(script, environment: setup.environment)
+        #expect(parallel.stdout.split(separator: "\n") == Array(repeating: "200", count: 8))
+        #expect(try setup.imageRequests().sorted() == ["\(ids[0])_s", "\(ids[1])_s", "\(ids[2])_s"].sorted())
+    }
+
+    @Test func viewingAPhotoCachesItOnceAndPutsItAtTheTopOfRecents() throws {
+        let setup = try Setup()
+        let regionID = setup.top[0]["region_id"] as! String
+        let ids = try setup.regionsTop(["--region", regionID, "--limit", "2"]).map { $0["id"] as! String }
+        for id in ids.reversed() {
+            let page = try setup.get("/photos/\(id)")
+            #expect(page.status == 200)
+            #expect(page.text.contains("<img src=\"/photos/\(id).jpg\""))
+            #expect(page.text.contains("href=\"https://www.flickr.com/photos/"))
+            let image = try setup.get("/photos/\(id).jpg")
+            #expect(image.status == 200 && image.headers["content-type"] == "image/jpeg")
+            #expect(image.body.count == 20_000)
+            #expect(try setup.get("/photos/\(id).jpg").body == image.body)
+        }
+        #expect(try setup.imageRequests() == ids.reversed().map { "\($0)_b" }, "each photo downloaded once")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: setup.cache).filter { $0.hasSuffix(".jpg") }.count == 2)
+        // The latest viewed first, in Recents here and for regions-top.
+        #expect(try setup.regionsTop(["--recents"]).map { $0["id"] as! String } == ids)
+        let recents = try setup.get("/recents")
+        #expect(Self.attributes("id", in: recents.text).filter { $0.hasPrefix("photo-") }.map { String($0.dropFirst(6)) } == ids)
+        // photo-cache finds it cached: no download.
+        let cached = try Tools.run("photo-cache", ["--db", setup.db, "--cache-dir", setup.cache, "--path", ids[0]], environment: setup.environment)
+        #expect(cached.status == 0)
+        #expect(try setup.imageRequests().count == 2)
+    }
+
+    // MARK: Actions
+
+    @Test func deletingAPhotoNeedsTheFormsTokenAndNoRefreshBringsItBackButUndoDoes() throws {
+        let setup = try Setup()
+        let row = setup.top[0]
+        let regionID = row["region_id"] as! String
+        let id = try setup.regionsTop(["--region", regionID, "--limit", "1"])[0]["id"] as! String
+        _ = try setup.get("/thumbs/\(id).jpg")
+        let page = try setup.get("/photos/\(id)")
+        let token = try #require(Self.token(in: page.text))
+        #expect(token.count == 32)
+
+        // Without the token, with another token, from another site: refused, nothing changed.
+        #expect(try setup.post("/photos/\(id)/delete", form: "").status == 403)
+        #expect(try setup.post("/photos/\(id)/delete", form: "token=" + String(repeating: "0", count: 32)).status == 403)
+        #expect(try setup.post("/photos/\(id)/delete", form: "token=\(token)", headers: ["Sec-Fetch-Site": "cross-site"]).status == 403)
+        #expect(try setup.regionsTop(["--region", regionID]).count == row["photos"] as! Int)
+
+        let deleted = try setup.post("/photos/\(id)/delete", form: "token=\(token)")
+        #expect(deleted.status == 200 && deleted.text.contains("Photo deleted"))
+        #expect(try setup.get("/photos/\(id)").status == 404)
+        let after = try setup.regionsTop(["--region", regionID]).map { $0["id"] as! String }
+        #expect(after.count == (row["photos"] as! Int) - 1 && !after.contains(id))
+        // A refresh does not bring it back.
+        var env = setup.environment
+        env["DB"] = setup.db
+        let refresh = try Tools.shell(#""$BIN/flickr-recent" -q --db "$DB" | "$BIN/place-resolve" -q --db "$DB" | "$BIN/regions-load" -q --db "$DB""#, environment: env)
+        #expect(refresh.status == 0)
+        #expect(!(try setup.regionsTop(["--region", regionID]).map { $0["id"] as! String }.contains(id)))
+
+        // Undo: the photo back, with its thumbnail (not asked for again), counts as before.
+        let undo = try #require(Self.attributes("action", in: deleted.text).first { $0.hasPrefix("/photos/") })
+        #expect(undo == "/photos/\(id)/undelete")
+        let undone = try setup.post(undo, form: "token=\(token)")
+        #expect(undone.status == 303 && undone.headers["location"] == "/photos/\(id)")
+        let top = try setup.regionsTop([])
+        #expect(top.first { $0["region_id"] as? String == regionID }?["photos"] as? Int == row["photos"] as? Int)
+        #expect(top.first { $0["region_id"] as? String == regionID }?["photographers"] as? Int == row["photographers"] as? Int)
+        #expect(try setup.get("/thumbs/\(id).jpg").status == 200)
+        #expect(try setup.imageRequests() == ["\(id)_s"])
+    }
+
+    // MARK: Safety
+
+    @Test func foreignHostsBadIdsAndOversizedRequestsAreRefused() throws {
+        let setup = try Setup()
+        // DNS rebinding: another name pointed at 127.0.0.1.
+        let foreign = try setup.get("/", headers: ["Host": "attacker.example:\(setup.server.port)"])
+        #expect(foreign.status == 403)
+        #expect(try setup.get("/", headers: ["Host": "localhost:\(setup.server.port)"]).status == 200)
+        #expect(try setup.get("/", headers: ["Host": "127.0.0.1:\(setup.server.port + 1)"]).status == 403)
+        // Ids are checked before they reach a path or a query.
+        for path in ["/photos/..%2F..%2Fetc%2Fpasswd", "/photos/../../etc/passwd", "/thumbs/%2e%2e.jpg", "/photos/12a", "/photos/1%00.jpg", "/etc/passwd", "/thumbs/"] {
+            let answer = try setup.get(path)
+            #expect([400, 404].contains(answer.status), "\(path): \(answer.status)")
+            #expect(!answer.text.contains("root:"))
+        }
+        let hostile = try setup.get("/regions/%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E")
+        #expect(hostile.status == 404 && !hostile.text.contains("<img") && hostile.text.contains("&lt;img src=x onerror=alert(1)&gt;"))
+        // No listing of a directory, no method but GET, HEAD and POST, no large form.
+        #expect(try setup.get("/photos/").status == 404)
+        #expect(try HTTPExchange.request(setup.server.base + "/", method: "PUT", scratch: setup.scratch).status == 405)
+        #expect(try setup.post("/photos/1/delete", form: String(repeating: "x", count: 100_000)).status == 413)
+        #expect(try setup.get("/" + String(repeating: "a", count: 5_000)).status == 414)
+        // The key is in no page.
+        for path in ["/", "/all", "/recents", "/search?q=harbour"] {
+            #expect(!(try setup.get(path).text.contains(FakeFlickrProcess.apiKey)))
+        }
+    }
+
+    // MARK: The process
+
+    @Test func itSaysWhereItServesAndStopsCleanlyOnSIGTERM() throws {
+        let setup = try Setup()
+        #expect(setup.server.url.hasPrefix("http://127.0.0.1:") && setup.server.url.hasSuffix("/"))
+        #expect(try setup.get("/").status == 200)
+        let (status, stderr) = setup.server.stop()
+        #expect(status == 0)
+        #expect(stderr.hasPrefix("regions-serve: serving \(setup.db) at \(setup.server.url)"))
+        #expect(stderr.hasSuffix("regions-serve: stopped\n"))
+
+        let quiet = try ServerProcess(["--db", setup.db, "--cache-dir", setup.cache, "--port", "0", "-q"], environment: setup.environment, scratch: setup.scratch)
+        let stopped = quiet.stop()
+        #expect(stopped.status == 0 && stopped.stderr == "")
+
+        // A taken port, a database that is not there, an address that is none: said, with a status.
+        let taken = try Tools.run("regions-serve", ["--db", setup.db, "--port", "\(setup.fake.baseURL.split(separator: ":").last!)"], environment: setup.environment)
+        #expect(taken.status == 69 && taken.stderr.contains("is taken"))
+        let missing = try Tools.run("regions-serve", ["--db", setup.scratch.file("none.db"), "--port", "0"], environment: setup.environment)
+        #expect(missing.status == 66 && missing.stderr.hasPrefix("regions-serve: no database at"))
+        #expect(!FileManager.default.fileExists(atPath: setup.scratch.file("none.db")))
+        let bad = try Tools.run("regions-serve", ["--db", setup.db, "--bind", "example.com"], environment: setup.environment)
+        #expect(bad.status == 64 && bad.stderr.contains("--bind"))
+    }
+
+    @Test func listeningBeyondThisMachineIsSaidOnStderr() throws {
+        let setup = try Setup(["--bind", "0.0.0.0"])
+        #expect(setup.server.url.hasPrefix("http://0.0.0.0:"))
+        let stderr = setup.server.stop().stderr
+        #expect(stderr.contains("regions-serve: listening on 0.0.0.0, not only on this machine: anyone who can reach it may browse the photos"))
+    }
+}
+
