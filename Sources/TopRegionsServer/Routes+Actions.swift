@@ -38,6 +38,8 @@ extension ServedApp {
             return try await delete(try photoID(segments[1]))
         case 3 where segments[0] == "photos" && segments[2] == "undelete":
             return try await undelete(try photoID(segments[1]))
+        case 1 where segments[0] == "refresh":
+            return try await startRefresh()
         default:
             throw HTTPAnswer.notFound("No form sends here.")
         }
@@ -86,6 +88,47 @@ extension ServedApp {
                 text: "Photo \(photoID) is no longer kept out: the next refresh stores it again if Flickr still lists it.", site: site))
         }
         return Responses.seeOther(site.photo(photoID))
+    }
+}
+
+extension ServedApp {
+    /// Starts the refresh and shows its progress.
+    func startRefresh() async throws -> Response {
+        let queries = self.queries
+        switch refresher.start(photos: { (try? queries.count(of: .all)) ?? 0 }) {
+        case .started, .alreadyRunning:
+            return Responses.seeOther("/refresh")
+        case .elsewhere:
+            throw HTTPAnswer(status: .conflict, title: "Refreshing elsewhere",
+                             html: "Another program is refreshing this database now; its photos show here as they are stored.")
+        case .noKey:
+            throw HTTPAnswer(status: .conflict, title: "No Flickr key",
+                             html: "A refresh needs a Flickr API key: start regions-serve with FLICKR_API_KEY set (or --api-key-file).")
+        case .cannot(let why):
+            throw HTTPAnswer(status: .internalServerError, title: "Cannot refresh", html: HTMLPage.escape(why))
+        }
+    }
+
+    /// Where the refresh stands; the page reloads itself while it runs.
+    func refreshProgress() async throws -> Response {
+        let queries = self.queries
+        let stored = try await blocking.run { try queries.count(of: .all) }
+        let text: String
+        var reload: Int?
+        switch refresher.current {
+        case .idle:
+            text = "No refresh has run since this server started. The Refresh button above fetches the latest photos from Flickr."
+        case .running(let since, let before):
+            let seconds = max(0, Int(now() - since))
+            text = "Fetching the latest photos from Flickr (flickr-recent | place-resolve | regions-load), for \(seconds) s so far: "
+                + "\(stored) photos stored, \(max(0, stored - before)) of them new. This page follows it."
+            reload = 1
+        case .finished(_, let status, let message, let new):
+            text = status == 0
+                ? "The refresh finished: \(new) new photo\(new == 1 ? "" : "s"), \(stored) stored. <a href=\"/\">The top regions</a> show them."
+                : "The refresh failed (\(HTMLPage.escape(message)), status \(status)); what it stored before stays. The server's terminal says why."
+        }
+        return Responses.page(HTMLPage.message(title: "Refresh", text: text, site: site, reloadAfter: reload))
     }
 }
 

@@ -19,6 +19,8 @@ extension ServedApp {
             return try await list(.recents, listing: .recents, query: query)
         case 1 where segments[0] == "search":
             return try await search(query)
+        case 1 where segments[0] == "refresh":
+            return try await refreshProgress()
         case 2 where segments[0] == "regions":
             return try await region(segments[1], query: query)
         case 2 where segments[0] == "photos" && segments[1].hasSuffix(".jpg"):
@@ -42,6 +44,12 @@ extension ServedApp {
 
     func topRegions() async throws -> Response {
         let queries = self.queries, site = self.site
+        // An empty database is refreshed on the first visit, as the app refreshes on launch.
+        if refresher.hasKey, refresher.current == .idle, try await blocking.run({ try !queries.hasPhotos() }) {
+            if case .started = refresher.start(photos: { (try? queries.count(of: .all)) ?? 0 }) {
+                return Responses.seeOther("/refresh")
+            }
+        }
         let page = try await blocking.run {
             HTMLPage.regions(try queries.fillingCentres(try queries.topRegions(limit: 50)), site: site)
         }

@@ -21,6 +21,7 @@ final class ServedApp: Sendable {
     let blocking: BlockingWork
     let thumbnails: ThumbnailService
     let photos: PhotoService
+    let refresher: Refresher
     /// Photos deleted here, for their undo.
     let deleted = DeletedPhotos()
     let times: TimeFormat
@@ -31,7 +32,7 @@ final class ServedApp: Sendable {
     let allowedHosts: Set<String>?
 
     init(
-        store: Store, cache: PhotoCache, formToken: String, allowedHosts: Set<String>?, downloads: Int,
+        store: Store, cache: PhotoCache, refresher: Refresher, formToken: String, allowedHosts: Set<String>?, downloads: Int,
         photoLimits: DownloadLimits, thumbnailLimits: DownloadLimits, retry: RetryPolicy, times: TimeFormat,
         now: @escaping @Sendable () -> Double, trace: (@Sendable (String) -> Void)?
     ) throws {
@@ -40,6 +41,7 @@ final class ServedApp: Sendable {
         writer = PhotoWriter(store: store)
         site = .served(formToken: formToken)
         self.cache = cache
+        self.refresher = refresher
         // Reads, writes and downloads each hold a thread while they work.
         blocking = BlockingWork(threads: 4 + 2 * downloads)
         thumbnails = try ThumbnailService(store: store, workers: downloads, limits: thumbnailLimits, retry: retry, now: now, trace: trace)

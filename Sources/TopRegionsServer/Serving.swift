@@ -15,10 +15,17 @@ public enum Serving {
     }
 
     static func run(_ command: RegionsServe, _ context: ToolContext) throws -> SysExit {
+        if let directory = command.export {
+            return try export(command, to: directory, context)
+        }
         let address = ListenAddress.parse(command.bind)!
         CurlSession.loadInBackground()
         defer { CurlSession.awaitLoading() }
-        let store = try command.database.open(context, create: false)
+        let refresher = Refresher(
+            path: try Store.resolvePath(option: command.database.db, environment: context.environment), environment: context.environment,
+            apiKeyFile: command.apiKeyFile, quiet: context.verbosity == .quiet, now: context.now)
+        // With a Flickr key, a new database is made and filled on the first visit.
+        let store = try command.database.open(context, create: refresher.hasKey)
         context.trace("database \(store.path)")
         let directory = try command.cacheDir ?? PhotoCache.defaultDirectory(environment: context.environment)
         let cache = try PhotoCache(directory: directory, capBytes: command.maxBytes.bytes)
@@ -35,7 +42,7 @@ public enum Serving {
             address: address, port: port,
             makeApp: { allowedHosts in
                 try ServedApp(
-                    store: store, cache: cache, formToken: newToken(), allowedHosts: allowedHosts, downloads: parallel,
+                    store: store, cache: cache, refresher: refresher, formToken: newToken(), allowedHosts: allowedHosts, downloads: parallel,
                     photoLimits: DownloadLimits(maxBytes: 32 << 20, seconds: 300), thumbnailLimits: .thumbnail, retry: retry,
                     times: utc ? .utc : .local, now: context.now, trace: context.tracer)
             },
@@ -47,6 +54,15 @@ public enum Serving {
             trace: context.tracer)
         try server.runUntilStopped()
         context.note("stopped")
+        return .ok
+    }
+
+    static func export(_ command: RegionsServe, to directory: String, _ context: ToolContext) throws -> SysExit {
+        let store = try command.database.openForReading(context)
+        let export = SiteExport(queries: Queries(store: store), store: store, directory: directory, times: command.utc ? .utc : .local)
+        let pages = try export.write()
+        context.standardOutput.line((directory as NSString).appendingPathComponent(Site.files.top))
+        context.note("wrote \(pages) page\(pages == 1 ? "" : "s") into \(directory)")
         return .ok
     }
 

@@ -66,7 +66,7 @@ import Testing
         let scratch = Scratch()
         let environment = Tools.environment(home: scratch.path)
         // regions-top reads it to know whether it may refresh an empty database.
-        let readsKey: Set = ["flickr-recent", "place-resolve", "regions-top"]
+        let readsKey: Set = ["flickr-recent", "place-resolve", "regions-top", "regions-serve"]
         for tool in Self.tools {
             let help = try Tools.run(tool, ["--help"], environment: environment).stdout
             let environmentSection = try #require(help.components(separatedBy: "\nENVIRONMENT:\n").last?.components(separatedBy: "\nEXIT STATUS:\n").first)

@@ -252,6 +252,80 @@ import Testing
         #expect(try setup.imageRequests() == ["\(id)_s"])
     }
 
+    @Test func theRefreshButtonRunsThePipelineOnceAndShowsItsProgress() throws {
+        let setup = try Setup()
+        let token = try #require(Self.token(in: try setup.get("/").text))
+        let searchesBefore = try setup.fake.requests(method: "flickr.photos.search").count
+        #expect(try setup.post("/refresh", form: "").status == 403)
+        let started = try setup.post("/refresh", form: "token=\(token)")
+        #expect(started.status == 303 && started.headers["location"] == "/refresh")
+        // A second press while it runs starts nothing more.
+        _ = try setup.post("/refresh", form: "token=\(token)")
+        var progress = try setup.get("/refresh")
+        while progress.text.contains("http-equiv=\"refresh\"") {
+            progress = try setup.get("/refresh")
+        }
+        #expect(progress.text.contains("The refresh finished: 0 new photos"), "\(progress.text)")
+        let searches = try setup.fake.requests(method: "flickr.photos.search").count - searchesBefore
+        #expect(searches > 0)
+        // The same searches as the first refresh made: the pipeline ran once, not twice.
+        #expect(searches == searchesBefore, "\(searches) searches, the first refresh made \(searchesBefore)")
+    }
+
+    @Test func anEmptyDatabaseIsRefreshedOnTheFirstVisitWhenAKeyIsConfigured() throws {
+        let scratch = Scratch()
+        let fake = try FakeFlickrProcess(NetworkEndToEndTests.world, scratch: scratch)
+        let environment = fake.environment(home: scratch.path)
+        let db = scratch.file("new.db")
+        let server = try ServerProcess(["--db", db, "--cache-dir", scratch.file("cache"), "--port", "0", "-q"], environment: environment, scratch: scratch)
+        let first = try HTTPExchange.request(server.base + "/", scratch: scratch)
+        #expect(first.status == 303 && first.headers["location"] == "/refresh")
+        var progress = try HTTPExchange.request(server.base + "/refresh", scratch: scratch)
+        while progress.text.contains("http-equiv=\"refresh\"") {
+            progress = try HTTPExchange.request(server.base + "/refresh", scratch: scratch)
+        }
+        let stored = try Tools.run("regions-top", ["--db", db, "--photos"], environment: environment).stdout.split(separator: "\n").count
+        #expect(stored > 0 && progress.text.contains("The refresh finished: \(stored) new photos"), "\(progress.text)")
+        let top = try HTTPExchange.request(server.base + "/", scratch: scratch)
+        #expect(top.status == 200 && top.text.contains("<table class=\"ranking\">"))
+        #expect(server.stop().status == 0)
+
+        // Without a key: a database that is not there is an error, and nothing is made.
+        var keyless = environment
+        keyless["FLICKR_API_KEY"] = nil
+        let missing = try Tools.run("regions-serve", ["--db", scratch.file("other.db"), "--port", "0"], environment: keyless)
+        #expect(missing.status == 66 && !FileManager.default.fileExists(atPath: scratch.file("other.db")))
+    }
+
+    @Test func exportWritesTheLinkedSiteAsFiles() throws {
+        let setup = try Setup()
+        let site = setup.scratch.file("site")
+        let export = try Tools.run("regions-serve", ["--db", setup.db, "--export", site], environment: setup.environment)
+        #expect(export.status == 0, "\(export.stderr)")
+        #expect(export.stdout == site + "/top-regions.html\n")
+        let files = Set(try FileManager.default.contentsOfDirectory(atPath: site))
+        let stored = try setup.regionsTop(["--photos"]).count
+        let regionPages = setup.top.reduce(0) { $0 + (($1["photos"] as! Int) + 29) / 30 }
+        #expect(files.count == 1 + regionPages + (stored + 29) / 30 + 1)
+        #expect(export.stderr == "regions-serve: wrote \(files.count) pages into \(site)\n")
+        // Every link between pages leads to a file that is there; every page at most 30 photos.
+        for name in files {
+            let page = try String(contentsOfFile: site + "/" + name, encoding: .utf8)
+            for link in Self.attributes("href", in: page) where link.hasSuffix(".html") {
+                #expect(files.contains(link), "\(name) links to \(link)")
+            }
+            #expect(Self.occurrences("<li class=\"card\"", in: page) <= 30)
+            #expect(page.contains("img-src data:;"))
+        }
+        let big = try #require(setup.top.first { ($0["photos"] as! Int) > 30 })
+        let id = big["region_id"] as! String
+        #expect(files.contains("region-\(id).html") && files.contains("region-\(id)+2.html"))
+        let second = try String(contentsOfFile: site + "/region-\(id)+2.html", encoding: .utf8)
+        #expect(second.contains("rel=\"prev\" href=\"region-\(id).html\""))
+        // Nothing was downloaded for it.
+        #expect(try setup.imageRequests().isEmpty)
+    }
+
     // MARK: Safety
 
     @Test func foreignHostsBadIdsAndOversizedRequestsAreRefused() throws {
@@ -298,7 +372,9 @@ import Testing
         // A taken port, a database that is not there, an address that is none: said, with a status.
         let taken = try Tools.run("regions-serve", ["--db", setup.db, "--port", "\(setup.fake.baseURL.split(separator: ":").last!)"], environment: setup.environment)
         #expect(taken.status == 69 && taken.stderr.contains("is taken"))
-        let missing = try Tools.run("regions-serve", ["--db", setup.scratch.file("none.db"), "--port", "0"], environment: setup.environment)
+        var keyless = setup.environment
+        keyless["FLICKR_API_KEY"] = nil
+        let missing = try Tools.run("regions-serve", ["--db", setup.scratch.file("none.db"), "--port", "0"], environment: keyless)
         #expect(missing.status == 66 && missing.stderr.hasPrefix("regions-serve: no database at"))
         #expect(!FileManager.default.fileExists(atPath: setup.scratch.file("none.db")))
         let bad = try Tools.run("regions-serve", ["--db", setup.db, "--bind", "example.com"], environment: setup.environment)

@@ -24,6 +24,12 @@ public struct RegionsServe: ToolCommand {
             (--cache-dir, --max-bytes), and viewing it puts it at the top of Recents. A photo can \
             be deleted from its page (no refresh brings it back), and the deletion undone.
 
+            The Refresh button runs flickr-recent | place-resolve | regions-load, the tools \
+            installed beside it, as regions-top does, and shows its progress; one refresh runs at a \
+            time, also across processes. It needs a Flickr key (FLICKR_API_KEY or \
+            --api-key-file); with one, a database that does not exist yet is made, and an empty \
+            one is refreshed on the first visit, as the app refreshes on its first launch.
+
             The first line on standard output is the server's address; it serves until SIGINT \
             (Ctrl-C) or SIGTERM, then finishes the requests under way and stops. It listens on \
             127.0.0.1 only, unless --bind names another address, which it then says on stderr. \
@@ -33,11 +39,17 @@ public struct RegionsServe: ToolCommand {
             The filters keep working beside it: cron can load new photos while it serves, and a \
             page shows them when loaded again.
 
+            --export writes the same pages as files instead, linked to each other by name in one \
+            directory (top-regions.html, region-ID.html and region-ID+2.html for its second page, \
+            all.html, recents.html), with the thumbnails the database holds embedded, and prints \
+            the path of the top page. It only reads the database.
+
             Examples:
               regions-serve                         # then open the address it prints
               regions-serve --port 0                # any free port
               regions-serve --db demo-out/topregions.db --cache-dir demo-out/photos
               regions-serve --bind 192.168.1.20 --port 8080   # for the other machines of a home network
+              regions-serve --export site/          # the same pages as files; open site/top-regions.html
             """,
         version: toolkitVersion)
 
@@ -61,17 +73,27 @@ public struct RegionsServe: ToolCommand {
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Download at most this many thumbnails at once.", valueName: "n"))
     public var parallel = 4
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Write the site as files into this directory instead of serving it: the top regions, every page of their photos, All and Recents, with the stored thumbnails embedded. Prints the top page's path.",
+        valueName: "dir"), completion: .directory)
+    public var export: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Read the Flickr API key for the refresh from the first line of this file (default: $FLICKR_API_KEY).", valueName: "path"),
+        completion: .file())
+    public var apiKeyFile: String?
+
     @Flag(name: .long, help: "Show times in UTC instead of local time.")
     public var utc = false
 
     @OptionGroup public var verbosity: VerbosityOptions
 
-    public static let environment = EnvironmentVariable.database + EnvironmentVariable.cache + EnvironmentVariable.transfers
+    public static let environment = EnvironmentVariable.database + EnvironmentVariable.flickrAPI + EnvironmentVariable.cache + EnvironmentVariable.transfers
         + EnvironmentVariable.clock + EnvironmentVariable.timeZone
 
     public static let exitStatuses: [ExitStatusDoc] = [
         .init(.ok), .init(.usage),
-        .init(.noInput, "No database at --db (fill one with flickr-recent | place-resolve | regions-load)."),
+        .init(.noInput, "No database at --db and no Flickr key to fill one with (flickr-recent | place-resolve | regions-load does)."),
         .init(.unavailable, "The address cannot be listened on: the port is taken, or the address is not this machine's."),
         .init(.software), .init(.osResource),
         .init(.cantCreate, "The photo cache directory cannot be created."), .init(.ioError),
@@ -87,6 +109,8 @@ public struct RegionsServe: ToolCommand {
         guard ListenAddress.parse(bind) != nil else {
             throw ValidationError("--bind: '\(bind)' is not an IP address of this machine's (e.g. 127.0.0.1, ::1, 0.0.0.0)")
         }
+        if export == "" { throw ValidationError("--export: the path is empty") }
+        if apiKeyFile == "" { throw ValidationError("--api-key-file: the path is empty") }
         if cacheDir == "" { throw ValidationError("--cache-dir: the path is empty (leave --cache-dir out for the default cache)") }
     }
 

@@ -9,6 +9,10 @@ extension RegionsTop {
     /// The refresh, run as a shell runs it.
     static let refreshPipeline = "flickr-recent | place-resolve | regions-load"
 
+    /// The key lock a refresh holds while it runs, so that one runs at a time on a database
+    /// (regions-top's when empty, regions-serve's).
+    public static let refreshLockKey = "refresh when empty"
+
     /// Refreshes the database at `path`, found missing or without photos, when a Flickr key
     /// is configured; without a key (or with --no-refresh), says once how photos get there:
     /// a missing database is still an error (66), an empty one answers empty. Returns
@@ -26,7 +30,7 @@ extension RegionsTop {
         }
         // Two regions-top started at once on an empty database refresh it once: the second
         // waits here, then finds the photos the first stored.
-        let lock = try KeyLockFile(path: Store.lockFilePath(for: path)).lock("refresh when empty")
+        let lock = try KeyLockFile(path: Store.lockFilePath(for: path)).lock(Self.refreshLockKey)
         defer { lock.unlock() }
         guard try !Self.hasPhotos(path) else { return true }
         try runRefresh(path: path, context)

@@ -47,9 +47,9 @@ extension HTMLPage {
 
     /// A short page that says what happened (an action's outcome, an error), with links on.
     public static func message(
-        title: String, text: String, site: Site, status: String? = nil, extra: String = ""
+        title: String, text: String, site: Site, status: String? = nil, extra: String = "", reloadAfter: Int? = nil
     ) -> [UInt8] {
-        var page = Page(title: title, site: site)
+        var page = Page(title: title, site: site, reloadAfter: reloadAfter)
         page.heading(title, subtitle: status.map(escape) ?? "")
         page.html += "<p>\(text)</p>\n\(extra)"
         page.footer("")

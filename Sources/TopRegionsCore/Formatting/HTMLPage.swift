@@ -39,8 +39,11 @@ public enum HTMLPage {
 
         let site: Site
 
-        init(title: String, site: Site = .files, searchText: String = "") {
+        /// `reloadAfter`: seconds after which the browser loads the page again (a progress page
+        /// that needs no script).
+        init(title: String, site: Site = .files, searchText: String = "", reloadAfter: Int? = nil) {
             self.site = site
+            let reload = reloadAfter.map { "<meta http-equiv=\"refresh\" content=\"\($0)\">\n" } ?? ""
             html += """
                 <!DOCTYPE html>
                 <html lang="en" dir="ltr">
@@ -49,7 +52,7 @@ public enum HTMLPage {
                 <meta http-equiv="Content-Security-Policy" content="\(site.contentSecurityPolicy)">
                 <meta name="viewport" content="width=device-width, initial-scale=1">
                 <meta name="referrer" content="no-referrer">
-                <title>\(HTMLPage.escape(title)) · topregions</title>
+                \(reload)<title>\(HTMLPage.escape(title)) · topregions</title>
                 <link rel="icon" href="data:,">
                 <style>\(HTMLPage.style)</style>
                 </head>
@@ -61,7 +64,9 @@ public enum HTMLPage {
                 html += """
                     <form class="search" action="/search" method="get" role="search">\
                     <input type="search" name="q" value="\(HTMLPage.escape(searchText))" aria-label="Search the photos" \
-                    placeholder="Search photos" dir="auto"> <button>Search</button></form>
+                    placeholder="Search photos" dir="auto"> <button>Search</button></form>\
+                    <form class="refresh" action="/refresh" method="post"><input type="hidden" name="token" \
+                    value="\(HTMLPage.escape(site.formToken))"><button title="Fetch the latest photos from Flickr">Refresh</button></form>
                     """
             }
             html += "</nav>\n"

@@ -1,0 +1,107 @@
+import Foundation
+import Synchronization
+import TopRegionsCLI
+import TopRegionsStore
+import TopRegionsSupport
+
+/// The refresh a person starts from a page (or the first visit to an empty database starts):
+/// `flickr-recent | place-resolve | regions-load`, the three tools installed beside the
+/// server, run as regions-top runs them, in the background. One at a time across processes:
+/// it holds the same lock as regions-top's refresh while it runs.
+final class Refresher: Sendable {
+    enum State: Sendable, Equatable {
+        case idle
+        case running(since: Double, photosBefore: Int)
+        case finished(at: Double, status: Int32, message: String, newPhotos: Int)
+    }
+
+    private let state = StateBox()
+    let path: String
+    let environment: [String: String]
+    let apiKeyFile: String?
+    let quiet: Bool
+    let now: @Sendable () -> Double
+
+    init(path: String, environment: [String: String], apiKeyFile: String?, quiet: Bool, now: @escaping @Sendable () -> Double) {
+        self.path = path
+        self.environment = environment
+        self.apiKeyFile = apiKeyFile
+        self.quiet = quiet
+        self.now = now
+    }
+
+    var current: State { state.withLock { $0 } }
+
+    /// The state, shared with the thread that runs the refresh.
+    final class StateBox: Sendable {
+        private let state = Mutex(State.idle)
+
+        func withLock<T>(_ body: (inout State) -> T) -> T { state.withLock { body(&$0) } }
+    }
+
+    /// Whether a Flickr key is configured: without one there is nothing to refresh from.
+    var hasKey: Bool { apiKeyFile != nil || !(environment["FLICKR_API_KEY"] ?? "").isEmpty }
+
+    enum Start: Sendable, Equatable {
+        case started
+        case alreadyRunning
+        /// Another process (regions-top, another server) is refreshing this database.
+        case elsewhere
+        case noKey
+        case cannot(String)
+    }
+
+    /// Starts a refresh unless one runs; `photos` counts what is stored (for the progress).
+    func start(photos: @escaping @Sendable () -> Int) -> Start {
+        guard hasKey else { return .noKey }
+        guard let directory = ProcessPipeline.executableDirectory() else { return .cannot("cannot tell where regions-serve is installed") }
+        var shared = ["--db", path]
+        if quiet { shared.append("--quiet") }
+        let key = apiKeyFile.map { ["--api-key-file", $0] } ?? []
+        let stages = [
+            ProcessPipeline.Stage(directory + "/flickr-recent", shared + key),
+            ProcessPipeline.Stage(directory + "/place-resolve", shared + key),
+            ProcessPipeline.Stage(directory + "/regions-load", shared),
+        ]
+        for stage in stages where !FileManager.default.isExecutableFile(atPath: stage.executable) {
+            return .cannot("\(stage.name) is not installed beside regions-serve (in \(directory))")
+        }
+        let lock: KeyLock
+        do {
+            guard let held = try KeyLockFile(path: Store.lockFilePath(for: path)).tryLock(RegionsTop.refreshLockKey) else { return .elsewhere }
+            lock = held
+        } catch {
+            return .cannot("cannot take the refresh lock: \(error)")
+        }
+        let before = photos()
+        let (environment, now, box) = (self.environment, self.now, self.state)
+        let began = box.withLock { state -> Bool in
+            if case .running = state { return false }
+            state = .running(since: now(), photosBefore: before)
+            return true
+        }
+        guard began else {
+            lock.unlock()
+            return .alreadyRunning
+        }
+        Thread.detachNewThread {
+            defer { lock.unlock() }
+            var status: Int32 = 0
+            var message = "finished"
+            do {
+                // The last stage's output (a summary line) goes to stderr, like its progress.
+                let outcomes = try ProcessPipeline.run(stages, environment: environment, lastOutput: STDERR_FILENO)
+                if let failed = outcomes.first(where: { $0.status != 0 }) {
+                    status = failed.status
+                    message = failed.signal.map { "\(failed.stage) was ended by signal \($0)" } ?? "\(failed.stage) exited with status \(failed.status)"
+                }
+            } catch {
+                status = 71
+                message = "the refresh could not start: \(error)"
+            }
+            let after = photos()
+            box.withLock { $0 = .finished(at: now(), status: status, message: message, newPhotos: after - before) }
+        }
+        return .started
+    }
+}

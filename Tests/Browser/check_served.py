@@ -1,0 +1,239 @@
+#!/usr/bin/env python3
+"""Browses a running regions-serve in Chromium as a person does, and checks what Flickr (the
+fake, through its request log) is asked for. Run by ServeBrowserEndToEndTests (bin/test):
+
+    python3 Tests/Browser/check_served.py URL FAKE_LOG REGION_ID HOSTILE_ID [--screenshots OUT]
+
+The browser loads images lazily as a person's does (headless Chromium loads every lazy image
+unless told --blink-settings=lazyLoadEnabled=true), in a small window. Checks:
+
+- the region's first page asks Flickr only for thumbnails of that page, not all of them,
+  and every thumbnail on screen shows;
+- scrolling to the end asks for the rest of that page's, and for no other page's;
+- the next page asks only for its own; a reload asks for none;
+- opening a photo downloads its full image once, shows it, and puts it first in Recents;
+- deleting it (the page's button) removes it from the region's page;
+- a hostile title is shown as text on the photo's page and runs nothing;
+- nothing on any page is logged as an error, and no page needs sideways scrolling at 390 px.
+
+Exit status 0 when every check passed, 1 otherwise (each failure on stderr).
+"""
+import argparse
+import json
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from check_pages import CHROMEDRIVER, CHROMIUM, check, failures, not_blank  # noqa: E402
+
+try:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+except ImportError:
+    sys.exit("check_served: needs selenium (python3 -m pip install selenium; bin/test installs it)")
+
+
+def start_browser(width, height):
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for argument in [
+        "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars",
+        "--window-size=%d,%d" % (width, height),
+        # Lazy images load as they come near the screen, as in a person's browser.
+        "--blink-settings=lazyLoadEnabled=true",
+        "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        "--disable-default-apps", "--no-proxy-server",
+    ]:
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+
+
+def wait_until(what, predicate, timeout=30):
+    """Polls `predicate` until it holds; a failed check after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.05)
+    check(False, "timed out waiting for " + what)
+    return None
+
+
+class FakeLog:
+    """The fake Flickr's request log: which photos' images were asked for."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def images(self, suffix):
+        ids = []
+        if not os.path.exists(self.path):
+            return ids
+        with open(self.path, encoding="utf-8") as f:
+            for line in f:
+                entry = json.loads(line)
+                name = entry["path"].rsplit("/", 1)[-1]
+                if entry["kind"] == "image" and name.endswith("_%s.jpg" % suffix):
+                    ids.append(name.split("_", 1)[0])
+        return ids
+
+
+def card_ids(driver):
+    return driver.execute_script(
+        "return [...document.querySelectorAll('li.card')].map(c => c.id.replace('photo-', ''))")
+
+
+def shown_thumbnails(driver):
+    """Ids of the cards whose thumbnail is on screen, and whether each has loaded."""
+    return driver.execute_script("""
+        const seen = {};
+        for (const card of document.querySelectorAll('li.card')) {
+          const image = card.querySelector('img');
+          if (!image) continue;
+          const box = image.getBoundingClientRect();
+          if (box.bottom > 0 && box.top < window.innerHeight && box.right > 0 && box.left < window.innerWidth)
+            seen[card.id.replace('photo-', '')] = image.complete && image.naturalWidth > 0;
+        }
+        return seen;
+    """)
+
+
+def all_card_images_loaded(driver):
+    return driver.execute_script(
+        "return [...document.querySelectorAll('li.card img')].every(i => i.complete && i.naturalWidth > 0)")
+
+
+def errors(driver):
+    return [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+
+
+def settle(driver, log):
+    """Waits until the thumbnails on screen have loaded and the server is done asking."""
+    wait_until("the thumbnails on screen to load", lambda: all(shown_thumbnails(driver).values()))
+    # The requests the page started end before their images complete: the log is final
+    # once every image the browser started has completed.
+    wait_until("the images under way to complete", lambda: driver.execute_script(
+        "return [...document.images].every(i => i.complete)"), timeout=30)
+    return log.images("s")
+
+
+def main():
+    parser = argparse.ArgumentParser(description="Browses regions-serve in Chromium.")
+    parser.add_argument("url")
+    parser.add_argument("fake_log")
+    parser.add_argument("region")
+    parser.add_argument("hostile")
+    parser.add_argument("--screenshots")
+    args = parser.parse_args()
+    base = args.url.rstrip("/")
+    log = FakeLog(args.fake_log)
+    if args.screenshots:
+        os.makedirs(args.screenshots, exist_ok=True)
+
+    def shot(driver, name):
+        png = driver.get_screenshot_as_png()
+        colours, largest = not_blank(png)
+        check(colours >= 50 and largest < 0.9, "%s: the screenshot looks blank" % name)
+        if args.screenshots:
+            with open(os.path.join(args.screenshots, name + ".png"), "wb") as f:
+                f.write(png)
+
+    driver = start_browser(800, 600)
+    try:
+        check(log.images("s") == [], "before any page, %d thumbnails were asked for" % len(log.images("s")))
+        driver.get(base + "/")
+        shot(driver, "served-top")
+        check(log.images("s") == [], "the top regions page asked for thumbnails")
+
+        # The region's first page: only what is on screen (and what Chromium loads just ahead).
+        driver.get(base + "/regions/" + args.region)
+        first = card_ids(driver)
+        check(len(first) == 30, "the region's first page has %d photos, expected 30" % len(first))
+        asked = settle(driver, log)
+        on_screen = shown_thumbnails(driver)
+        check(on_screen and all(on_screen.values()), "thumbnails on screen not shown: %s" % on_screen)
+        check(set(on_screen) <= set(asked), "on screen but never asked for: %s" % (set(on_screen) - set(asked)))
+        check(set(asked) <= set(first), "asked for thumbnails of other pages: %s" % (set(asked) - set(first)))
+        check(len(asked) < len(first), "all %d thumbnails of the page were asked for before scrolling" % len(asked))
+        check(len(asked) == len(set(asked)), "a thumbnail was asked for twice: %s" % asked)
+        shot(driver, "served-region")
+        before_scroll = len(asked)
+
+        # Scrolling to the end brings the rest of this page's, no other page's.
+        driver.execute_script("window.scrollTo(0, document.body.scrollHeight)")
+        wait_until("every thumbnail of the page to load", lambda: all_card_images_loaded(driver))
+        asked = log.images("s")
+        check(sorted(asked) == sorted(first), "after scrolling: asked %d, the page has %d (%s)"
+              % (len(asked), len(first), set(asked) ^ set(first)))
+        check(len(asked) > before_scroll, "scrolling asked for nothing more")
+
+        # The next page: its own only.
+        driver.find_element(By.CSS_SELECTOR, "a[rel=next]").click()
+        wait_until("the second page", lambda: "page=2" in driver.current_url)
+        second = card_ids(driver)
+        check(second and not set(second) & set(first), "the second page repeats photos of the first")
+        asked = settle(driver, log)
+        new = asked[len(first):]
+        check(new and set(new) <= set(second), "the second page asked for %s, not only its own" % (set(new) - set(second)))
+
+        # Back to the first page, reloaded and scrolled through: Flickr is asked nothing.
+        count = len(log.images("s"))
+        driver.get(base + "/regions/" + args.region)
+        driver.refresh()
+        driver.execute_script("window.scrollTo(0, document.body.scrollHeight)")
+        wait_until("the first page's thumbnails again", lambda: all_card_images_loaded(driver))
+        check(len(log.images("s")) == count, "a reload asked Flickr for %d thumbnails" % (len(log.images("s")) - count))
+
+        # A photo: opened from its card, downloaded once, shown, first in Recents.
+        driver.execute_script("window.scrollTo(0, 0)")
+        driver.find_element(By.CSS_SELECTOR, "li.card a.thumb").click()
+        wait_until("the photo's page", lambda: "/photos/" in driver.current_url)
+        photo = driver.current_url.rsplit("/", 1)[-1]
+        wait_until("the full photo to show", lambda: driver.execute_script(
+            "const i = document.querySelector('figure.full img'); return i && i.complete && i.naturalWidth > 0"))
+        check(log.images("b") == [photo], "full images asked for: %s, expected [%s]" % (log.images("b"), photo))
+        check("This photo on Flickr" in driver.find_element(By.TAG_NAME, "body").text, "the photo's page has no link to Flickr")
+        shot(driver, "served-photo")
+        driver.find_element(By.LINK_TEXT, "Recently viewed").click()
+        check(card_ids(driver)[:1] == [photo], "Recents starts with %s, expected %s" % (card_ids(driver)[:1], photo))
+        driver.back()
+        wait_until("the photo's page again", lambda: driver.current_url.endswith("/photos/" + photo))
+        check(log.images("b") == [photo], "going back downloaded the photo again")
+
+        # Deleting it from its page: gone from the region's page.
+        driver.find_element(By.CSS_SELECTOR, "form.action button").click()
+        wait_until("the deletion", lambda: "Photo deleted" in driver.find_element(By.TAG_NAME, "h1").text)
+        driver.get(base + "/regions/" + args.region)
+        check(photo not in card_ids(driver), "the deleted photo is still on the region's page")
+
+        # A hostile title is text, and nothing runs.
+        driver.get(base + "/photos/" + args.hostile)
+        heading = driver.find_element(By.TAG_NAME, "h1").text
+        check(heading == "<script>alert(1)</script>", "the hostile title shows as %r" % heading)
+        check(driver.execute_script("return document.querySelectorAll('script').length") == 0, "a script element made it in")
+        check(not errors(driver), "console errors: %s" % errors(driver))
+
+        # At a phone's width, no page scrolls sideways.
+        driver.set_window_size(390, 844)
+        for path in ["/", "/regions/" + args.region, "/photos/" + args.hostile, "/recents", "/search?q=harbour"]:
+            driver.get(base + path)
+            width = driver.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
+            check(width[0] <= width[1], "%s at 390 px is %d px wide" % (path, width[0]))
+            if path == "/":
+                shot(driver, "served-top-phone")
+    finally:
+        driver.quit()
+
+    if failures:
+        print("%d checks failed" % len(failures), file=sys.stderr)
+        return 1
+    print("all checks passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
