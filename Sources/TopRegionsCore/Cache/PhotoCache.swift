@@ -20,7 +20,7 @@ import TopRegionsSupport
 public struct PhotoCache: Sendable {
     public let directory: String
     public let capBytes: Int64
-    private let locks: KeyLockFile
+    let locks: KeyLockFile
 
     public static let defaultCap: Int64 = 10 << 20
     static let oversizeLifetime: Double = 3600
@@ -154,18 +154,6 @@ public struct PhotoCache: Sendable {
         }
     }
 
-    /// Brings the cache under its cap and clears leftovers (temporary files of downloads
-    /// that died, old oversize photos). Returns the entries removed.
-    @discardableResult
-    public func enforceCap(now: Double) throws -> [Entry] {
-        try locks.withLock("index") { try evict(keeping: nil, now: now) }
-    }
-
-    public func info() throws -> Info {
-        let scan = try self.scan()
-        return Info(entries: scan.entries.sorted(by: Self.lruOrder), bytes: scan.entries.reduce(0) { $0 + $1.bytes }, ignored: scan.ignored)
-    }
-
     // MARK: Internals
 
     private static let sequence = Atomic<Int>(0)
@@ -173,16 +161,6 @@ public struct PhotoCache: Sendable {
     /// A failed write in the cache, in words, with its kind (input/output for a full disk).
     func cacheWriteError(_ code: Int32) -> Failure {
         SystemFailure.error(code, "cannot write in the cache \(directory)", otherwise: .cannotCreate)
-    }
-
-    private struct Scan {
-        var entries: [Entry] = []
-        var temporaries: [String] = []
-        var ignored = 0
-    }
-
-    static func lruOrder(_ a: Entry, _ b: Entry) -> Bool {
-        (a.usedAt, a.name) < (b.usedAt, b.name)
     }
 
     /// An entry worth serving: a regular file that starts like a JPEG, as every download
@@ -205,7 +183,7 @@ public struct PhotoCache: Sendable {
 
     /// Marks `name` as used now: a time later than every other entry's, so the order of
     /// uses is exact even within one clock tick.
-    private func touch(_ name: String, now: Double, scan: Scan? = nil) throws -> Entry {
+    func touch(_ name: String, now: Double, scan: Scan? = nil) throws -> Entry {
         let newest = try (scan ?? self.scan()).entries.filter { $0.name != name }.map(\.usedAt).max() ?? 0
         let stamp = max(now, newest + 0.000_001)
         let path = directory + "/" + name
@@ -214,71 +192,6 @@ public struct PhotoCache: Sendable {
         var info = stat()
         guard stat(path, &info) == 0 else { throw cacheWriteError(errno) }
         return Entry(name: name, path: path, bytes: Int64(info.st_size), usedAt: Self.seconds(info.st_mtim))
-    }
-
-    /// Removes least recently used entries until the rest fit under the cap. Entries whose
-    /// photo lock is held elsewhere (being served or replaced right now) are passed over.
-    private func evict(keeping kept: String?, now: Double, scan: Scan? = nil) throws -> [Entry] {
-        let scan = try scan ?? self.scan()
-        var total = scan.entries.reduce(0) { $0 + $1.bytes }
-        var removed: [Entry] = []
-        for entry in scan.entries.sorted(by: Self.lruOrder) where total > capBytes && entry.name != kept {
-            guard let held = try locks.tryLock("photo:" + entry.name) else { continue }
-            defer { held.unlock() }
-            if unlink(entry.path) == 0 {
-                total -= entry.bytes
-                removed.append(entry)
-            }
-        }
-        // Leftovers of downloads that died: nobody holds their photo's lock.
-        for temporary in scan.temporaries {
-            // .tmp-<entry name>-<pid>-<n>; the entry name may itself contain '-'.
-            let parts = temporary.dropFirst(".tmp-".count).split(separator: "-", omittingEmptySubsequences: false)
-            guard parts.count >= 3 else { continue }
-            let entryName = parts.dropLast(2).joined(separator: "-")
-            guard let held = try locks.tryLock("photo:" + entryName) else { continue }
-            unlink(directory + "/" + temporary)
-            held.unlock()
-        }
-        // Oversize photos are served once, then left for an hour.
-        if let names = try? FileSystem.contentsOfDirectory(directory + "/.oversize") {
-            for name in names {
-                var info = stat()
-                let path = directory + "/.oversize/" + name
-                if stat(path, &info) == 0, now - Self.seconds(info.st_mtim) > Self.oversizeLifetime { unlink(path) }
-            }
-        }
-        return removed
-    }
-
-    private func scan() throws -> Scan {
-        let names: [String]
-        do {
-            names = try FileSystem.contentsOfDirectory(directory)
-        } catch {
-            throw SystemFailure.error(error.code, "cannot read the cache directory \(directory)", otherwise: .inputOutput)
-        }
-        var scan = Scan()
-        for name in names {
-            if name.hasPrefix(".tmp-") {
-                scan.temporaries.append(name)
-                continue
-            }
-            if name == ".lock" || name == ".oversize" || name == "CACHEDIR.TAG" { continue }
-            var info = stat()
-            guard Self.isEntryName(name), lstat(directory + "/" + name, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-                scan.ignored += 1
-                continue
-            }
-            scan.entries.append(Entry(name: name, path: directory + "/" + name, bytes: Int64(info.st_size), usedAt: Self.seconds(info.st_mtim)))
-        }
-        return scan
-    }
-
-    /// Names the cache itself gives: `SafeName` characters, then `.jpg`.
-    static func isEntryName(_ name: String) -> Bool {
-        guard name.hasSuffix(".jpg"), name.count > 4 else { return false }
-        return name.dropLast(4).unicodeScalars.allSatisfy(SafeName.isSafe)
     }
 
     static func timespec(_ seconds: Double) -> Glibc.timespec {
