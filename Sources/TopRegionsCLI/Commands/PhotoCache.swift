@@ -25,8 +25,13 @@ public struct PhotoCacheCommand: ToolCommand {
             complete, so a reader never sees part of a photo, and memory stays small whatever \
             the photo's size. Several photo-cache processes can share a cache: one photo is never \
             downloaded twice at the same time, and the cache is under its cap when they finish. \
-            A photo larger than the whole cap is served from .oversize/ and not kept. Files the \
-            cache did not write are ignored.
+            A photo larger than the whole cap is served from .oversize/ and not kept.
+
+            The cache's photos are named <id>.topregions.jpg: no other file is ever counted, \
+            evicted or pruned. A directory that holds files of others and no CACHEDIR.TAG of \
+            topregions is not made a cache (status 73) unless --claim-dir says so. A cache of an \
+            earlier version (<id>.jpg, known by its CACHEDIR.TAG) is taken over: its photos are \
+            renamed when the directory holds nothing else, and left alone beside files of others.
 
             Every download is bounded: a photo over --max-photo-bytes (by its announced length \
             or as it streams), an answer that is not a JPEG, or a download that takes longer \
@@ -78,6 +83,9 @@ public struct PhotoCacheCommand: ToolCommand {
     @Flag(name: .long, help: "Evict down to --max-bytes and remove leftovers of interrupted downloads.")
     public var prune = false
 
+    @Flag(name: .long, help: "Keep the cache in --cache-dir though it holds files the cache did not write (they are never touched; its CACHEDIR.TAG makes backup tools skip the directory).")
+    public var claimDir = false
+
     @Flag(name: .long, help: "Show --info's times in UTC instead of local time.")
     public var utc = false
 
@@ -95,7 +103,7 @@ public struct PhotoCacheCommand: ToolCommand {
         .init(.unavailable, "A download failed for good (HTTP 4xx, not a JPEG, over --max-photo-bytes or --download-timeout)."),
         .init(.software),
         .init(.osResource, "Out of file descriptors (ulimit -n) for even one download (--parallel is lowered first when some fit), or of memory."),
-        .init(.cantCreate, "The cache directory or a file in it cannot be created."),
+        .init(.cantCreate, "The cache directory or a file in it cannot be created, or the directory holds files the cache did not write and is not a cache (--claim-dir)."),
         .init(.ioError, "Writing the cache failed (a full disk), or standard output."),
         .init(.tempFail, "A download failed after retries (refused connection, timeout, HTTP 5xx or 429): try again later."),
         .init(.config, "No cache directory: neither --cache-dir, TOPREGIONS_CACHE, XDG_CACHE_HOME nor HOME."),
@@ -109,6 +117,7 @@ public struct PhotoCacheCommand: ToolCommand {
         if info && prune { throw ValidationError("--info and --prune do different things; give one") }
         if (info || prune) && path { throw ValidationError("--path prints the paths of photos asked for; --info and --prune ask for none") }
         if cacheDir == "" { throw ValidationError("--cache-dir: the path is empty (leave --cache-dir out for the default cache)") }
+        if info && claimDir { throw ValidationError("--info only looks; --claim-dir is for fetching or pruning") }
         // "--info and --prune take no photo ids" waits for execute(): ArgumentParser checks
         // for unknown options after validate(), and in `--info --format table` the real
         // mistake is the unknown --format, not the "table" it left as an id.
@@ -117,9 +126,10 @@ public struct PhotoCacheCommand: ToolCommand {
     public func execute(_ context: ToolContext) throws -> SysExit {
         if (info || prune) && !ids.isEmpty { throw ToolError(.usage, "--info and --prune take no photo ids") }
         let directory = try cacheDir ?? PhotoCache.defaultDirectory(environment: context.environment)
-        let cache = try PhotoCache(directory: directory, capBytes: maxBytes.bytes)
+        if info { return try showInfo(directory, context) }
+        let cache = try PhotoCache(directory: directory, capBytes: maxBytes.bytes, claim: claimDir)
         context.trace("cache \(directory), cap \(Units.formatSize(cache.capBytes))")
-        if info { return try showInfo(cache, context) }
+        Self.report(cache.adoption, in: directory, context)
         if prune {
             let removed = try cache.enforceCap(now: context.now())
             for entry in removed { context.trace("removed \(entry.name) (\(Units.formatSize(entry.bytes)))") }
@@ -211,15 +221,44 @@ public struct PhotoCacheCommand: ToolCommand {
         }
     }
 
-    private func showInfo(_ cache: PhotoCache, _ context: ToolContext) throws -> SysExit {
-        let info = try cache.info()
+    /// What taking over an earlier version's cache did, when it did anything.
+    static func report(_ adoption: PhotoCache.Adoption, in directory: String, _ context: ToolContext) {
+        if adoption.adopted > 0 {
+            context.trace("took over \(Grammar.count(adoption.adopted, "photo")) of an earlier photo-cache in \(directory)")
+        }
+        let left = adoption.leftAlone
+        if !left.isEmpty {
+            let shown = left.prefix(3).joined(separator: ", ") + (left.count > 3 ? ", ..." : "")
+            context.note("""
+                left \(Grammar.count(left.count, "file")) named like an earlier photo-cache's photos alone in \(directory) \
+                (\(shown)): beside files of others they may not be the cache's; remove them yourself if they are
+                """)
+        }
+    }
+
+    /// --info only looks: a directory that is not a cache (missing, or someone else's) is
+    /// shown as holding no photo, and left as it is.
+    private func showInfo(_ directory: String, _ context: ToolContext) throws -> SysExit {
+        let capBytes = maxBytes.bytes
+        let info: PhotoCache.Info
+        switch try PhotoCache.ownership(of: directory) {
+        case .owned, .unclaimed:
+            let cache = try PhotoCache(directory: directory, capBytes: capBytes)
+            Self.report(cache.adoption, in: directory, context)
+            info = try cache.info()
+        case .missing:
+            info = PhotoCache.Info(entries: [], bytes: 0, ignored: 0)
+        case .foreign(let others):
+            info = PhotoCache.Info(entries: [], bytes: 0, ignored: others.count)
+            context.note("\(directory) is not a photo cache: it holds \(Grammar.count(others.count, "file")) the cache did not write and no CACHEDIR.TAG of topregions")
+        }
         let oldest = info.entries.first
         let newest = info.entries.last
-        func id(_ entry: PhotoCache.Entry) -> String { String(entry.name.dropLast(4)) }
+        func id(_ entry: PhotoCache.Entry) -> String { entry.photoID }
         if context.stdoutIsTerminal {
             let times = utc ? TimeFormat.utc : TimeFormat.local
-            var text = "directory  \(cache.directory)\nentries    \(info.entries.count)\n"
-            text += "bytes      \(info.bytes) (\(Units.formatSize(info.bytes)))\ncap        \(cache.capBytes) (\(Units.formatSize(cache.capBytes)))\n"
+            var text = "directory  \(directory)\nentries    \(info.entries.count)\n"
+            text += "bytes      \(info.bytes) (\(Units.formatSize(info.bytes)))\ncap        \(capBytes) (\(Units.formatSize(capBytes)))\n"
             if let oldest, let newest {
                 text += "oldest     \(id(oldest)), used \(times.string(Int64(oldest.usedAt)))\n"
                 text += "newest     \(id(newest)), used \(times.string(Int64(newest.usedAt)))\n"
@@ -229,10 +268,10 @@ public struct PhotoCacheCommand: ToolCommand {
         } else {
             var writer = JSONWriter()
             writer.object { o in
-                o.string("directory", cache.directory)
+                o.string("directory", directory)
                 o.int("entries", info.entries.count)
                 o.int("bytes", info.bytes)
-                o.int("cap", cache.capBytes)
+                o.int("cap", capBytes)
                 o.int("ignored", info.ignored)
                 for (key, entry) in [("oldest", oldest), ("newest", newest)] {
                     guard let entry else { continue }

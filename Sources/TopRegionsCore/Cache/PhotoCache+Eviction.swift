@@ -41,11 +41,8 @@ extension PhotoCache {
         }
         // Leftovers of downloads that died: nobody holds their photo's lock.
         for temporary in scan.temporaries {
-            // .tmp-<entry name>-<pid>-<n>; the entry name may itself contain '-'.
-            let parts = temporary.dropFirst(".tmp-".count).split(separator: "-", omittingEmptySubsequences: false)
-            guard parts.count >= 3 else { continue }
-            let entryName = parts.dropLast(2).joined(separator: "-")
-            guard let held = try locks.tryLock("photo:" + entryName) else { continue }
+            guard let entryName = Self.entry(ofTemporary: temporary),
+                  let held = try locks.tryLock("photo:" + entryName) else { continue }
             unlink(directory + "/" + temporary)
             held.unlock()
         }
@@ -61,32 +58,19 @@ extension PhotoCache {
     }
 
     func scan() throws -> Scan {
-        let names: [String]
-        do {
-            names = try FileSystem.contentsOfDirectory(directory)
-        } catch {
-            throw SystemFailure.error(error.code, "cannot read the cache directory \(directory)", otherwise: .inputOutput)
-        }
         var scan = Scan()
-        for name in names {
-            if name.hasPrefix(".tmp-") {
+        for name in try Self.contents(of: directory) {
+            if Self.entry(ofTemporary: name) != nil {
                 scan.temporaries.append(name)
                 continue
             }
-            if name == ".lock" || name == ".oversize" || name == "CACHEDIR.TAG" { continue }
             var info = stat()
-            guard Self.isEntryName(name), lstat(directory + "/" + name, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            if Self.isEntryName(name), lstat(directory + "/" + name, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG {
+                scan.entries.append(Entry(name: name, path: directory + "/" + name, bytes: Int64(info.st_size), usedAt: Self.seconds(info.st_mtim)))
+            } else if name != Self.tagName && !Self.isOwnName(name) {
                 scan.ignored += 1
-                continue
             }
-            scan.entries.append(Entry(name: name, path: directory + "/" + name, bytes: Int64(info.st_size), usedAt: Self.seconds(info.st_mtim)))
         }
         return scan
-    }
-
-    /// Names the cache itself gives: `SafeName` characters, then `.jpg`.
-    static func isEntryName(_ name: String) -> Bool {
-        guard name.hasSuffix(".jpg"), name.count > 4 else { return false }
-        return name.dropLast(4).unicodeScalars.allSatisfy(SafeName.isSafe)
     }
 }

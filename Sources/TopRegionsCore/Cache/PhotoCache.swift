@@ -7,20 +7,24 @@ import TopRegionsSupport
 /// recently used out first. The directory is the whole truth, so the cache survives
 /// restarts and needs no database:
 ///
-/// - an entry is `<id>.jpg`; its modification time is its last use, set by the cache to a
-///   strictly increasing value (file systems' own clocks are too coarse to order two quick
-///   uses);
-/// - a download streams into `.tmp-<id>-<pid>-<n>` and is renamed into place only once
+/// - the directory is the cache's by its CACHEDIR.TAG (see PhotoCache+Directory.swift);
+/// - an entry is `<id>.topregions.jpg`, a name nothing else gives a file; its modification
+///   time is its last use, set by the cache to a strictly increasing value (file systems'
+///   own clocks are too coarse to order two quick uses);
+/// - a download streams into `.tmp-<entry>-<pid>-<n>` and is renamed into place only once
 ///   complete, so a reader never sees part of a photo;
 /// - `.lock` holds per-photo locks (one download of a photo at a time, across processes)
 ///   and an index lock (installs, touches and evictions are serialized);
 /// - a photo larger than the whole cap is served from `.oversize/` and not kept (removed an
 ///   hour later);
-/// - anything else in the directory is someone else's and ignored: not counted, not touched.
+/// - anything else in the directory is someone else's and ignored: not counted, not touched
+///   (and a directory holding such files is not made a cache unless asked).
 public struct PhotoCache: Sendable {
     public let directory: String
     public let capBytes: Int64
     let locks: KeyLockFile
+    /// What opening the cache did to a cache of the previous version (nothing otherwise).
+    public private(set) var adoption = Adoption()
 
     public static let defaultCap: Int64 = 10 << 20
     static let oversizeLifetime: Double = 3600
@@ -31,6 +35,9 @@ public struct PhotoCache: Sendable {
         public var bytes: Int64
         /// Last use, Unix seconds.
         public var usedAt: Double
+
+        /// The photo's id, as the entry's name says it.
+        public var photoID: String { String(name.dropLast(PhotoCache.entrySuffix.count)) }
     }
 
     public enum Outcome: Sendable, Equatable {
@@ -51,6 +58,12 @@ public struct PhotoCache: Sendable {
         public var bytes: Int64
         /// Files in the directory that are not entries (and not the cache's own).
         public var ignored: Int
+
+        public init(entries: [Entry], bytes: Int64, ignored: Int) {
+            self.entries = entries
+            self.bytes = bytes
+            self.ignored = ignored
+        }
     }
 
     /// `TOPREGIONS_CACHE`, else `$XDG_CACHE_HOME/topregions/photos` (~/.cache when unset).
@@ -63,26 +76,34 @@ public struct PhotoCache: Sendable {
         return home + "/.cache/topregions/photos"
     }
 
-    public init(directory: String, capBytes: Int64) throws {
+    /// Opens the cache in `directory` for use, creating it when missing. A directory that
+    /// holds files the cache did not write and no tag of its own is refused unless `claim`
+    /// (the cache then keeps its photos beside them, never touching them); a cache of the
+    /// previous version is taken over (`adoption` says how).
+    public init(directory: String, capBytes: Int64, claim: Bool = false) throws {
         guard !directory.isEmpty else { throw Failure(.invalidArgument, "--cache-dir: the path is empty") }
         self.directory = directory
         self.capBytes = capBytes
+        do {
+            try FileSystem.createDirectories(directory)
+        } catch {
+            throw SystemFailure.error(error.code, "cannot create the cache directory \(directory)", otherwise: .cannotCreate)
+        }
+        let ownership = try Self.ownership(of: directory)
+        switch ownership {
+        case .owned: break
+        case .missing, .unclaimed: try Self.writeTag(in: directory)
+        case .foreign(let others):
+            guard claim else { throw Self.refusal(directory, others: others) }
+            try Self.writeTag(in: directory)
+        }
         do {
             try FileSystem.createDirectories(directory + "/.oversize")
         } catch {
             throw SystemFailure.error(error.code, "cannot create the cache directory \(directory)", otherwise: .cannotCreate)
         }
-        let tag = directory + "/CACHEDIR.TAG"
-        if !FileManager.default.fileExists(atPath: tag) {
-            // Tells backup tools to skip the directory (https://bford.info/cachedir/).
-            try? SafeName.writeAtomically(Array("""
-                Signature: 8a477f597d28d172789f06886806bc55
-                # This file is a cache directory tag created by topregions (photo-cache).
-                # For information about cache directory tags, see https://bford.info/cachedir/
-
-                """.utf8), to: tag)
-        }
         locks = try KeyLockFile(path: directory + "/.lock")
+        if case .owned(layout: 1) = ownership { adoption = try adoptPreviousLayout() }
     }
 
     // MARK: Using the cache
@@ -91,7 +112,7 @@ public struct PhotoCache: Sendable {
     /// miss (or a damaged entry) downloads it through `downloader`, within `limits`, and
     /// evicts what no longer fits. A download that fails leaves nothing in the cache.
     public func ensure(photoID: String, url: String, downloader: Downloader, limits: DownloadLimits, now: Double) throws -> Outcome {
-        let name = SafeName.fileName(for: photoID, extension: "jpg")
+        let name = Self.entryName(for: photoID)
         let path = directory + "/" + name
         let photoLock = try locks.lock("photo:" + name)
         defer { photoLock.unlock() }
@@ -101,7 +122,7 @@ public struct PhotoCache: Sendable {
             return .hit(entry)
         }
 
-        let temporary = directory + "/.tmp-\(name)-\(getpid())-\(Self.sequence.wrappingAdd(1, ordering: .relaxed).newValue)"
+        let temporary = directory + "/" + Self.temporaryName(for: name, sequence: Self.sequence.wrappingAdd(1, ordering: .relaxed).newValue)
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw SystemFailure.error(errno, "cannot write in the cache \(directory)", otherwise: .cannotCreate) }
         var closed = false

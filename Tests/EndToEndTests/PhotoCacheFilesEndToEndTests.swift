@@ -1,0 +1,149 @@
+import Foundation
+import Testing
+
+/// photo-cache against flickr-fake: which files the cache may touch, and how long the files
+/// it printed stay.
+@Suite struct PhotoCacheFilesEndToEndTests {
+    typealias Setup = ImagesEndToEndTests.Setup
+    static let photoBytes = ImagesEndToEndTests.photoBytes
+    static let entry = ImagesEndToEndTests.entry
+
+    /// The previous version's CACHEDIR.TAG, byte for byte.
+    static let previousTag = """
+        Signature: 8a477f597d28d172789f06886806bc55
+        # This file is a cache directory tag created by topregions (photo-cache).
+        # For information about cache directory tags, see https://bford.info/cachedir/
+
+        """
+
+    /// A real JPEG's first and last bytes around `count` bytes of filler.
+    static func jpeg(_ count: Int) -> Data {
+        Data([0xFF, 0xD8, 0xFF, 0xE0] + [UInt8](repeating: 0x41, count: count) + [0xFF, 0xD9])
+    }
+
+    /// Every file under `directory` (hidden ones and subfolders' too) with its bytes.
+    static func files(_ directory: String) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        for name in try FileManager.default.subpathsOfDirectory(atPath: directory) {
+            var isDirectory: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: directory + "/" + name, isDirectory: &isDirectory)
+            files[name] = isDirectory.boolValue ? Data("<dir>".utf8) : try Data(contentsOf: URL(fileURLWithPath: directory + "/" + name))
+        }
+        return files
+    }
+
+    static func json(_ text: String) throws -> [String: Any] {
+        try JSONSerialization.jsonObject(with: Data(text.utf8)) as! [String: Any]
+    }
+
+    // MARK: Only what the cache wrote
+
+    /// A folder of someone's photos given as the cache: nothing is removed, nothing written,
+    /// nothing downloaded, and the message says why and what to do; --info shows it holds no
+    /// photo of the cache's. With --claim-dir the cache keeps its photos beside them, and its
+    /// evictions and prunes never touch them.
+    @Test func aFolderOfOtherFilesIsNeverMadeACacheUnlessClaimed() throws {
+        let setup = try Setup()
+        let (a, b) = (setup.ids[0], setup.ids[1])
+        let folder = setup.scratch.file("pictures")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Self.jpeg(5000).write(to: URL(fileURLWithPath: folder + "/holiday.jpg"))
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: folder + "/notes.txt"))
+        let theirs = try Self.files(folder)
+
+        let refusal = """
+            photo-cache: will not use \(folder) as the photo cache: it holds 2 files the cache did not write (holiday.jpg, notes.txt) \
+            and no CACHEDIR.TAG of topregions; give an empty or new directory, or --claim-dir to keep the cache there beside \
+            them (they are never counted, evicted or pruned)
+
+            """
+        for arguments in [["--prune", "--max-bytes", "0"], [a], ["--max-bytes", "0", "--path", a, b]] {
+            let run = try setup.photoCache(["--cache-dir", folder] + arguments)
+            #expect(run.status == 73, "\(arguments): \(run.stderr)")
+            #expect(run.stderr == refusal)
+            #expect(run.stdout == "")
+            #expect(try Self.files(folder) == theirs, "\(arguments)")
+        }
+        #expect(try setup.imageRequests().isEmpty)
+
+        let info = try setup.photoCache(["--cache-dir", folder, "--info"])
+        #expect(info.status == 0)
+        #expect(try Self.json(info.stdout)["entries"] as? Int == 0)
+        #expect(try Self.json(info.stdout)["bytes"] as? Int == 0)
+        #expect(try Self.json(info.stdout)["ignored"] as? Int == 2)
+        #expect(info.stderr == "photo-cache: \(folder) is not a photo cache: it holds 2 files the cache did not write and no CACHEDIR.TAG of topregions\n")
+        #expect(try Self.files(folder) == theirs)
+
+        // Claimed: two photos through a cap of one evict the first, not theirs; a prune to
+        // nothing (the folder is a cache now: no flag needed) removes the second, not theirs.
+        let claimed = try setup.photoCache(["--cache-dir", folder, "--claim-dir", "--max-bytes", "150K", "--parallel", "1", a, b])
+        #expect(claimed.status == 0, "\(claimed.stderr)")
+        #expect(try Set(Self.files(folder).keys) == [".lock", ".oversize", "CACHEDIR.TAG", Self.entry(b), "holiday.jpg", "notes.txt"])
+        let prune = try setup.photoCache(["--cache-dir", folder, "--prune", "--max-bytes", "0"])
+        #expect(prune.stderr == "photo-cache: removed 1 photo (100K)\n")
+        var left = try Self.files(folder)
+        for own in [".lock", ".oversize", "CACHEDIR.TAG"] { #expect(left.removeValue(forKey: own) != nil) }
+        #expect(left == theirs)
+    }
+
+    /// A cache the previous version wrote (its tag, <id>.jpg photos, a dead download) keeps
+    /// working: its photos are taken over with their order of use, and served without a
+    /// download under their new name.
+    @Test func aCacheOfThePreviousVersionIsTakenOver() throws {
+        let setup = try Setup()
+        let (a, b, c) = (setup.ids[0], setup.ids[1], setup.ids[2])
+        _ = try setup.photoCache([a, b])
+        let photo = try Data(contentsOf: URL(fileURLWithPath: setup.cache + "/" + Self.entry(a)))
+        let requests = try setup.imageRequests().count
+
+        let old = setup.scratch.file("old cache")
+        try FileManager.default.createDirectory(atPath: old + "/.oversize", withIntermediateDirectories: true)
+        try Data(Self.previousTag.utf8).write(to: URL(fileURLWithPath: old + "/CACHEDIR.TAG"))
+        try Data().write(to: URL(fileURLWithPath: old + "/.lock"))
+        for (id, used) in [(a, 1_700_000_000), (b, 1_700_000_100)] {
+            try photo.write(to: URL(fileURLWithPath: "\(old)/\(id).jpg"))
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: TimeInterval(used))], ofItemAtPath: "\(old)/\(id).jpg")
+        }
+        try Data(photo.prefix(500)).write(to: URL(fileURLWithPath: "\(old)/.tmp-\(c).jpg-999999-1"))
+
+        let info = try setup.photoCache(["--cache-dir", old, "--info"])
+        #expect(info.status == 0 && info.stderr == "", "\(info.stderr)")
+        let object = try Self.json(info.stdout)
+        #expect(object["entries"] as? Int == 2)
+        #expect(object["bytes"] as? Int == 2 * Self.photoBytes)
+        #expect((object["oldest"] as? [String: Any])?["id"] as? String == a)
+        #expect((object["newest"] as? [String: Any])?["id"] as? String == b)
+        #expect(try Set(Self.files(old).keys) == [".lock", ".oversize", "CACHEDIR.TAG", Self.entry(a), Self.entry(b)])
+        #expect(try String(contentsOfFile: old + "/CACHEDIR.TAG", encoding: .utf8).contains("\n# Layout 2: "))
+
+        let hit = try setup.photoCache(["--cache-dir", old, "--path", a])
+        #expect(hit.status == 0 && hit.stderr == "")
+        #expect(hit.stdout == "\(old)/\(Self.entry(a))\n")
+        #expect(try setup.imageRequests().count == requests)
+    }
+
+    /// The previous version's tag on a directory that also holds files of others: its
+    /// <id>.jpg files may be someone's, so they are left alone (said once) and never pruned.
+    @Test func previousVersionPhotosBesideOtherFilesAreLeftAlone() throws {
+        let setup = try Setup()
+        let a = setup.ids[0]
+        let mixed = setup.scratch.file("mixed")
+        try FileManager.default.createDirectory(atPath: mixed, withIntermediateDirectories: true)
+        try Data(Self.previousTag.utf8).write(to: URL(fileURLWithPath: mixed + "/CACHEDIR.TAG"))
+        try Self.jpeg(3000).write(to: URL(fileURLWithPath: "\(mixed)/\(a).jpg"))
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: mixed + "/notes.txt"))
+
+        let first = try setup.photoCache(["--cache-dir", mixed, a])
+        #expect(first.status == 0)
+        #expect(first.stderr == """
+            photo-cache: left 1 file named like an earlier photo-cache's photos alone in \(mixed) (\(a).jpg): beside \
+            files of others they may not be the cache's; remove them yourself if they are
+
+            """)
+        #expect(try setup.imageRequests() == ["\(a)_b"])
+        let prune = try setup.photoCache(["--cache-dir", mixed, "--prune", "--max-bytes", "0"])
+        #expect(prune.stderr == "photo-cache: removed 1 photo (100K)\n")
+        #expect(try Self.files(mixed)["\(a).jpg"] == Self.jpeg(3000))
+        #expect(try Self.files(mixed)["notes.txt"] == Data("mine".utf8))
+    }
+}
