@@ -207,16 +207,20 @@ import Testing
         }
         #expect(try setup.imageRequests().sorted() == setup.ids[0..<12].map { "\($0)_b" }.sorted())
 
-        // A cap of three photos under the same contention: served files are whole, and the
-        // cache is under its cap once everyone is done.
+        // A cap of three photos under the same contention: served files are whole, each run
+        // keeps its six photos till it ends and says so, and the next run brings the cache
+        // under its cap.
         let tight = try sets.map { try Tools.start("photo-cache", ["--db", setup.db, "--max-bytes", "\(3 * Self.photoBytes)B"] + $0.reversed(), environment: setup.environment) }
         for result in try tight.map({ try $0.wait() }) {
             #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stderr == "photo-cache: this run's 6 photos (600K) are more than the cache's cap (300K): they stay, 300K over it, until photo-cache next runs\n")
             for line in result.stdout.split(separator: "\n") {
                 let record = try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
                 #expect(record["bytes"] as? Int == Self.photoBytes)
             }
         }
+        #expect(try setup.cacheBytes() <= 12 * Self.photoBytes)
+        _ = try setup.photoCache(["--prune", "--max-bytes", "\(3 * Self.photoBytes)B"])
         #expect(try setup.cacheBytes() <= 3 * Self.photoBytes)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: setup.cache).filter { $0.hasPrefix(".tmp-") }
         #expect(leftovers.isEmpty)

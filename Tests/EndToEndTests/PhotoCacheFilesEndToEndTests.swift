@@ -74,10 +74,13 @@ import Testing
         #expect(info.stderr == "photo-cache: \(folder) is not a photo cache: it holds 2 files the cache did not write and no CACHEDIR.TAG of topregions\n")
         #expect(try Self.files(folder) == theirs)
 
-        // Claimed: two photos through a cap of one evict the first, not theirs; a prune to
-        // nothing (the folder is a cache now: no flag needed) removes the second, not theirs.
-        let claimed = try setup.photoCache(["--cache-dir", folder, "--claim-dir", "--max-bytes", "150K", "--parallel", "1", a, b])
-        #expect(claimed.status == 0, "\(claimed.stderr)")
+        // Claimed: a photo, then another through a cap of one (the folder is a cache now:
+        // no flag needed) evicts the first, not theirs; a prune to nothing removes the
+        // second, not theirs.
+        let claimed = try setup.photoCache(["--cache-dir", folder, "--claim-dir", "--max-bytes", "150K", a])
+        #expect(claimed.status == 0 && claimed.stderr == "", "\(claimed.stderr)")
+        let evicting = try setup.photoCache(["--cache-dir", folder, "--max-bytes", "150K", b])
+        #expect(evicting.status == 0 && evicting.stderr == "", "\(evicting.stderr)")
         #expect(try Set(Self.files(folder).keys) == [".lock", ".oversize", "CACHEDIR.TAG", Self.entry(b), "holiday.jpg", "notes.txt"])
         let prune = try setup.photoCache(["--cache-dir", folder, "--prune", "--max-bytes", "0"])
         #expect(prune.stderr == "photo-cache: removed 1 photo (100K)\n")
@@ -145,5 +148,68 @@ import Testing
         #expect(prune.stderr == "photo-cache: removed 1 photo (100K)\n")
         #expect(try Self.files(mixed)["\(a).jpg"] == Self.jpeg(3000))
         #expect(try Self.files(mixed)["notes.txt"] == Data("mine".utf8))
+    }
+}
+
+extension PhotoCacheFilesEndToEndTests {
+    // MARK: What a run printed stays till it ends
+
+    /// Five photos through a cache of three: every path printed is there when the run ends,
+    /// stderr says by how much the run went over the cap, and the next run trims the cache
+    /// back under it, least recently used first.
+    @Test func everyPathARunPrintsIsThereWhenItEnds() throws {
+        let setup = try Setup()
+        let ids = Array(setup.ids[0..<5])
+        let cap = ["--max-bytes", "\(3 * Self.photoBytes + 1000)B"]
+        let run = try setup.photoCache(cap + ["--path", "--parallel", "1"] + ids)
+        #expect(run.status == 0)
+        let paths = ids.map { "\(setup.cache)/\(Self.entry($0))" }
+        #expect(run.stdout == paths.map { $0 + "\n" }.joined())
+        for path in paths {
+            #expect((try? Data(contentsOf: URL(fileURLWithPath: path)))?.count == Self.photoBytes, "\(path) is gone")
+        }
+        #expect(run.stderr == "photo-cache: this run's 5 photos (500K) are more than the cache's cap (301K): they stay, 199K over it, until photo-cache next runs\n")
+
+        let next = try setup.photoCache(cap + [ids[4]])
+        #expect(next.status == 0 && next.stderr == "")
+        #expect(try setup.cacheEntries() == ids[2...].map(Self.entry).sorted())
+        #expect(try setup.imageRequests().count == 5)
+    }
+
+    /// Another process's evictions and prunes pass over what a running photo-cache printed:
+    /// a prune to nothing says what stays and why, and the first run's paths are all there
+    /// when it ends.
+    @Test func aRunningPhotoCacheKeepsWhatItPrintedFromOthers() throws {
+        let setup = try Setup()
+        let (a, b, c) = (setup.ids[0], setup.ids[1], setup.ids[2])
+        let fifo = setup.scratch.file("ids")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        var env = setup.environment
+        env["BIN"] = Tools.binDirectory.path
+        env["DB"] = setup.db
+        env["FIFO"] = fifo
+        let running = try Tools.start("/bin/bash", ["-c", #"exec "$BIN/photo-cache" --db "$DB" --path < "$FIFO""#], environment: env)
+        let ids = try #require(FileHandle(forWritingAtPath: fifo))
+        ids.write(Data("\(a)\n".utf8))
+        // Until it has printed a's path.
+        let printed = running.scratch.appendingPathComponent("stdout")
+        let deadline = Date().addingTimeInterval(60)
+        while (try? Data(contentsOf: printed))?.last != UInt8(ascii: "\n") && Date() < deadline { usleep(10_000) }
+        #expect(try String(contentsOf: printed, encoding: .utf8) == "\(setup.cache)/\(Self.entry(a))\n")
+
+        let prune = try setup.photoCache(["--prune", "--max-bytes", "0"])
+        #expect(prune.status == 0)
+        #expect(prune.stderr == "photo-cache: removed 0 photos (0); 1 photo (100K) printed by a photo-cache still running stays\n")
+        let other = try setup.photoCache(["--max-bytes", "150K", "--parallel", "1", b, c])
+        #expect(other.status == 0)
+        #expect(try setup.cacheEntries() == [a, b, c].map(Self.entry).sorted())
+
+        ids.write(Data("\(b)\n".utf8))
+        try ids.close()
+        let result = try running.wait()
+        #expect(result.status == 0 && result.stderr == "", "\(result.stderr)")
+        #expect(result.stdout == "\(setup.cache)/\(Self.entry(a))\n\(setup.cache)/\(Self.entry(b))\n")
+        for id in [a, b] { #expect(FileManager.default.fileExists(atPath: "\(setup.cache)/\(Self.entry(id))")) }
+        #expect(try setup.imageRequests().sorted() == [a, b, c].map { "\($0)_b" }.sorted())
     }
 }

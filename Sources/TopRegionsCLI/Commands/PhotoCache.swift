@@ -18,13 +18,18 @@ public struct PhotoCacheCommand: ToolCommand {
             terminal, or with --path, the cached file's path, one per line; otherwise (a pipe) \
             the photo's record with path (the cached file) and bytes. A cached photo is never downloaded again; a \
             hit marks it as just used. When the cache grows past --max-bytes (10M by default), \
-            the least recently used photos go. Full photos are never stored in the database; each \
-            view is recorded there for regions-top --recents.
+            the least recently used photos go, but never one a run printed before that run ends: \
+            a path photo-cache prints is there when it exits. A run whose photos are more than \
+            the cap keeps them all, says on stderr by how much it went over, and the cache is \
+            trimmed when photo-cache next runs. Full photos are never stored in the database; \
+            each view is recorded there for regions-top --recents.
 
             Downloads stream into a temporary file and are renamed into place only when \
             complete, so a reader never sees part of a photo, and memory stays small whatever \
             the photo's size. Several photo-cache processes can share a cache: one photo is never \
-            downloaded twice at the same time, and the cache is under its cap when they finish. \
+            downloaded twice at the same time, none removes a photo another still running \
+            printed, and the cache is under its cap when they finish, but for what the last of \
+            them printed. \
             A photo larger than the whole cap is served from .oversize/ and not kept.
 
             The cache's photos are named <id>.topregions.jpg: no other file is ever counted, \
@@ -80,7 +85,7 @@ public struct PhotoCacheCommand: ToolCommand {
     @Flag(name: .long, help: "Show the cache: entries, bytes, cap, oldest and newest.")
     public var info = false
 
-    @Flag(name: .long, help: "Evict down to --max-bytes and remove leftovers of interrupted downloads.")
+    @Flag(name: .long, help: "Evict down to --max-bytes and remove leftovers of interrupted downloads (photos a photo-cache still running printed stay).")
     public var prune = false
 
     @Flag(name: .long, help: "Keep the cache in --cache-dir though it holds files the cache did not write (they are never touched; its CACHEDIR.TAG makes backup tools skip the directory).")
@@ -131,9 +136,13 @@ public struct PhotoCacheCommand: ToolCommand {
         context.trace("cache \(directory), cap \(Units.formatSize(cache.capBytes))")
         Self.report(cache.adoption, in: directory, context)
         if prune {
-            let removed = try cache.enforceCap(now: context.now())
-            for entry in removed { context.trace("removed \(entry.name) (\(Units.formatSize(entry.bytes)))") }
-            context.note("removed \(Grammar.count(removed.count, "photo")) (\(Units.formatSize(removed.reduce(0) { $0 + $1.bytes })))")
+            let eviction = try cache.enforceCap(now: context.now())
+            for entry in eviction.removed { context.trace("removed \(entry.name) (\(Units.formatSize(entry.bytes)))") }
+            var said = "removed \(Self.photos(eviction.removed))"
+            if !eviction.inUse.isEmpty {
+                said += "; \(Self.photos(eviction.inUse)) printed by a photo-cache still running \(eviction.inUse.count == 1 ? "stays" : "stay")"
+            }
+            context.note(said)
             return .ok
         }
 
@@ -159,6 +168,16 @@ public struct PhotoCacheCommand: ToolCommand {
         defer {
             progress.finish()
             _ = try? cache.enforceCap(now: context.now())
+            // What it printed stays until it exits, even past the cap: say so.
+            let kept = cache.keptByThisRun
+            if kept.bytes > cache.capBytes {
+                let (photos, are, they) = kept.photos == 1 ? ("photo", "is", "it stays") : ("\(kept.photos) photos", "are", "they stay")
+                context.note("""
+                    this run's \(photos) (\(Units.formatSize(kept.bytes))) \(are) more than the cache's cap \
+                    (\(Units.formatSize(cache.capBytes))): \(they), \(Units.formatSize(kept.bytes - cache.capBytes)) over it, \
+                    until photo-cache next runs
+                    """)
+            }
         }
 
         let received = { @Sendable (bytes: Int) in progress.received(bytes) }
@@ -209,6 +228,11 @@ public struct PhotoCacheCommand: ToolCommand {
             if let stopping = tally.stopping { throw stopping }
         }
         return tally.status
+    }
+
+    /// "2 photos (200K)".
+    static func photos(_ entries: [PhotoCache.Entry]) -> String {
+        "\(Grammar.count(entries.count, "photo")) (\(Units.formatSize(entries.reduce(0) { $0 + $1.bytes })))"
     }
 
     /// Which option changes a limit the download ran into.

@@ -165,7 +165,7 @@ extension PhotoCache {
                 // Unless that version is still downloading it.
                 for name in temporaries {
                     guard let entry = Self.entry(ofTemporary: name, isEntry: Self.isPreviousEntryName),
-                          let held = try locks.tryLock("photo:" + entry) else { continue }
+                          let held = try locks.tryLock(Self.photoKey(entry)) else { continue }
                     unlink(directory + "/" + name)
                     held.unlock()
                 }

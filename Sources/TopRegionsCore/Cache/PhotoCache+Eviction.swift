@@ -3,11 +3,19 @@ import TopRegionsSupport
 
 /// What the cache directory holds, and keeping it under its cap.
 extension PhotoCache {
-    /// Brings the cache under its cap and clears leftovers (temporary files of downloads
-    /// that died, old oversize photos). Returns the entries removed.
+    /// What an eviction did.
+    public struct Eviction: Sendable {
+        public var removed: [Entry] = []
+        /// Entries it would have removed that a photo-cache still running printed (other
+        /// than this process: its own are never counted here).
+        public var inUse: [Entry] = []
+    }
+
+    /// Brings the cache under its cap as far as what is in use allows, and clears leftovers
+    /// (temporary files of downloads that died, old oversize photos).
     @discardableResult
-    public func enforceCap(now: Double) throws -> [Entry] {
-        try locks.withLock("index") { try evict(keeping: nil, now: now) }
+    public func enforceCap(now: Double) throws -> Eviction {
+        try locks.withLock("index") { try evict(now: now) }
     }
 
     public func info() throws -> Info {
@@ -25,24 +33,27 @@ extension PhotoCache {
         (a.usedAt, a.name) < (b.usedAt, b.name)
     }
 
-    /// Removes least recently used entries until the rest fit under the cap. Entries whose
-    /// photo lock is held elsewhere (being served or replaced right now) are passed over.
-    func evict(keeping kept: String?, now: Double, scan: Scan? = nil) throws -> [Entry] {
+    /// Removes least recently used entries until the rest fit under the cap. Entries a
+    /// run still keeps (this one's or another process's), and entries whose photo lock is
+    /// held elsewhere (being served or replaced right now), are passed over.
+    func evict(now: Double, scan: Scan? = nil) throws -> Eviction {
         let scan = try scan ?? self.scan()
         var total = scan.entries.reduce(0) { $0 + $1.bytes }
-        var removed: [Entry] = []
-        for entry in scan.entries.sorted(by: Self.lruOrder) where total > capBytes && entry.name != kept {
-            guard let held = try locks.tryLock("photo:" + entry.name) else { continue }
+        var eviction = Eviction()
+        for entry in scan.entries.sorted(by: Self.lruOrder) where total > capBytes && !run.contains(entry.name) {
+            guard let held = try locks.tryLock(Self.photoKey(entry.name)) else { continue }
             defer { held.unlock() }
-            if unlink(entry.path) == 0 {
+            if try locks.isPinned(Self.photoKey(entry.name)) {
+                eviction.inUse.append(entry)
+            } else if unlink(entry.path) == 0 {
                 total -= entry.bytes
-                removed.append(entry)
+                eviction.removed.append(entry)
             }
         }
         // Leftovers of downloads that died: nobody holds their photo's lock.
         for temporary in scan.temporaries {
             guard let entryName = Self.entry(ofTemporary: temporary),
-                  let held = try locks.tryLock("photo:" + entryName) else { continue }
+                  let held = try locks.tryLock(Self.photoKey(entryName)) else { continue }
             unlink(directory + "/" + temporary)
             held.unlock()
         }
@@ -54,7 +65,7 @@ extension PhotoCache {
                 if stat(path, &info) == 0, now - Self.seconds(info.st_mtim) > Self.oversizeLifetime { unlink(path) }
             }
         }
-        return removed
+        return eviction
     }
 
     func scan() throws -> Scan {

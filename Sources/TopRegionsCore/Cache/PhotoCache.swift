@@ -14,7 +14,8 @@ import TopRegionsSupport
 /// - a download streams into `.tmp-<entry>-<pid>-<n>` and is renamed into place only once
 ///   complete, so a reader never sees part of a photo;
 /// - `.lock` holds per-photo locks (one download of a photo at a time, across processes)
-///   and an index lock (installs, touches and evictions are serialized);
+///   and an index lock (installs, touches and evictions are serialized), and pins: a run
+///   keeps every photo it printed until it ends, past the cap if need be (`RunPhotos`);
 /// - a photo larger than the whole cap is served from `.oversize/` and not kept (removed an
 ///   hour later);
 /// - anything else in the directory is someone else's and ignored: not counted, not touched
@@ -23,6 +24,7 @@ public struct PhotoCache: Sendable {
     public let directory: String
     public let capBytes: Int64
     let locks: KeyLockFile
+    let run: RunPhotos
     /// What opening the cache did to a cache of the previous version (nothing otherwise).
     public private(set) var adoption = Adoption()
 
@@ -103,6 +105,7 @@ public struct PhotoCache: Sendable {
             throw SystemFailure.error(error.code, "cannot create the cache directory \(directory)", otherwise: .cannotCreate)
         }
         locks = try KeyLockFile(path: directory + "/.lock")
+        run = RunPhotos(pins: try locks.pins())
         if case .owned(layout: 1) = ownership { adoption = try adoptPreviousLayout() }
     }
 
@@ -110,15 +113,17 @@ public struct PhotoCache: Sendable {
 
     /// Makes sure the photo is cached and returns where it is: a hit touches the entry, a
     /// miss (or a damaged entry) downloads it through `downloader`, within `limits`, and
-    /// evicts what no longer fits. A download that fails leaves nothing in the cache.
+    /// evicts what no longer fits. Either way the entry is kept until this process ends
+    /// (`RunPhotos`). A download that fails leaves nothing in the cache.
     public func ensure(photoID: String, url: String, downloader: Downloader, limits: DownloadLimits, now: Double) throws -> Outcome {
         let name = Self.entryName(for: photoID)
         let path = directory + "/" + name
-        let photoLock = try locks.lock("photo:" + name)
+        let photoLock = try locks.lock(Self.photoKey(name))
         defer { photoLock.unlock() }
 
         if try Self.isIntact(path) {
             let entry = try locks.withLock("index") { try touch(name, now: now) }
+            try run.keep(entry)
             return .hit(entry)
         }
 
@@ -170,7 +175,8 @@ public struct PhotoCache: Sendable {
             // what to evict (the new entry, kept, is in it with its size).
             let scan = try self.scan()
             let entry = try touch(name, now: now, scan: scan)
-            _ = try evict(keeping: name, now: now, scan: scan)
+            try run.keep(entry)
+            _ = try evict(now: now, scan: scan)
             return .downloaded(entry)
         }
     }
