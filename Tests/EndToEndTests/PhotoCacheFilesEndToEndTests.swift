@@ -81,17 +81,18 @@ import Testing
         #expect(claimed.status == 0 && claimed.stderr == "", "\(claimed.stderr)")
         let evicting = try setup.photoCache(["--cache-dir", folder, "--max-bytes", "150K", b])
         #expect(evicting.status == 0 && evicting.stderr == "", "\(evicting.stderr)")
-        #expect(try Set(Self.files(folder).keys) == [".lock", ".oversize", "CACHEDIR.TAG", Self.entry(b), "holiday.jpg", "notes.txt"])
+        #expect(try Set(Self.files(folder).keys) == [".lock", "CACHEDIR.TAG", Self.entry(b), "holiday.jpg", "notes.txt"])
         let prune = try setup.photoCache(["--cache-dir", folder, "--prune", "--max-bytes", "0"])
         #expect(prune.stderr == "photo-cache: removed 1 photo (100K)\n")
         var left = try Self.files(folder)
-        for own in [".lock", ".oversize", "CACHEDIR.TAG"] { #expect(left.removeValue(forKey: own) != nil) }
+        for own in [".lock", "CACHEDIR.TAG"] { #expect(left.removeValue(forKey: own) != nil) }
         #expect(left == theirs)
     }
 
-    /// A cache the previous version wrote (its tag, <id>.jpg photos, a dead download) keeps
-    /// working: its photos are taken over with their order of use, and served without a
-    /// download under their new name.
+    /// A cache the previous version wrote (its tag, <id>.jpg photos, a dead download, a photo
+    /// larger than its cap in .oversize/) keeps working: its photos are taken over with their
+    /// order of use, and served without a download under their new name; --info counts the
+    /// oversize photo, and the next run removes it.
     @Test func aCacheOfThePreviousVersionIsTakenOver() throws {
         let setup = try Setup()
         let (a, b, c) = (setup.ids[0], setup.ids[1], setup.ids[2])
@@ -108,21 +109,23 @@ import Testing
             try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: TimeInterval(used))], ofItemAtPath: "\(old)/\(id).jpg")
         }
         try Data(photo.prefix(500)).write(to: URL(fileURLWithPath: "\(old)/.tmp-\(c).jpg-999999-1"))
+        try Self.jpeg(3000).write(to: URL(fileURLWithPath: "\(old)/.oversize/\(c).jpg"))
 
         let info = try setup.photoCache(["--cache-dir", old, "--info"])
         #expect(info.status == 0 && info.stderr == "", "\(info.stderr)")
         let object = try Self.json(info.stdout)
         #expect(object["entries"] as? Int == 2)
-        #expect(object["bytes"] as? Int == 2 * Self.photoBytes)
+        #expect(object["bytes"] as? Int == 2 * Self.photoBytes + 3006)
         #expect((object["oldest"] as? [String: Any])?["id"] as? String == a)
         #expect((object["newest"] as? [String: Any])?["id"] as? String == b)
-        #expect(try Set(Self.files(old).keys) == [".lock", ".oversize", "CACHEDIR.TAG", Self.entry(a), Self.entry(b)])
+        #expect(try Set(Self.files(old).keys) == [".lock", ".oversize", ".oversize/\(c).jpg", "CACHEDIR.TAG", Self.entry(a), Self.entry(b)])
         #expect(try String(contentsOfFile: old + "/CACHEDIR.TAG", encoding: .utf8).contains("\n# Layout 2: "))
 
         let hit = try setup.photoCache(["--cache-dir", old, "--path", a])
         #expect(hit.status == 0 && hit.stderr == "")
         #expect(hit.stdout == "\(old)/\(Self.entry(a))\n")
         #expect(try setup.imageRequests().count == requests)
+        #expect(try Set(Self.files(old).keys) == [".lock", "CACHEDIR.TAG", Self.entry(a), Self.entry(b)])
     }
 
     /// The previous version's tag on a directory that also holds files of others: its
@@ -211,5 +214,57 @@ extension PhotoCacheFilesEndToEndTests {
         #expect(result.stdout == "\(setup.cache)/\(Self.entry(a))\n\(setup.cache)/\(Self.entry(b))\n")
         for id in [a, b] { #expect(FileManager.default.fileExists(atPath: "\(setup.cache)/\(Self.entry(id))")) }
         #expect(try setup.imageRequests().sorted() == [a, b, c].map { "\($0)_b" }.sorted())
+    }
+
+    // MARK: A photo larger than the cache
+
+    /// A photo larger than the whole cap is an entry like any other while its run needs it:
+    /// printed at its place, counted by --info, evicting no other photo; the next run
+    /// removes it first, keeping the rest; a prune to nothing leaves no byte of a photo.
+    @Test func aPhotoLargerThanTheCapIsCountedAndGoesFirstOnceItsRunEnds() throws {
+        let setup = try Setup([])  // the fake's own sizes: 150 to 600 KB
+        let roomy = try setup.photoCache(["--max-bytes", "100M"] + setup.ids.prefix(8))
+        let sizes = try roomy.stdout.split(separator: "\n").map { line in
+            let record = try Self.json(String(line))
+            return (id: record["id"] as! String, bytes: record["bytes"] as! Int)
+        }.sorted { $0.bytes < $1.bytes }
+        let (small, large) = (sizes[0], sizes[7])
+        try #require(small.bytes < large.bytes)
+        _ = try setup.photoCache(["--prune", "--max-bytes", "0"])
+        #expect(try setup.cacheEntries().isEmpty)
+        let cap = ["--max-bytes", "\(small.bytes)B"]
+
+        _ = try setup.photoCache(cap + [small.id])
+        let big = try setup.photoCache(cap + ["--path", large.id])
+        #expect(big.status == 0)
+        #expect(big.stdout == "\(setup.cache)/\(Self.entry(large.id))\n")
+        #expect(big.stderr == """
+            photo-cache: this run's photo (\(Self.size(large.bytes))) is more than the cache's cap \
+            (\(Self.size(small.bytes))): it stays, \(Self.size(large.bytes - small.bytes)) over it, until photo-cache next runs
+
+            """)
+        #expect(try setup.cacheEntries() == [small.id, large.id].map(Self.entry).sorted())
+        let info = try Self.json(try setup.photoCache(cap + ["--info"]).stdout)
+        #expect(info["entries"] as? Int == 2)
+        #expect(info["bytes"] as? Int == small.bytes + large.bytes)
+
+        let next = try setup.photoCache(cap + [small.id])
+        #expect(next.status == 0 && next.stderr == "")
+        #expect(try setup.cacheEntries() == [Self.entry(small.id)])
+
+        _ = try setup.photoCache(cap + [large.id])
+        let prune = try setup.photoCache(["--prune", "--max-bytes", "0"])
+        #expect(prune.stderr == "photo-cache: removed 2 photos (\(Self.size(small.bytes + large.bytes)))\n")
+        #expect(try Set(Self.files(setup.cache).keys) == [".lock", "CACHEDIR.TAG"])
+        #expect(try Self.json(try setup.photoCache(["--info"]).stdout)["bytes"] as? Int == 0)
+        #expect(try setup.imageRequests().count == 8 + 1 + 1 + 1)
+    }
+
+    /// A size as photo-cache writes it: 1024-based, one decimal, its unit.
+    static func size(_ bytes: Int) -> String {
+        var (value, unit) = (Double(bytes), 0)
+        while value >= 1024 { value /= 1024; unit += 1 }
+        let rounded = (value * 10).rounded() / 10
+        return (rounded == rounded.rounded() ? "\(Int(rounded))" : "\(rounded)") + ["", "K", "M"][unit]
     }
 }

@@ -29,8 +29,9 @@ public struct PhotoCacheCommand: ToolCommand {
             the photo's size. Several photo-cache processes can share a cache: one photo is never \
             downloaded twice at the same time, none removes a photo another still running \
             printed, and the cache is under its cap when they finish, but for what the last of \
-            them printed. \
-            A photo larger than the whole cap is served from .oversize/ and not kept.
+            them printed. A photo larger than the whole cap is kept only that long: it is the \
+            first to go, and no other is evicted for it. --info counts every byte the cache \
+            holds, and --prune --max-bytes 0 removes them all.
 
             The cache's photos are named <id>.topregions.jpg: no other file is ever counted, \
             evicted or pruned. A directory that holds files of others and no CACHEDIR.TAG of \
@@ -82,7 +83,7 @@ public struct PhotoCacheCommand: ToolCommand {
     @Flag(name: .long, help: "Print only each cached file's path, one per line (the default on a terminal).")
     public var path = false
 
-    @Flag(name: .long, help: "Show the cache: entries, bytes, cap, oldest and newest.")
+    @Flag(name: .long, help: "Show the cache: entries, bytes (of all its files), cap, oldest and newest.")
     public var info = false
 
     @Flag(name: .long, help: "Evict down to --max-bytes and remove leftovers of interrupted downloads (photos a photo-cache still running printed stay).")
@@ -136,7 +137,7 @@ public struct PhotoCacheCommand: ToolCommand {
         context.trace("cache \(directory), cap \(Units.formatSize(cache.capBytes))")
         Self.report(cache.adoption, in: directory, context)
         if prune {
-            let eviction = try cache.enforceCap(now: context.now())
+            let eviction = try cache.enforceCap()
             for entry in eviction.removed { context.trace("removed \(entry.name) (\(Units.formatSize(entry.bytes)))") }
             var said = "removed \(Self.photos(eviction.removed))"
             if !eviction.inUse.isEmpty {
@@ -167,7 +168,7 @@ public struct PhotoCacheCommand: ToolCommand {
         let trace = context.tracer
         defer {
             progress.finish()
-            _ = try? cache.enforceCap(now: context.now())
+            _ = try? cache.enforceCap()
             // What it printed stays until it exits, even past the cap: say so.
             let kept = cache.keptByThisRun
             if kept.bytes > cache.capBytes {
@@ -198,7 +199,9 @@ public struct PhotoCacheCommand: ToolCommand {
                     switch outcome {
                     case .hit(let entry): context.trace("photo \(item.id): in the cache, \(entry.path)")
                     case .downloaded(let entry): context.trace("photo \(item.id): downloaded, \(Units.formatSize(entry.bytes)), \(entry.path)")
-                    case .oversize(let entry): context.trace("photo \(item.id): larger than the cap, served from \(entry.path) and not kept")
+                    }
+                    if outcome.entry.bytes > cache.capBytes {
+                        context.trace("photo \(item.id): larger than the cap, kept only until photo-cache next runs")
                     }
                     if pathsOnly {
                         lines += Array((outcome.entry.path + "\n").utf8)

@@ -25,6 +25,8 @@ extension PhotoCache {
     static let layout = 2
     static let entrySuffix = ".topregions.jpg"
     static let tagName = "CACHEDIR.TAG"
+    /// Where earlier versions served photos larger than the cap from; only emptied now.
+    static let oversizeFolder = ".oversize"
     private static let tagSignature = "Signature: 8a477f597d28d172789f06886806bc55"
     private static let tagOwner = "# This file is a cache directory tag created by topregions (photo-cache)."
     private static let tagLayout = "# Layout 2: photos are <id>.topregions.jpg; any other file is not the cache's."
@@ -72,9 +74,10 @@ extension PhotoCache {
     }
 
     /// Whether `name` is one the cache gives in its directory, whatever the tag says: its
-    /// entries and downloads, its lock file, its oversize folder, its tag's temporary file.
+    /// entries and downloads, its lock file, an earlier version's oversize folder, its tag's
+    /// temporary file.
     static func isOwnName(_ name: String) -> Bool {
-        if name == ".lock" || name == ".oversize" || isEntryName(name) || entry(ofTemporary: name) != nil { return true }
+        if name == ".lock" || name == oversizeFolder || isEntryName(name) || entry(ofTemporary: name) != nil { return true }
         // SafeName.writeAtomically's temporary file of the tag, seen while another process
         // writes it.
         return name.hasPrefix(tagName + ".tmp-") && isNumber(name.dropFirst(tagName.count + ".tmp-".count))

@@ -16,8 +16,8 @@ import TopRegionsSupport
 /// - `.lock` holds per-photo locks (one download of a photo at a time, across processes)
 ///   and an index lock (installs, touches and evictions are serialized), and pins: a run
 ///   keeps every photo it printed until it ends, past the cap if need be (`RunPhotos`);
-/// - a photo larger than the whole cap is served from `.oversize/` and not kept (removed an
-///   hour later);
+/// - a photo larger than the whole cap is an entry like any other, counted and pruned, kept
+///   only while a run needs it: the first to go, and no reason to evict the others;
 /// - anything else in the directory is someone else's and ignored: not counted, not touched
 ///   (and a directory holding such files is not made a cache unless asked).
 public struct PhotoCache: Sendable {
@@ -29,7 +29,6 @@ public struct PhotoCache: Sendable {
     public private(set) var adoption = Adoption()
 
     public static let defaultCap: Int64 = 10 << 20
-    static let oversizeLifetime: Double = 3600
 
     public struct Entry: Sendable, Equatable {
         public var name: String
@@ -45,12 +44,10 @@ public struct PhotoCache: Sendable {
     public enum Outcome: Sendable, Equatable {
         case hit(Entry)
         case downloaded(Entry)
-        /// Larger than the cap: served from `.oversize/`, not kept.
-        case oversize(Entry)
 
         public var entry: Entry {
             switch self {
-            case .hit(let entry), .downloaded(let entry), .oversize(let entry): entry
+            case .hit(let entry), .downloaded(let entry): entry
             }
         }
     }
@@ -98,11 +95,6 @@ public struct PhotoCache: Sendable {
         case .foreign(let others):
             guard claim else { throw Self.refusal(directory, others: others) }
             try Self.writeTag(in: directory)
-        }
-        do {
-            try FileSystem.createDirectories(directory + "/.oversize")
-        } catch {
-            throw SystemFailure.error(error.code, "cannot create the cache directory \(directory)", otherwise: .cannotCreate)
         }
         locks = try KeyLockFile(path: directory + "/.lock")
         run = RunPhotos(pins: try locks.pins())
@@ -162,12 +154,6 @@ public struct PhotoCache: Sendable {
         close(fd)
         closed = true
 
-        if size > capBytes {
-            let oversize = directory + "/.oversize/" + name
-            guard rename(temporary, oversize) == 0 else { throw cacheWriteError(errno) }
-            renamed = true
-            return .oversize(Entry(name: name, path: oversize, bytes: size, usedAt: now))
-        }
         return try locks.withLock("index") {
             guard rename(temporary, path) == 0 else { throw cacheWriteError(errno) }
             renamed = true
@@ -176,7 +162,7 @@ public struct PhotoCache: Sendable {
             let scan = try self.scan()
             let entry = try touch(name, now: now, scan: scan)
             try run.keep(entry)
-            _ = try evict(now: now, scan: scan)
+            _ = try evict(scan: scan)
             return .downloaded(entry)
         }
     }
