@@ -155,6 +155,25 @@ import Testing
 }
 
 extension PhotoCacheFilesEndToEndTests {
+    /// A cache a later version wrote (its tag names a later layout) is not this version's to
+    /// change: refused, and left as it was.
+    @Test func aCacheOfALaterVersionIsLeftAsItIs() throws {
+        let setup = try Setup()
+        let later = setup.scratch.file("later")
+        try FileManager.default.createDirectory(atPath: later, withIntermediateDirectories: true)
+        let tag = Self.previousTag + "# Layout 3: photos are somewhere else.\n"
+        try Data(tag.utf8).write(to: URL(fileURLWithPath: later + "/CACHEDIR.TAG"))
+        try Self.jpeg(100).write(to: URL(fileURLWithPath: "\(later)/\(setup.ids[0]).topregions.jpg"))
+        let before = try Self.files(later)
+        for arguments in [["--prune", "--max-bytes", "0"], [setup.ids[0]]] {
+            let run = try setup.photoCache(["--cache-dir", later] + arguments)
+            #expect(run.status == 73)
+            #expect(run.stderr == "photo-cache: \(later) holds a photo cache of a later topregions (layout 3); use that version, or another --cache-dir\n")
+        }
+        #expect(try Self.files(later) == before)
+        #expect(try setup.imageRequests().isEmpty)
+    }
+
     // MARK: What a run printed stays till it ends
 
     /// Five photos through a cache of three: every path printed is there when the run ends,

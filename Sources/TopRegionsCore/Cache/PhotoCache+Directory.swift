@@ -15,7 +15,8 @@ extension PhotoCache {
         /// whose tag was removed.
         case unclaimed
         /// The cache's: its CACHEDIR.TAG is there. Layout 1 is the previous version's
-        /// (entries named `<id>.jpg`), taken over when the cache is opened.
+        /// (entries named `<id>.jpg`), taken over when the cache is opened; a layout past
+        /// `PhotoCache.layout` is a later version's, and refused.
         case owned(layout: Int)
         /// It holds files of others (`others`, by name, sorted) and no tag of the cache.
         case foreign(others: [String])
@@ -29,7 +30,8 @@ extension PhotoCache {
     static let oversizeFolder = ".oversize"
     private static let tagSignature = "Signature: 8a477f597d28d172789f06886806bc55"
     private static let tagOwner = "# This file is a cache directory tag created by topregions (photo-cache)."
-    private static let tagLayout = "# Layout 2: photos are <id>.topregions.jpg; any other file is not the cache's."
+    private static let tagLayoutPrefix = "# Layout "
+    private static let tagLayout = tagLayoutPrefix + "\(layout): photos are <id>.topregions.jpg; any other file is not the cache's."
 
     /// The tag: tells backup tools to skip the directory (https://bford.info/cachedir/), and
     /// the cache that the directory is its own, in which layout.
@@ -111,13 +113,17 @@ extension PhotoCache {
         let fd = open(directory + "/" + tagName, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
-        // The cache's tag is under 400 bytes; a longer file is someone else's.
+        // The cache's tag is under 400 bytes: its first kilobyte says whose it is.
         var bytes = [UInt8](repeating: 0, count: 1024)
         let count = read(fd, &bytes, bytes.count)
         guard count > 0 else { return nil }
         let lines = String(decoding: bytes[..<count], as: UTF8.self).split(separator: "\n").map(String.init)
         guard lines.first == tagSignature, lines.contains(tagOwner) else { return nil }
-        return lines.contains(tagLayout) ? layout : 1
+        // "# Layout N: ..."; the previous version wrote no such line.
+        for line in lines where line.hasPrefix(tagLayoutPrefix) {
+            if let number = Int(line.dropFirst(tagLayoutPrefix.count).prefix { $0 != ":" }) { return number }
+        }
+        return 1
     }
 
     /// Why the cache will not write in `directory`.

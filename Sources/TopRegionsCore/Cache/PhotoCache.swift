@@ -90,6 +90,8 @@ public struct PhotoCache: Sendable {
         }
         let ownership = try Self.ownership(of: directory)
         switch ownership {
+        case .owned(let layout) where layout > Self.layout:
+            throw Failure(.cannotCreate, "\(directory) holds a photo cache of a later topregions (layout \(layout)); use that version, or another --cache-dir")
         case .owned: break
         case .missing, .unclaimed: try Self.writeTag(in: directory)
         case .foreign(let others):
