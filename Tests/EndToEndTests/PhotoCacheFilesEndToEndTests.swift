@@ -73,6 +73,10 @@ import Testing
         #expect(try Self.json(info.stdout)["ignored"] as? Int == 2)
         #expect(info.stderr == "photo-cache: \(folder) is not a photo cache: it holds 2 files the cache did not write and no CACHEDIR.TAG of topregions\n")
         #expect(try Self.files(folder) == theirs)
+        // A file given for the directory: 73, as for any run that cannot make it a cache.
+        let file = try setup.photoCache(["--cache-dir", folder + "/holiday.jpg", "--info"])
+        #expect(file.status == 73)
+        #expect(file.stderr == "photo-cache: cannot read the cache directory \(folder)/holiday.jpg: Not a directory\n")
 
         // Claimed: a photo, then another through a cap of one (the folder is a cache now:
         // no flag needed) evicts the first, not theirs; a prune to nothing removes the

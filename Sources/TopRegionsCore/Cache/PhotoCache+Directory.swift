@@ -93,18 +93,20 @@ extension PhotoCache {
     public static func ownership(of directory: String) throws -> Ownership {
         var info = stat()
         if stat(directory, &info) != 0 && errno == ENOENT { return .missing }
-        let names = try contents(of: directory)
+        // A --cache-dir that cannot be read (a file, no permission) fails as it does when
+        // the cache is opened for writing: it cannot be made a cache.
+        let names = try contents(of: directory, otherwise: .cannotCreate)
         if names.contains(tagName), let layout = layoutOfTag(in: directory) { return .owned(layout: layout) }
         let others = names.filter { !isOwnName($0) }.sorted()
         return others.isEmpty ? .unclaimed : .foreign(others: others)
     }
 
     /// The names in the cache directory.
-    static func contents(of directory: String) throws -> [String] {
+    static func contents(of directory: String, otherwise kind: Failure.Kind = .inputOutput) throws -> [String] {
         do {
             return try FileSystem.contentsOfDirectory(directory)
         } catch {
-            throw SystemFailure.error(error.code, "cannot read the cache directory \(directory)", otherwise: .inputOutput)
+            throw SystemFailure.error(error.code, "cannot read the cache directory \(directory)", otherwise: kind)
         }
     }
 
