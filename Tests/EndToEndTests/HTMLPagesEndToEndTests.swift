@@ -108,8 +108,10 @@ import Testing
             .map { ($0["id"] as! String, $0["owner"] as! String) }
         let cache = scratch.file("my cache")
         try FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
-        try Data([0xFF, 0xD8, 0xFF, 0xD9]).write(to: URL(fileURLWithPath: cache + "/\(ids[1].0).jpg"))
-        let fileLink = "href=\"file://\(cache.replacingOccurrences(of: " ", with: "%20"))/\(ids[1].0).jpg\""
+        try Data([0xFF, 0xD8, 0xFF, 0xD9]).write(to: URL(fileURLWithPath: cache + "/\(ids[1].0).topregions.jpg"))
+        // A file the cache would not have written, though named like the photo: not linked.
+        try Data([0xFF, 0xD8, 0xFF, 0xD9]).write(to: URL(fileURLWithPath: cache + "/\(ids[2].0).jpg"))
+        let fileLink = "href=\"file://\(cache.replacingOccurrences(of: " ", with: "%20"))/\(ids[1].0).topregions.jpg\""
 
         for arguments in [["--cache-dir", cache], []] {
             let env = arguments.isEmpty ? environment.merging(["TOPREGIONS_CACHE": cache]) { $1 } : environment

@@ -6,6 +6,9 @@ import Testing
 @Suite struct ImagesEndToEndTests {
     static let photoBytes = 102_400
 
+    /// The name of photo `id`'s file in the cache.
+    static func entry(_ id: String) -> String { "\(id).topregions.jpg" }
+
     struct Setup {
         let scratch = Scratch()
         let fake: FakeFlickrProcess
@@ -48,8 +51,9 @@ import Testing
             }
         }
 
+        /// The cache's photos, by file name.
         func cacheEntries() throws -> [String] {
-            try FileManager.default.contentsOfDirectory(atPath: cache).filter { $0.hasSuffix(".jpg") }.sorted()
+            try FileManager.default.contentsOfDirectory(atPath: cache).filter { $0.hasSuffix(".topregions.jpg") }.sorted()
         }
 
         func cacheBytes() throws -> Int {
@@ -176,17 +180,17 @@ import Testing
         let (a, b, c, d) = (setup.ids[0], setup.ids[1], setup.ids[2], setup.ids[3])
         let first = try setup.photoCache(cap + [a, b, c])
         #expect(first.status == 0)
-        #expect(try setup.cacheEntries() == [a, b, c].map { "\($0).jpg" }.sorted())
+        #expect(try setup.cacheEntries() == [a, b, c].map(ImagesEndToEndTests.entry).sorted())
         _ = try setup.photoCache(cap + [a])  // a hit: a is now the most recent
         _ = try setup.photoCache(cap + [d])  // b is the least recently used
-        #expect(try setup.cacheEntries() == [a, c, d].map { "\($0).jpg" }.sorted())
+        #expect(try setup.cacheEntries() == [a, c, d].map(ImagesEndToEndTests.entry).sorted())
         _ = try setup.photoCache(cap + [b])  // now c goes
-        #expect(try setup.cacheEntries() == [a, b, d].map { "\($0).jpg" }.sorted())
+        #expect(try setup.cacheEntries() == [a, b, d].map(ImagesEndToEndTests.entry).sorted())
         #expect(try setup.imageRequests() == [a, b, c, d, b].map { "\($0)_b" })
 
         let output = try setup.photoCache(cap + [d])
         let record = try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as! [String: Any]
-        #expect(record["path"] as? String == "\(setup.cache)/\(d).jpg")
+        #expect(record["path"] as? String == "\(setup.cache)/\(Self.entry(d))")
         #expect(record["bytes"] as? Int == Self.photoBytes)
         #expect(try setup.imageRequests().count == 5)
     }
@@ -203,16 +207,20 @@ import Testing
         }
         #expect(try setup.imageRequests().sorted() == setup.ids[0..<12].map { "\($0)_b" }.sorted())
 
-        // A cap of three photos under the same contention: served files are whole, and the
-        // cache is under its cap once everyone is done.
+        // A cap of three photos under the same contention: served files are whole, each run
+        // keeps its six photos till it ends and says so, and the next run brings the cache
+        // under its cap.
         let tight = try sets.map { try Tools.start("photo-cache", ["--db", setup.db, "--max-bytes", "\(3 * Self.photoBytes)B"] + $0.reversed(), environment: setup.environment) }
         for result in try tight.map({ try $0.wait() }) {
             #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stderr == "photo-cache: this run's 6 photos (600K) are more than the cache's cap (300K): they stay, 300K over it, until photo-cache next runs\n")
             for line in result.stdout.split(separator: "\n") {
                 let record = try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
                 #expect(record["bytes"] as? Int == Self.photoBytes)
             }
         }
+        #expect(try setup.cacheBytes() <= 12 * Self.photoBytes)
+        _ = try setup.photoCache(["--prune", "--max-bytes", "\(3 * Self.photoBytes)B"])
         #expect(try setup.cacheBytes() <= 3 * Self.photoBytes)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: setup.cache).filter { $0.hasPrefix(".tmp-") }
         #expect(leftovers.isEmpty)
@@ -262,7 +270,7 @@ import Testing
         let failed = try setup.photoCache([setup.ids[1]])
         #expect(failed.status == 75)
         #expect(failed.stderr.contains("photo-cache: photo \(setup.ids[1]): download failed: connection closed after"))
-        #expect(try setup.cacheEntries() == ["\(setup.ids[0]).jpg"])
+        #expect(try setup.cacheEntries() == [Self.entry(setup.ids[0])])
     }
 
     @Test func memoryStaysFlatWhateverThePhotoSize() throws {
@@ -298,27 +306,30 @@ import Testing
         let setup = try Setup()
         let (a, b) = (setup.ids[0], setup.ids[1])
         _ = try setup.photoCache([a, b])
-        // Someone damages an entry and leaves a file of their own.
-        try Data("not a photo".utf8).write(to: URL(fileURLWithPath: "\(setup.cache)/\(a).jpg"))
-        try Data("mine".utf8).write(to: URL(fileURLWithPath: "\(setup.cache)/notes.txt"))
+        // Someone damages an entry and leaves files of their own, photos among them (one
+        // named like a photo id).
+        try Data("not a photo".utf8).write(to: URL(fileURLWithPath: "\(setup.cache)/\(Self.entry(a))"))
+        let theirs = ["notes.txt": Data("mine".utf8), "holiday.jpg": PhotoCacheFilesEndToEndTests.jpeg(4000),
+                      "\(setup.ids[2]).jpg": PhotoCacheFilesEndToEndTests.jpeg(2000)]
+        for (name, bytes) in theirs { try bytes.write(to: URL(fileURLWithPath: "\(setup.cache)/\(name)")) }
         let again = try setup.photoCache([a])
         #expect(again.status == 0)
         #expect(try setup.imageRequests().filter { $0 == "\(a)_b" }.count == 2)
-        #expect(try Data(contentsOf: URL(fileURLWithPath: "\(setup.cache)/\(a).jpg")).count == Self.photoBytes)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: "\(setup.cache)/\(Self.entry(a))")).count == Self.photoBytes)
 
         let info = try setup.photoCache(["--info"])
         let object = try JSONSerialization.jsonObject(with: Data(info.stdout.utf8)) as! [String: Any]
         #expect(object["entries"] as? Int == 2)
         #expect(object["bytes"] as? Int == 2 * Self.photoBytes)
         #expect(object["cap"] as? Int == 10_485_760)
-        #expect(object["ignored"] as? Int == 1)
+        #expect(object["ignored"] as? Int == 3)
         #expect((object["oldest"] as? [String: Any])?["id"] as? String == b)
         #expect((object["newest"] as? [String: Any])?["id"] as? String == a)
 
         let prune = try setup.photoCache(["--prune", "--max-bytes", "0"])
         #expect(prune.stderr == "photo-cache: removed 2 photos (200K)\n")
         #expect(try setup.cacheEntries().isEmpty)
-        #expect(FileManager.default.fileExists(atPath: "\(setup.cache)/notes.txt"))
+        for (name, bytes) in theirs { #expect(try Data(contentsOf: URL(fileURLWithPath: "\(setup.cache)/\(name)")) == bytes) }
         #expect(FileManager.default.fileExists(atPath: "\(setup.cache)/CACHEDIR.TAG"))
     }
 }

@@ -157,7 +157,7 @@ func sqlite(_ db: String, _ sql: String) throws -> String {
         #expect(small.stderr == "photo-cache: photo \(setup.ids[5]): download failed: larger than the 50K limit (Content-Length 102400 bytes); nothing was kept (--max-photo-bytes)\n")
         let fits = try setup.photoCache(["--max-photo-bytes", "1M", setup.ids[5]])
         #expect(fits.status == 0)
-        #expect(try setup.cacheEntries() == ["\(setup.ids[5]).jpg"])
+        #expect(try setup.cacheEntries() == [ImagesEndToEndTests.entry(setup.ids[5])])
     }
 
     // MARK: A full disk

@@ -78,7 +78,7 @@ import Testing
     /// so `xdg-open "$(photo-cache --path ID)"` opens the photo.
     @Test func photoCachePrintsPathsForPeopleAndRecordsForPipes() throws {
         let setup = try ImagesEndToEndTests.Setup()
-        let path = setup.cache + "/" + setup.ids[0] + ".jpg"
+        let path = setup.cache + "/" + ImagesEndToEndTests.entry(setup.ids[0])
         let session = try TerminalSession("photo-cache", ["--db", setup.db, setup.ids[0]], environment: setup.environment)
         #expect(session.finish() == 0)
         // Whatever progress showed was cleared; what stays is the path.
@@ -91,7 +91,7 @@ import Testing
         let opened = try Tools.shell(#"cat "$("$BIN/photo-cache" --db "$DB" --path "$ID")" | head -c 3 | od -An -tx1"#, environment: env)
         #expect(opened.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "ff d8 ff", "\(opened.stderr)")
         let both = try setup.photoCache(["--path", setup.ids[0], setup.ids[1]])
-        #expect(both.stdout == "\(path)\n\(setup.cache)/\(setup.ids[1]).jpg\n")
+        #expect(both.stdout == "\(path)\n\(setup.cache)/\(ImagesEndToEndTests.entry(setup.ids[1]))\n")
 
         let piped = try setup.photoCache([setup.ids[0]])
         let record = try JSONSerialization.jsonObject(with: Data(piped.stdout.utf8)) as! [String: Any]

@@ -43,4 +43,24 @@ import Testing
         }
         #expect(stillHeld == 0, "\(stillHeld) of \(rounds) keys were still held just after unlock()")
     }
+
+    /// Pins are shared: two holders pin one key, it stays pinned until both let go, and a
+    /// pin neither waits for nor holds up a lock of the same key.
+    @Test func aKeyIsPinnedUntilEveryHolderLetsGo() throws {
+        let directory = TemporaryDirectory()
+        let locks = try KeyLockFile(path: directory.file("keys.lock"))
+        let (first, second) = (try locks.pins(), try locks.pins())
+        #expect(try !locks.isPinned("photo:1"))
+        try first.pin("photo:1")
+        try first.pin("photo:1")
+        try second.pin("photo:1")
+        try first.pin("photo:2")
+        #expect(try locks.isPinned("photo:1") && locks.isPinned("photo:2") && !locks.isPinned("photo:3"))
+        let lock = try #require(try locks.tryLock("photo:1"))
+        lock.unlock()
+        first.release()
+        #expect(try locks.isPinned("photo:1") && !locks.isPinned("photo:2"))
+        second.release()
+        #expect(try !locks.isPinned("photo:1"))
+    }
 }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Synchronization
 import TopRegionsCache
 import TopRegionsFormatting
 import TopRegionsHTTP
@@ -18,15 +17,26 @@ public struct PhotoCacheCommand: ToolCommand {
             terminal, or with --path, the cached file's path, one per line; otherwise (a pipe) \
             the photo's record with path (the cached file) and bytes. A cached photo is never downloaded again; a \
             hit marks it as just used. When the cache grows past --max-bytes (10M by default), \
-            the least recently used photos go. Full photos are never stored in the database; each \
-            view is recorded there for regions-top --recents.
+            the least recently used photos go, but never one a run printed before that run ends: \
+            a path photo-cache prints is there when it exits. A run whose photos are more than \
+            the cap keeps them all, says on stderr by how much it went over, and the cache is \
+            trimmed when photo-cache next runs. Full photos are never stored in the database; \
+            each view is recorded there for regions-top --recents.
 
             Downloads stream into a temporary file and are renamed into place only when \
             complete, so a reader never sees part of a photo, and memory stays small whatever \
             the photo's size. Several photo-cache processes can share a cache: one photo is never \
-            downloaded twice at the same time, and the cache is under its cap when they finish. \
-            A photo larger than the whole cap is served from .oversize/ and not kept. Files the \
-            cache did not write are ignored.
+            downloaded twice at the same time, none removes a photo another still running \
+            printed, and the cache is under its cap when they finish, but for what the last of \
+            them printed. A photo larger than the whole cap is kept only that long: it is the \
+            first to go, and no other is evicted for it. --info counts every byte the cache \
+            holds, and --prune --max-bytes 0 removes them all.
+
+            The cache's photos are named <id>.topregions.jpg: no other file is ever counted, \
+            evicted or pruned. A directory that holds files of others and no CACHEDIR.TAG of \
+            topregions is not made a cache (status 73) unless --claim-dir says so. A cache of an \
+            earlier version (<id>.jpg, known by its CACHEDIR.TAG) is taken over: its photos are \
+            renamed when the directory holds nothing else, and left alone beside files of others.
 
             Every download is bounded: a photo over --max-photo-bytes (by its announced length \
             or as it streams), an answer that is not a JPEG, or a download that takes longer \
@@ -72,11 +82,14 @@ public struct PhotoCacheCommand: ToolCommand {
     @Flag(name: .long, help: "Print only each cached file's path, one per line (the default on a terminal).")
     public var path = false
 
-    @Flag(name: .long, help: "Show the cache: entries, bytes, cap, oldest and newest.")
+    @Flag(name: .long, help: "Show the cache: entries, bytes (of all its files), cap, oldest and newest.")
     public var info = false
 
-    @Flag(name: .long, help: "Evict down to --max-bytes and remove leftovers of interrupted downloads.")
+    @Flag(name: .long, help: "Evict down to --max-bytes and remove leftovers of interrupted downloads (photos a photo-cache still running printed stay).")
     public var prune = false
+
+    @Flag(name: .long, help: "Keep the cache in --cache-dir though it holds files the cache did not write (they are never touched; its CACHEDIR.TAG makes backup tools skip the directory).")
+    public var claimDir = false
 
     @Flag(name: .long, help: "Show --info's times in UTC instead of local time.")
     public var utc = false
@@ -95,7 +108,7 @@ public struct PhotoCacheCommand: ToolCommand {
         .init(.unavailable, "A download failed for good (HTTP 4xx, not a JPEG, over --max-photo-bytes or --download-timeout)."),
         .init(.software),
         .init(.osResource, "Out of file descriptors (ulimit -n) for even one download (--parallel is lowered first when some fit), or of memory."),
-        .init(.cantCreate, "The cache directory or a file in it cannot be created."),
+        .init(.cantCreate, "The cache directory or a file in it cannot be created, or the directory holds files the cache did not write and is not a cache (--claim-dir)."),
         .init(.ioError, "Writing the cache failed (a full disk), or standard output."),
         .init(.tempFail, "A download failed after retries (refused connection, timeout, HTTP 5xx or 429): try again later."),
         .init(.config, "No cache directory: neither --cache-dir, TOPREGIONS_CACHE, XDG_CACHE_HOME nor HOME."),
@@ -109,6 +122,7 @@ public struct PhotoCacheCommand: ToolCommand {
         if info && prune { throw ValidationError("--info and --prune do different things; give one") }
         if (info || prune) && path { throw ValidationError("--path prints the paths of photos asked for; --info and --prune ask for none") }
         if cacheDir == "" { throw ValidationError("--cache-dir: the path is empty (leave --cache-dir out for the default cache)") }
+        if info && claimDir { throw ValidationError("--info only looks; --claim-dir is for fetching or pruning") }
         // "--info and --prune take no photo ids" waits for execute(): ArgumentParser checks
         // for unknown options after validate(), and in `--info --format table` the real
         // mistake is the unknown --format, not the "table" it left as an id.
@@ -117,13 +131,18 @@ public struct PhotoCacheCommand: ToolCommand {
     public func execute(_ context: ToolContext) throws -> SysExit {
         if (info || prune) && !ids.isEmpty { throw ToolError(.usage, "--info and --prune take no photo ids") }
         let directory = try cacheDir ?? PhotoCache.defaultDirectory(environment: context.environment)
-        let cache = try PhotoCache(directory: directory, capBytes: maxBytes.bytes)
+        if info { return try showInfo(directory, context) }
+        let cache = try PhotoCache(directory: directory, capBytes: maxBytes.bytes, claim: claimDir)
         context.trace("cache \(directory), cap \(Units.formatSize(cache.capBytes))")
-        if info { return try showInfo(cache, context) }
+        Self.report(cache.adoption, in: directory, context)
         if prune {
-            let removed = try cache.enforceCap(now: context.now())
-            for entry in removed { context.trace("removed \(entry.name) (\(Units.formatSize(entry.bytes)))") }
-            context.note("removed \(Grammar.count(removed.count, "photo")) (\(Units.formatSize(removed.reduce(0) { $0 + $1.bytes })))")
+            let eviction = try cache.enforceCap()
+            for entry in eviction.removed { context.trace("removed \(entry.name) (\(Units.formatSize(entry.bytes)))") }
+            var said = "removed \(Self.photos(eviction.removed))"
+            if !eviction.inUse.isEmpty {
+                said += "; \(Self.photos(eviction.inUse)) printed by a photo-cache still running \(eviction.inUse.count == 1 ? "stays" : "stay")"
+            }
+            context.note(said)
             return .ok
         }
 
@@ -148,7 +167,17 @@ public struct PhotoCacheCommand: ToolCommand {
         let trace = context.tracer
         defer {
             progress.finish()
-            _ = try? cache.enforceCap(now: context.now())
+            _ = try? cache.enforceCap()
+            // What it printed stays until it exits, even past the cap: say so.
+            let kept = cache.keptByThisRun
+            if kept.bytes > cache.capBytes {
+                let (photos, are, they) = kept.photos == 1 ? ("photo", "is", "it stays") : ("\(kept.photos) photos", "are", "they stay")
+                context.note("""
+                    this run's \(photos) (\(Units.formatSize(kept.bytes))) \(are) more than the cache's cap \
+                    (\(Units.formatSize(cache.capBytes))): \(they), \(Units.formatSize(kept.bytes - cache.capBytes)) over it, \
+                    until photo-cache next runs
+                    """)
+            }
         }
 
         let received = { @Sendable (bytes: Int) in progress.received(bytes) }
@@ -169,7 +198,9 @@ public struct PhotoCacheCommand: ToolCommand {
                     switch outcome {
                     case .hit(let entry): context.trace("photo \(item.id): in the cache, \(entry.path)")
                     case .downloaded(let entry): context.trace("photo \(item.id): downloaded, \(Units.formatSize(entry.bytes)), \(entry.path)")
-                    case .oversize(let entry): context.trace("photo \(item.id): larger than the cap, served from \(entry.path) and not kept")
+                    }
+                    if outcome.entry.bytes > cache.capBytes {
+                        context.trace("photo \(item.id): larger than the cap, kept only until photo-cache next runs")
                     }
                     if pathsOnly {
                         lines += Array((outcome.entry.path + "\n").utf8)
@@ -201,6 +232,11 @@ public struct PhotoCacheCommand: ToolCommand {
         return tally.status
     }
 
+    /// "2 photos (200K)".
+    static func photos(_ entries: [PhotoCache.Entry]) -> String {
+        "\(Grammar.count(entries.count, "photo")) (\(Units.formatSize(entries.reduce(0) { $0 + $1.bytes })))"
+    }
+
     /// Which option changes a limit the download ran into.
     static func hint(_ error: DownloadError) -> String {
         switch error {
@@ -209,78 +245,5 @@ public struct PhotoCacheCommand: ToolCommand {
         case .notAnImage: "; nothing was kept"
         default: ""
         }
-    }
-
-    private func showInfo(_ cache: PhotoCache, _ context: ToolContext) throws -> SysExit {
-        let info = try cache.info()
-        let oldest = info.entries.first
-        let newest = info.entries.last
-        func id(_ entry: PhotoCache.Entry) -> String { String(entry.name.dropLast(4)) }
-        if context.stdoutIsTerminal {
-            let times = utc ? TimeFormat.utc : TimeFormat.local
-            var text = "directory  \(cache.directory)\nentries    \(info.entries.count)\n"
-            text += "bytes      \(info.bytes) (\(Units.formatSize(info.bytes)))\ncap        \(cache.capBytes) (\(Units.formatSize(cache.capBytes)))\n"
-            if let oldest, let newest {
-                text += "oldest     \(id(oldest)), used \(times.string(Int64(oldest.usedAt)))\n"
-                text += "newest     \(id(newest)), used \(times.string(Int64(newest.usedAt)))\n"
-            }
-            if info.ignored > 0 { text += "ignored    \(info.ignored) files the cache did not write\n" }
-            context.standardOutput.write(text)
-        } else {
-            var writer = JSONWriter()
-            writer.object { o in
-                o.string("directory", cache.directory)
-                o.int("entries", info.entries.count)
-                o.int("bytes", info.bytes)
-                o.int("cap", cache.capBytes)
-                o.int("ignored", info.ignored)
-                for (key, entry) in [("oldest", oldest), ("newest", newest)] {
-                    guard let entry else { continue }
-                    o.value(key, .object(JSONObject([
-                        (key: "id", value: .string(id(entry))), (key: "bytes", value: .number(entry.bytes)),
-                        (key: "used_at", value: .number(entry.usedAt)),
-                    ])))
-                }
-            }
-            writer.newline()
-            context.standardOutput.write(writer.bytes)
-        }
-        return .ok
-    }
-}
-
-/// photo-cache's progress line: photos done of those asked, and bytes received so far,
-/// whichever of the parallel downloads they came from.
-final class DownloadProgress: Sendable {
-    private struct Counts {
-        var total = 0
-        var done = 0
-        var bytes: Int64 = 0
-    }
-    private let line: ProgressLine
-    private let counts = Mutex(Counts())
-
-    init(_ line: ProgressLine) {
-        self.line = line
-    }
-
-    func begin(_ photos: Int) {
-        counts.withLock { $0 = Counts(total: photos) }
-    }
-
-    func received(_ bytes: Int) {
-        show(counts.withLock { $0.bytes += Int64(bytes); return $0 }, force: false)
-    }
-
-    func completed() {
-        show(counts.withLock { $0.done += 1; return $0 }, force: true)
-    }
-
-    func finish() {
-        line.finish()
-    }
-
-    private func show(_ counts: Counts, force: Bool) {
-        line.update("\(counts.done) of \(Grammar.count(counts.total, "photo")), \(Units.formatSize(counts.bytes)) downloaded", force: force)
     }
 }

@@ -37,7 +37,7 @@ extension RegionsTop {
         directory = (directory as NSString).standardizingPath
         var files: [String: String] = [:]
         for id in ids {
-            let path = directory + "/" + SafeName.fileName(for: id, extension: "jpg")
+            let path = directory + "/" + PhotoCache.entryName(for: id)
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
                 files[id] = path

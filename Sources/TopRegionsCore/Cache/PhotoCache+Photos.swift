@@ -5,7 +5,7 @@ import TopRegionsSupport
 
 /// What asking the cache for one photo came to.
 public enum CachedPhotoResult: Sendable, Equatable {
-    /// In the cache now (found there, downloaded, or served from `.oversize/`).
+    /// In the cache now (found there, or downloaded).
     case cached(PhotoCache.Outcome)
     /// The photo is not in the database.
     case unknownPhoto

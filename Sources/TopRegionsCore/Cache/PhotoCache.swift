@@ -7,23 +7,28 @@ import TopRegionsSupport
 /// recently used out first. The directory is the whole truth, so the cache survives
 /// restarts and needs no database:
 ///
-/// - an entry is `<id>.jpg`; its modification time is its last use, set by the cache to a
-///   strictly increasing value (file systems' own clocks are too coarse to order two quick
-///   uses);
-/// - a download streams into `.tmp-<id>-<pid>-<n>` and is renamed into place only once
+/// - the directory is the cache's by its CACHEDIR.TAG (see PhotoCache+Directory.swift);
+/// - an entry is `<id>.topregions.jpg`, a name nothing else gives a file; its modification
+///   time is its last use, set by the cache to a strictly increasing value (file systems'
+///   own clocks are too coarse to order two quick uses);
+/// - a download streams into `.tmp-<entry>-<pid>-<n>` and is renamed into place only once
 ///   complete, so a reader never sees part of a photo;
 /// - `.lock` holds per-photo locks (one download of a photo at a time, across processes)
-///   and an index lock (installs, touches and evictions are serialized);
-/// - a photo larger than the whole cap is served from `.oversize/` and not kept (removed an
-///   hour later);
-/// - anything else in the directory is someone else's and ignored: not counted, not touched.
+///   and an index lock (installs, touches and evictions are serialized), and pins: a run
+///   keeps every photo it printed until it ends, past the cap if need be (`RunPhotos`);
+/// - a photo larger than the whole cap is an entry like any other, counted and pruned, kept
+///   only while a run needs it: the first to go, and no reason to evict the others;
+/// - anything else in the directory is someone else's and ignored: not counted, not touched
+///   (and a directory holding such files is not made a cache unless asked).
 public struct PhotoCache: Sendable {
     public let directory: String
     public let capBytes: Int64
-    private let locks: KeyLockFile
+    let locks: KeyLockFile
+    let run: RunPhotos
+    /// What opening the cache did to a cache of the previous version (nothing otherwise).
+    public private(set) var adoption = Adoption()
 
     public static let defaultCap: Int64 = 10 << 20
-    static let oversizeLifetime: Double = 3600
 
     public struct Entry: Sendable, Equatable {
         public var name: String
@@ -31,17 +36,18 @@ public struct PhotoCache: Sendable {
         public var bytes: Int64
         /// Last use, Unix seconds.
         public var usedAt: Double
+
+        /// The photo's id, as the entry's name says it.
+        public var photoID: String { String(name.dropLast(PhotoCache.entrySuffix.count)) }
     }
 
     public enum Outcome: Sendable, Equatable {
         case hit(Entry)
         case downloaded(Entry)
-        /// Larger than the cap: served from `.oversize/`, not kept.
-        case oversize(Entry)
 
         public var entry: Entry {
             switch self {
-            case .hit(let entry), .downloaded(let entry), .oversize(let entry): entry
+            case .hit(let entry), .downloaded(let entry): entry
             }
         }
     }
@@ -51,6 +57,12 @@ public struct PhotoCache: Sendable {
         public var bytes: Int64
         /// Files in the directory that are not entries (and not the cache's own).
         public var ignored: Int
+
+        public init(entries: [Entry], bytes: Int64, ignored: Int) {
+            self.entries = entries
+            self.bytes = bytes
+            self.ignored = ignored
+        }
     }
 
     /// `TOPREGIONS_CACHE`, else `$XDG_CACHE_HOME/topregions/photos` (~/.cache when unset).
@@ -63,45 +75,53 @@ public struct PhotoCache: Sendable {
         return home + "/.cache/topregions/photos"
     }
 
-    public init(directory: String, capBytes: Int64) throws {
+    /// Opens the cache in `directory` for use, creating it when missing. A directory that
+    /// holds files the cache did not write and no tag of its own is refused unless `claim`
+    /// (the cache then keeps its photos beside them, never touching them); a cache of the
+    /// previous version is taken over (`adoption` says how).
+    public init(directory: String, capBytes: Int64, claim: Bool = false) throws {
         guard !directory.isEmpty else { throw Failure(.invalidArgument, "--cache-dir: the path is empty") }
         self.directory = directory
         self.capBytes = capBytes
         do {
-            try FileSystem.createDirectories(directory + "/.oversize")
+            try FileSystem.createDirectories(directory)
         } catch {
             throw SystemFailure.error(error.code, "cannot create the cache directory \(directory)", otherwise: .cannotCreate)
         }
-        let tag = directory + "/CACHEDIR.TAG"
-        if !FileManager.default.fileExists(atPath: tag) {
-            // Tells backup tools to skip the directory (https://bford.info/cachedir/).
-            try? SafeName.writeAtomically(Array("""
-                Signature: 8a477f597d28d172789f06886806bc55
-                # This file is a cache directory tag created by topregions (photo-cache).
-                # For information about cache directory tags, see https://bford.info/cachedir/
-
-                """.utf8), to: tag)
+        let ownership = try Self.ownership(of: directory)
+        switch ownership {
+        case .owned(let layout) where layout > Self.layout:
+            throw Failure(.cannotCreate, "\(directory) holds a photo cache of a later topregions (layout \(layout)); use that version, or another --cache-dir")
+        case .owned: break
+        case .missing, .unclaimed: try Self.writeTag(in: directory)
+        case .foreign(let others):
+            guard claim else { throw Self.refusal(directory, others: others) }
+            try Self.writeTag(in: directory)
         }
         locks = try KeyLockFile(path: directory + "/.lock")
+        run = RunPhotos(pins: try locks.pins())
+        if case .owned(layout: 1) = ownership { adoption = try adoptPreviousLayout() }
     }
 
     // MARK: Using the cache
 
     /// Makes sure the photo is cached and returns where it is: a hit touches the entry, a
     /// miss (or a damaged entry) downloads it through `downloader`, within `limits`, and
-    /// evicts what no longer fits. A download that fails leaves nothing in the cache.
+    /// evicts what no longer fits. Either way the entry is kept until this process ends
+    /// (`RunPhotos`). A download that fails leaves nothing in the cache.
     public func ensure(photoID: String, url: String, downloader: Downloader, limits: DownloadLimits, now: Double) throws -> Outcome {
-        let name = SafeName.fileName(for: photoID, extension: "jpg")
+        let name = Self.entryName(for: photoID)
         let path = directory + "/" + name
-        let photoLock = try locks.lock("photo:" + name)
+        let photoLock = try locks.lock(Self.photoKey(name))
         defer { photoLock.unlock() }
 
         if try Self.isIntact(path) {
             let entry = try locks.withLock("index") { try touch(name, now: now) }
+            try run.keep(entry)
             return .hit(entry)
         }
 
-        let temporary = directory + "/.tmp-\(name)-\(getpid())-\(Self.sequence.wrappingAdd(1, ordering: .relaxed).newValue)"
+        let temporary = directory + "/" + Self.temporaryName(for: name, sequence: Self.sequence.wrappingAdd(1, ordering: .relaxed).newValue)
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw SystemFailure.error(errno, "cannot write in the cache \(directory)", otherwise: .cannotCreate) }
         var closed = false
@@ -136,12 +156,6 @@ public struct PhotoCache: Sendable {
         close(fd)
         closed = true
 
-        if size > capBytes {
-            let oversize = directory + "/.oversize/" + name
-            guard rename(temporary, oversize) == 0 else { throw cacheWriteError(errno) }
-            renamed = true
-            return .oversize(Entry(name: name, path: oversize, bytes: size, usedAt: now))
-        }
         return try locks.withLock("index") {
             guard rename(temporary, path) == 0 else { throw cacheWriteError(errno) }
             renamed = true
@@ -149,21 +163,10 @@ public struct PhotoCache: Sendable {
             // what to evict (the new entry, kept, is in it with its size).
             let scan = try self.scan()
             let entry = try touch(name, now: now, scan: scan)
-            _ = try evict(keeping: name, now: now, scan: scan)
+            try run.keep(entry)
+            _ = try evict(scan: scan)
             return .downloaded(entry)
         }
-    }
-
-    /// Brings the cache under its cap and clears leftovers (temporary files of downloads
-    /// that died, old oversize photos). Returns the entries removed.
-    @discardableResult
-    public func enforceCap(now: Double) throws -> [Entry] {
-        try locks.withLock("index") { try evict(keeping: nil, now: now) }
-    }
-
-    public func info() throws -> Info {
-        let scan = try self.scan()
-        return Info(entries: scan.entries.sorted(by: Self.lruOrder), bytes: scan.entries.reduce(0) { $0 + $1.bytes }, ignored: scan.ignored)
     }
 
     // MARK: Internals
@@ -173,16 +176,6 @@ public struct PhotoCache: Sendable {
     /// A failed write in the cache, in words, with its kind (input/output for a full disk).
     func cacheWriteError(_ code: Int32) -> Failure {
         SystemFailure.error(code, "cannot write in the cache \(directory)", otherwise: .cannotCreate)
-    }
-
-    private struct Scan {
-        var entries: [Entry] = []
-        var temporaries: [String] = []
-        var ignored = 0
-    }
-
-    static func lruOrder(_ a: Entry, _ b: Entry) -> Bool {
-        (a.usedAt, a.name) < (b.usedAt, b.name)
     }
 
     /// An entry worth serving: a regular file that starts like a JPEG, as every download
@@ -205,7 +198,7 @@ public struct PhotoCache: Sendable {
 
     /// Marks `name` as used now: a time later than every other entry's, so the order of
     /// uses is exact even within one clock tick.
-    private func touch(_ name: String, now: Double, scan: Scan? = nil) throws -> Entry {
+    func touch(_ name: String, now: Double, scan: Scan? = nil) throws -> Entry {
         let newest = try (scan ?? self.scan()).entries.filter { $0.name != name }.map(\.usedAt).max() ?? 0
         let stamp = max(now, newest + 0.000_001)
         let path = directory + "/" + name
@@ -214,71 +207,6 @@ public struct PhotoCache: Sendable {
         var info = stat()
         guard stat(path, &info) == 0 else { throw cacheWriteError(errno) }
         return Entry(name: name, path: path, bytes: Int64(info.st_size), usedAt: Self.seconds(info.st_mtim))
-    }
-
-    /// Removes least recently used entries until the rest fit under the cap. Entries whose
-    /// photo lock is held elsewhere (being served or replaced right now) are passed over.
-    private func evict(keeping kept: String?, now: Double, scan: Scan? = nil) throws -> [Entry] {
-        let scan = try scan ?? self.scan()
-        var total = scan.entries.reduce(0) { $0 + $1.bytes }
-        var removed: [Entry] = []
-        for entry in scan.entries.sorted(by: Self.lruOrder) where total > capBytes && entry.name != kept {
-            guard let held = try locks.tryLock("photo:" + entry.name) else { continue }
-            defer { held.unlock() }
-            if unlink(entry.path) == 0 {
-                total -= entry.bytes
-                removed.append(entry)
-            }
-        }
-        // Leftovers of downloads that died: nobody holds their photo's lock.
-        for temporary in scan.temporaries {
-            // .tmp-<entry name>-<pid>-<n>; the entry name may itself contain '-'.
-            let parts = temporary.dropFirst(".tmp-".count).split(separator: "-", omittingEmptySubsequences: false)
-            guard parts.count >= 3 else { continue }
-            let entryName = parts.dropLast(2).joined(separator: "-")
-            guard let held = try locks.tryLock("photo:" + entryName) else { continue }
-            unlink(directory + "/" + temporary)
-            held.unlock()
-        }
-        // Oversize photos are served once, then left for an hour.
-        if let names = try? FileSystem.contentsOfDirectory(directory + "/.oversize") {
-            for name in names {
-                var info = stat()
-                let path = directory + "/.oversize/" + name
-                if stat(path, &info) == 0, now - Self.seconds(info.st_mtim) > Self.oversizeLifetime { unlink(path) }
-            }
-        }
-        return removed
-    }
-
-    private func scan() throws -> Scan {
-        let names: [String]
-        do {
-            names = try FileSystem.contentsOfDirectory(directory)
-        } catch {
-            throw SystemFailure.error(error.code, "cannot read the cache directory \(directory)", otherwise: .inputOutput)
-        }
-        var scan = Scan()
-        for name in names {
-            if name.hasPrefix(".tmp-") {
-                scan.temporaries.append(name)
-                continue
-            }
-            if name == ".lock" || name == ".oversize" || name == "CACHEDIR.TAG" { continue }
-            var info = stat()
-            guard Self.isEntryName(name), lstat(directory + "/" + name, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-                scan.ignored += 1
-                continue
-            }
-            scan.entries.append(Entry(name: name, path: directory + "/" + name, bytes: Int64(info.st_size), usedAt: Self.seconds(info.st_mtim)))
-        }
-        return scan
-    }
-
-    /// Names the cache itself gives: `SafeName` characters, then `.jpg`.
-    static func isEntryName(_ name: String) -> Bool {
-        guard name.hasSuffix(".jpg"), name.count > 4 else { return false }
-        return name.dropLast(4).unicodeScalars.allSatisfy(SafeName.isSafe)
     }
 
     static func timespec(_ seconds: Double) -> Glibc.timespec {

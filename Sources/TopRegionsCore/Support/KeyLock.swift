@@ -44,11 +44,11 @@ public final class KeyLockFile: Sendable {
     }
 
     private func acquire(_ key: String, wait: Bool) throws -> KeyLock? {
-        let fd = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            throw SystemFailure.error(errno, "cannot open the lock file \(path)", otherwise: .cannotCreate)
-        }
-        let offset = Self.offset(for: key)
+        try acquire(at: Self.offset(for: key), wait: wait)
+    }
+
+    private func acquire(at offset: Int64, wait: Bool) throws -> KeyLock? {
+        let fd = try openDescriptor()
         let status = tr_ofd_lock(fd, offset, true, wait)
         if status == 0 { return KeyLock(fd: fd, offset: offset) }
         close(fd)
@@ -56,7 +56,35 @@ public final class KeyLockFile: Sendable {
         throw SystemFailure.error(status, "cannot lock \(path)", otherwise: .internalError)
     }
 
-    /// FNV-1a, folded into the positive range of off_t.
+    private func openDescriptor() throws -> Int32 {
+        let fd = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw SystemFailure.error(errno, "cannot open the lock file \(path)", otherwise: .cannotCreate)
+        }
+        return fd
+    }
+
+    /// A set of pins of this process, on a descriptor of its own.
+    public func pins() throws -> KeyPins {
+        KeyPins(fd: try openDescriptor(), path: path)
+    }
+
+    /// Whether some holder (in any process, this one included) has `key` pinned. Stays
+    /// true only as long as nobody can pin `key` meanwhile: the caller makes sure of that
+    /// (the photo cache holds the photo's lock, under which alone photos are pinned).
+    public func isPinned(_ key: String) throws -> Bool {
+        guard let probe = try acquire(at: Self.pinOffset(for: key), wait: false) else { return true }
+        probe.unlock()
+        return false
+    }
+
+    /// Pins live in the upper half of the file's offsets, `lock` keys in the lower: a pin,
+    /// held for long, never makes a lock wait.
+    static func pinOffset(for key: String) -> Int64 {
+        offset(for: key) | 0x4000_0000_0000_0000
+    }
+
+    /// FNV-1a, folded into the positive range of off_t (its lower half: the upper is pins').
     static func offset(for key: String) -> Int64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in key.utf8 {
@@ -91,6 +119,50 @@ public final class KeyLock: Sendable {
 
     deinit {
         unlock()
+    }
+}
+
+/// Keys a process holds while it needs what they name (the photo cache: the photos a run
+/// printed), many on one descriptor: shared locks, so any number of processes can pin the
+/// same key, and a key is free only when none does. `KeyLockFile.isPinned` asks; the kernel
+/// drops a dead process's pins.
+public final class KeyPins: Sendable {
+    private struct Held {
+        var fd: Int32
+        var offsets: Set<Int64> = []
+    }
+    private let held: Mutex<Held>
+    private let path: String
+
+    fileprivate init(fd: Int32, path: String) {
+        held = Mutex(Held(fd: fd))
+        self.path = path
+    }
+
+    /// Holds `key` until `release()`; pinning it again changes nothing. Waits only while
+    /// another process asks `isPinned` about it (an instant).
+    public func pin(_ key: String) throws {
+        try held.withLock { held in
+            let offset = KeyLockFile.pinOffset(for: key)
+            guard held.fd >= 0, !held.offsets.contains(offset) else { return }
+            let status = tr_ofd_lock(held.fd, offset, false, true)
+            guard status == 0 else { throw SystemFailure.error(status, "cannot lock \(path)", otherwise: .internalError) }
+            held.offsets.insert(offset)
+        }
+    }
+
+    /// Lets go of every pin (explicitly, as `KeyLock.unlock()` does, then the descriptor).
+    public func release() {
+        held.withLock { held in
+            guard held.fd >= 0 else { return }
+            for offset in held.offsets { _ = tr_ofd_unlock(held.fd, offset) }
+            close(held.fd)
+            held = Held(fd: -1)
+        }
+    }
+
+    deinit {
+        release()
     }
 }
 

@@ -1,0 +1,73 @@
+import TopRegionsCache
+import TopRegionsFormatting
+import TopRegionsRecords
+import TopRegionsSupport
+
+/// photo-cache: what the cache directory is and holds (--info), and what opening it did.
+extension PhotoCacheCommand {
+    /// What taking over an earlier version's cache did, when it did anything.
+    static func report(_ adoption: PhotoCache.Adoption, in directory: String, _ context: ToolContext) {
+        if adoption.adopted > 0 {
+            context.trace("took over \(Grammar.count(adoption.adopted, "photo")) of an earlier photo-cache in \(directory)")
+        }
+        let left = adoption.leftAlone
+        if !left.isEmpty {
+            let shown = left.prefix(3).joined(separator: ", ") + (left.count > 3 ? ", ..." : "")
+            context.note("""
+                left \(Grammar.count(left.count, "file")) named like an earlier photo-cache's photos alone in \(directory) \
+                (\(shown)): beside files of others they may not be the cache's; remove them yourself if they are
+                """)
+        }
+    }
+
+    /// --info only looks: a directory that is not a cache (missing, or someone else's) is
+    /// shown as holding no photo, and left as it is.
+    func showInfo(_ directory: String, _ context: ToolContext) throws -> SysExit {
+        let capBytes = maxBytes.bytes
+        let info: PhotoCache.Info
+        switch try PhotoCache.ownership(of: directory) {
+        case .owned, .unclaimed:
+            let cache = try PhotoCache(directory: directory, capBytes: capBytes)
+            Self.report(cache.adoption, in: directory, context)
+            info = try cache.info()
+        case .missing:
+            info = PhotoCache.Info(entries: [], bytes: 0, ignored: 0)
+        case .foreign(let others):
+            info = PhotoCache.Info(entries: [], bytes: 0, ignored: others.count)
+            context.note("\(directory) is not a photo cache: it holds \(Grammar.count(others.count, "file")) the cache did not write and no CACHEDIR.TAG of topregions")
+        }
+        let oldest = info.entries.first
+        let newest = info.entries.last
+        func id(_ entry: PhotoCache.Entry) -> String { entry.photoID }
+        if context.stdoutIsTerminal {
+            let times = utc ? TimeFormat.utc : TimeFormat.local
+            var text = "directory  \(directory)\nentries    \(info.entries.count)\n"
+            text += "bytes      \(info.bytes) (\(Units.formatSize(info.bytes)))\ncap        \(capBytes) (\(Units.formatSize(capBytes)))\n"
+            if let oldest, let newest {
+                text += "oldest     \(id(oldest)), used \(times.string(Int64(oldest.usedAt)))\n"
+                text += "newest     \(id(newest)), used \(times.string(Int64(newest.usedAt)))\n"
+            }
+            if info.ignored > 0 { text += "ignored    \(info.ignored) files the cache did not write\n" }
+            context.standardOutput.write(text)
+        } else {
+            var writer = JSONWriter()
+            writer.object { o in
+                o.string("directory", directory)
+                o.int("entries", info.entries.count)
+                o.int("bytes", info.bytes)
+                o.int("cap", capBytes)
+                o.int("ignored", info.ignored)
+                for (key, entry) in [("oldest", oldest), ("newest", newest)] {
+                    guard let entry else { continue }
+                    o.value(key, .object(JSONObject([
+                        (key: "id", value: .string(id(entry))), (key: "bytes", value: .number(entry.bytes)),
+                        (key: "used_at", value: .number(entry.usedAt)),
+                    ])))
+                }
+            }
+            writer.newline()
+            context.standardOutput.write(writer.bytes)
+        }
+        return .ok
+    }
+}

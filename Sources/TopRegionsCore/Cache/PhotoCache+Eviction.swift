@@ -1,0 +1,95 @@
+import Foundation
+import TopRegionsSupport
+
+/// What the cache directory holds, and keeping it under its cap.
+extension PhotoCache {
+    /// What an eviction did.
+    public struct Eviction: Sendable {
+        public var removed: [Entry] = []
+        /// Entries it would have removed that a photo-cache still running printed (other
+        /// than this process: its own are never counted here).
+        public var inUse: [Entry] = []
+    }
+
+    /// Brings the cache under its cap as far as what is in use allows, and clears leftovers
+    /// (temporary files of downloads that died, an earlier version's oversize photos).
+    @discardableResult
+    public func enforceCap() throws -> Eviction {
+        try locks.withLock("index") { try evict() }
+    }
+
+    /// What the cache holds: its entries, and every byte of its files (downloads under way
+    /// or dead, and an earlier version's oversize photos, included).
+    public func info() throws -> Info {
+        let scan = try self.scan()
+        let bytes = (scan.entries.map(\.bytes) + scan.temporaries.map(\.bytes) + scan.leftovers.map(\.bytes)).reduce(0, +)
+        return Info(entries: scan.entries.sorted(by: Self.lruOrder), bytes: bytes, ignored: scan.ignored)
+    }
+
+    struct Scan {
+        var entries: [Entry] = []
+        var temporaries: [(name: String, bytes: Int64)] = []
+        /// Files in `.oversize/`, where earlier versions served photos larger than the cap.
+        var leftovers: [(path: String, bytes: Int64)] = []
+        var ignored = 0
+    }
+
+    static func lruOrder(_ a: Entry, _ b: Entry) -> Bool {
+        (a.usedAt, a.name) < (b.usedAt, b.name)
+    }
+
+    /// Removes entries until the rest fit under the cap: first those larger than the whole
+    /// cap, which can never fit, then the least recently used. An entry larger than the cap
+    /// that a run still keeps does not count: the others are not evicted for room it could
+    /// never have. Entries a run still keeps (this one's or another process's), and entries
+    /// whose photo lock is held elsewhere (being served or replaced right now), are passed
+    /// over.
+    func evict(scan: Scan? = nil) throws -> Eviction {
+        let scan = try scan ?? self.scan()
+        let oversize = scan.entries.filter { $0.bytes > capBytes }.sorted(by: Self.lruOrder)
+        let fitting = scan.entries.filter { $0.bytes <= capBytes }.sorted(by: Self.lruOrder)
+        var total = fitting.reduce(0) { $0 + $1.bytes }
+        var eviction = Eviction()
+        for entry in oversize + fitting where (entry.bytes > capBytes || total > capBytes) && !run.contains(entry.name) {
+            guard let held = try locks.tryLock(Self.photoKey(entry.name)) else { continue }
+            defer { held.unlock() }
+            if try locks.isPinned(Self.photoKey(entry.name)) {
+                eviction.inUse.append(entry)
+            } else if unlink(entry.path) == 0 {
+                if entry.bytes <= capBytes { total -= entry.bytes }
+                eviction.removed.append(entry)
+            }
+        }
+        // Leftovers of downloads that died: nobody holds their photo's lock.
+        for temporary in scan.temporaries {
+            guard let entryName = Self.entry(ofTemporary: temporary.name),
+                  let held = try locks.tryLock(Self.photoKey(entryName)) else { continue }
+            unlink(directory + "/" + temporary.name)
+            held.unlock()
+        }
+        for leftover in scan.leftovers { unlink(leftover.path) }
+        rmdir(directory + "/" + Self.oversizeFolder)
+        return eviction
+    }
+
+    func scan() throws -> Scan {
+        var scan = Scan()
+        for name in try Self.contents(of: directory) {
+            var info = stat()
+            let isFile = lstat(directory + "/" + name, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+            if Self.entry(ofTemporary: name) != nil {
+                scan.temporaries.append((name, isFile ? Int64(info.st_size) : 0))
+            } else if Self.isEntryName(name), isFile {
+                scan.entries.append(Entry(name: name, path: directory + "/" + name, bytes: Int64(info.st_size), usedAt: Self.seconds(info.st_mtim)))
+            } else if name != Self.tagName && !Self.isOwnName(name) {
+                scan.ignored += 1
+            }
+        }
+        let oversize = directory + "/" + Self.oversizeFolder
+        for name in (try? FileSystem.contentsOfDirectory(oversize)) ?? [] {
+            var info = stat()
+            if lstat(oversize + "/" + name, &info) == 0 { scan.leftovers.append((oversize + "/" + name, Int64(info.st_size))) }
+        }
+        return scan
+    }
+}
