@@ -84,13 +84,16 @@ final class PhotoService: Sendable {
 
     /// The photo's file in the cache, downloaded when not there, opened before anything else
     /// can evict it: the descriptor reads the whole photo even if its name goes meanwhile.
+    /// Not kept past the cap until the server stops (as a photo-cache run keeps what it
+    /// printed): the cache stays within its cap however long the server runs.
     func open(_ photoID: String, url: String, blocking: BlockingWork) async throws -> OpenPhoto {
         let (cache, limits, now) = (self.cache, self.limits, self.now)
         return try await slots.with { worker in
             try await blocking.run {
                 let downloader = try worker.downloaders.forBatch()()
-                let outcome = try cache.ensure(photoID: photoID, url: url, downloader: downloader, limits: limits, now: now())
-                return try OpenPhoto(path: outcome.entry.path)
+                return try cache.ensure(photoID: photoID, url: url, downloader: downloader, limits: limits, now: now(), keepUntilExit: false) {
+                    try OpenPhoto(path: $0.entry.path)
+                }
             }
         }
     }

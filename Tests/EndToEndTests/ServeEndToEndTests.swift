@@ -210,6 +210,20 @@ import Testing
         #expect(try setup.imageRequests().count == 2)
     }
 
+    @Test func theServedPhotosStayWithinTheCachesCapHoweverLongItServes() throws {
+        let setup = try Setup(["--max-bytes", "50K"])
+        let regionID = setup.top[0]["region_id"] as! String
+        let ids = try setup.regionsTop(["--region", regionID, "--limit", "5"]).map { $0["id"] as! String }
+        for id in ids {
+            let image = try setup.get("/photos/\(id).jpg")
+            #expect(image.status == 200 && image.body.count == 20_000)
+        }
+        let entries = try FileManager.default.contentsOfDirectory(atPath: setup.cache).filter { $0.hasSuffix(".jpg") }
+        let bytes = try entries.reduce(0) { $0 + ((try FileManager.default.attributesOfItem(atPath: setup.cache + "/" + $1)[.size] as? Int) ?? 0) }
+        #expect(entries.count == 2 && bytes <= 50 << 10, "\(entries.count) photos, \(bytes) bytes in a 50K cache")
+        #expect(try setup.imageRequests() == ids.map { "\($0)_b" })
+    }
+
     // MARK: Actions
 
     @Test func deletingAPhotoNeedsTheFormsTokenAndNoRefreshBringsItBackButUndoDoes() throws {

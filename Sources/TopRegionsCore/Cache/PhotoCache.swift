@@ -110,6 +110,18 @@ public struct PhotoCache: Sendable {
     /// evicts what no longer fits. Either way the entry is kept until this process ends
     /// (`RunPhotos`). A download that fails leaves nothing in the cache.
     public func ensure(photoID: String, url: String, downloader: Downloader, limits: DownloadLimits, now: Double) throws -> Outcome {
+        try ensure(photoID: photoID, url: url, downloader: downloader, limits: limits, now: now, keepUntilExit: true) { $0 }
+    }
+
+    /// `ensure`, then `use` of the outcome while the photo's lock is still held, so nothing
+    /// can evict the entry meanwhile (`use` opens the file, say). With `keepUntilExit` false
+    /// the entry is not kept until the process ends: a server that runs for days and sends
+    /// each photo through a descriptor it opened in `use` would otherwise keep every photo
+    /// it ever served.
+    public func ensure<T>(
+        photoID: String, url: String, downloader: Downloader, limits: DownloadLimits, now: Double, keepUntilExit: Bool,
+        _ use: (Outcome) throws -> T
+    ) throws -> T {
         let name = Self.entryName(for: photoID)
         let path = directory + "/" + name
         let photoLock = try locks.lock(Self.photoKey(name))
@@ -117,8 +129,8 @@ public struct PhotoCache: Sendable {
 
         if try Self.isIntact(path) {
             let entry = try locks.withLock("index") { try touch(name, now: now) }
-            try run.keep(entry)
-            return .hit(entry)
+            if keepUntilExit { try run.keep(entry) }
+            return try use(.hit(entry))
         }
 
         let temporary = directory + "/" + Self.temporaryName(for: name, sequence: Self.sequence.wrappingAdd(1, ordering: .relaxed).newValue)
@@ -156,17 +168,18 @@ public struct PhotoCache: Sendable {
         close(fd)
         closed = true
 
-        return try locks.withLock("index") {
+        let outcome: Outcome = try locks.withLock("index") {
             guard rename(temporary, path) == 0 else { throw cacheWriteError(errno) }
             renamed = true
             // One look at the directory serves both: the newest use to stamp after, and
-            // what to evict (the new entry, kept, is in it with its size).
+            // what to evict (the new entry, kept or locked, is in it with its size).
             let scan = try self.scan()
             let entry = try touch(name, now: now, scan: scan)
-            try run.keep(entry)
+            if keepUntilExit { try run.keep(entry) }
             _ = try evict(scan: scan)
             return .downloaded(entry)
         }
+        return try use(outcome)
     }
 
     // MARK: Internals
