@@ -166,7 +166,10 @@ extension ServedApp {
             // Viewing a photo is what Recents lists.
             try writer.recordViews([photoID], now: Int64(now()))
             photo.viewedAt = Int64(now())
-            return HTMLPage.photo(photo, site: site, formatTime: { times.string($0) })
+            let places = try photo.record.regionID.map { try queries.places(inRegion: $0) } ?? []
+            return HTMLPage.photo(
+                photo, site: site, formatTime: { times.string($0) },
+                places: places.map { HTMLPage.PlaceLabel(name: $0.name, latitude: $0.latitude, longitude: $0.longitude) })
         }
         guard let page else { throw HTTPAnswer.notFound("No photo \(photoID) is stored (deleted, pruned, or never loaded).") }
         return Responses.page(page)

@@ -128,7 +128,9 @@ struct HTTPAnswer: Error {
 
 /// Responses with the headers every answer of this server carries.
 enum Responses {
-    static func page(_ bytes: [UInt8], status: HTTPResponse.Status = .ok, policy: String = Site.served(formToken: "").contentSecurityPolicy) -> Response {
+    static func page(
+        _ bytes: [UInt8], status: HTTPResponse.Status = .ok, policy: String = Site.served(formToken: "").contentSecurityPolicy + "; frame-ancestors 'none'"
+    ) -> Response {
         var headers = common(contentType: "text/html; charset=utf-8")
         // A page changes as data arrives: never shown from a cache.
         headers[.cacheControl] = "no-store"

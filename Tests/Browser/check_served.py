@@ -31,6 +31,7 @@ try:
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 except ImportError:
     sys.exit("check_served: needs selenium (python3 -m pip install selenium; bin/test installs it)")
 
@@ -47,15 +48,38 @@ def start_browser(width, height):
         "--disable-default-apps", "--no-proxy-server",
     ]:
         options.add_argument(argument)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    # The performance log carries the network events: which requests started and ended.
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
     return webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+
+
+class Requests:
+    """The browser's requests under way, from its network events (CDP, through the
+    performance log), so a check can wait until the page has stopped loading."""
+
+    def __init__(self, driver):
+        self.driver = driver
+        self.pending = {}
+
+    def under_way(self):
+        for entry in self.driver.get_log("performance"):
+            message = json.loads(entry["message"])["message"]
+            method, params = message.get("method"), message.get("params", {})
+            if method == "Network.requestWillBeSent":
+                self.pending[params["requestId"]] = params["request"]["url"]
+            elif method in ("Network.loadingFinished", "Network.loadingFailed"):
+                self.pending.pop(params.get("requestId"), None)
+        return list(self.pending.values())
 
 
 def wait_until(what, predicate, timeout=30):
     """Polls `predicate` until it holds; a failed check after `timeout` seconds."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        value = predicate()
+        try:
+            value = predicate()
+        except (NoSuchElementException, StaleElementReferenceException):
+            value = None  # the next page is still coming in
         if value:
             return value
         time.sleep(0.05)
@@ -111,14 +135,24 @@ def errors(driver):
     return [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
 
 
-def settle(driver, log):
-    """Waits until the thumbnails on screen have loaded and the server is done asking."""
+def settle(driver, requests, log):
+    """Waits until the thumbnails on screen have loaded and no request of the page is still
+    under way; returns the thumbnails Flickr was asked for, in order."""
     wait_until("the thumbnails on screen to load", lambda: all(shown_thumbnails(driver).values()))
-    # The requests the page started end before their images complete: the log is final
-    # once every image the browser started has completed.
-    wait_until("the images under way to complete", lambda: driver.execute_script(
-        "return [...document.images].every(i => i.complete)"), timeout=30)
+    wait_until("the page's requests to end", lambda: not requests.under_way())
     return log.images("s")
+
+
+def scroll_through(driver, requests):
+    """Scrolls to the end a screen at a time, as a person does, letting what comes on screen
+    load at each step (a jump to the end would pass over the middle)."""
+    while True:
+        wait_until("the thumbnails on screen to load", lambda: all(shown_thumbnails(driver).values()))
+        wait_until("the page's requests to end", lambda: not requests.under_way())
+        at_end = driver.execute_script(
+            "const before = window.scrollY; window.scrollBy(0, window.innerHeight * 0.8); return window.scrollY === before")
+        if at_end:
+            return
 
 
 def main():
@@ -143,6 +177,7 @@ def main():
                 f.write(png)
 
     driver = start_browser(800, 600)
+    requests = Requests(driver)
     try:
         check(log.images("s") == [], "before any page, %d thumbnails were asked for" % len(log.images("s")))
         driver.get(base + "/")
@@ -153,7 +188,7 @@ def main():
         driver.get(base + "/regions/" + args.region)
         first = card_ids(driver)
         check(len(first) == 30, "the region's first page has %d photos, expected 30" % len(first))
-        asked = settle(driver, log)
+        asked = settle(driver, requests, log)
         on_screen = shown_thumbnails(driver)
         check(on_screen and all(on_screen.values()), "thumbnails on screen not shown: %s" % on_screen)
         check(set(on_screen) <= set(asked), "on screen but never asked for: %s" % (set(on_screen) - set(asked)))
@@ -164,8 +199,8 @@ def main():
         before_scroll = len(asked)
 
         # Scrolling to the end brings the rest of this page's, no other page's.
-        driver.execute_script("window.scrollTo(0, document.body.scrollHeight)")
-        wait_until("every thumbnail of the page to load", lambda: all_card_images_loaded(driver))
+        scroll_through(driver, requests)
+        check(all_card_images_loaded(driver), "after scrolling through, not every thumbnail of the page shows")
         asked = log.images("s")
         check(sorted(asked) == sorted(first), "after scrolling: asked %d, the page has %d (%s)"
               % (len(asked), len(first), set(asked) ^ set(first)))
@@ -176,7 +211,7 @@ def main():
         wait_until("the second page", lambda: "page=2" in driver.current_url)
         second = card_ids(driver)
         check(second and not set(second) & set(first), "the second page repeats photos of the first")
-        asked = settle(driver, log)
+        asked = settle(driver, requests, log)
         new = asked[len(first):]
         check(new and set(new) <= set(second), "the second page asked for %s, not only its own" % (set(new) - set(second)))
 
@@ -184,8 +219,8 @@ def main():
         count = len(log.images("s"))
         driver.get(base + "/regions/" + args.region)
         driver.refresh()
-        driver.execute_script("window.scrollTo(0, document.body.scrollHeight)")
-        wait_until("the first page's thumbnails again", lambda: all_card_images_loaded(driver))
+        scroll_through(driver, requests)
+        check(all_card_images_loaded(driver), "after a reload, not every thumbnail of the page shows")
         check(len(log.images("s")) == count, "a reload asked Flickr for %d thumbnails" % (len(log.images("s")) - count))
 
         # A photo: opened from its card, downloaded once, shown, first in Recents.
@@ -215,7 +250,8 @@ def main():
         heading = driver.find_element(By.TAG_NAME, "h1").text
         check(heading == "<script>alert(1)</script>", "the hostile title shows as %r" % heading)
         check(driver.execute_script("return document.querySelectorAll('script').length") == 0, "a script element made it in")
-        check(not errors(driver), "console errors: %s" % errors(driver))
+        logged = errors(driver)
+        check(not logged, "console errors: %s" % logged)
 
         # At a phone's width, no page scrolls sideways.
         driver.set_window_size(390, 844)

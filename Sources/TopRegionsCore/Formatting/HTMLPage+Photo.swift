@@ -10,7 +10,8 @@ extension HTMLPage {
     /// link to its page on Flickr, and the form that deletes it. `notice`: a line above it
     /// (already HTML), e.g. what an action just did.
     public static func photo(
-        _ photo: StoredPhoto, site: Site, formatTime: TimeFormatter = Reports.formatTime, notice: String? = nil
+        _ photo: StoredPhoto, site: Site, formatTime: TimeFormatter = Reports.formatTime, notice: String? = nil,
+        places: [PlaceLabel] = []
     ) -> [UInt8] {
         let record = photo.record
         let title = record.title.isEmpty ? "(untitled)" : record.title
@@ -33,7 +34,7 @@ extension HTMLPage {
         let description = Reports.plainText(record.description)
         if !description.isEmpty { page.html += "<p class=\"description\" dir=\"auto\">\(escape(description))</p>\n" }
         page.html += "<p><a class=\"flickr\" href=\"\(escape(flickrPage(owner: record.owner, photoID: record.id)))\">This photo on Flickr</a></p>\n"
-        if let map = photoMap([photo], site: site) { page.html += map }
+        if let map = photoMap([photo], places: places, site: site) { page.html += map }
         page.html += """
             <form class="action" action="\(escape(site.photo(record.id)))/delete" method="post">\
             <input type="hidden" name="token" value="\(escape(site.formToken))">\

@@ -30,13 +30,14 @@ public struct Site: Sendable, Equatable {
     public var isServed: Bool { kind == .served }
 
     /// Files: no script and nothing fetched (images only from data: URIs). Served: no
-    /// script, images from the server itself, forms only to it, never framed.
+    /// script, images from the server itself, forms only to it. (Never being framed can be
+    /// said only in the HTTP header, which the server adds: a <meta> policy ignores it.)
     public var contentSecurityPolicy: String {
         switch kind {
         case .files:
             "default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'none'; base-uri 'none'; form-action 'none'"
         case .served:
-            "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; script-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+            "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; script-src 'none'; base-uri 'none'; form-action 'self'"
         }
     }
 
