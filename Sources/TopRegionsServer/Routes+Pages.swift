@@ -130,21 +130,16 @@ extension ServedApp {
             throw HTTPAnswer.badRequest("Photos can be sorted by <q>title</q> or <q>uploaded</q>, not <q>\(HTMLPage.escape(String(other.prefix(40))))</q>.")
         }
         if case .search = list, order == nil { sortedBy = nil }
-        let queries = self.queries, site = self.site, times = self.times, chosen = order
-        let (total, photos, positions, places) = try await blocking.run {
-            let total = try queries.count(of: list)
-            let paging = Paging(page: number, total: total)
-            guard paging.exists else { return (total, [StoredPhoto](), [HTMLPage.MapPoint](), [HTMLPage.PlaceLabel]()) }
-            let photos = try queries.photos(in: list, order: chosen, limit: Paging.size, offset: paging.offset)
-            var decimals = 1
-            var places: [HTMLPage.PlaceLabel] = []
-            if case .region(let regionID) = list {
-                decimals = 3
-                places = try queries.places(inRegion: regionID).map { HTMLPage.PlaceLabel(name: $0.name, latitude: $0.latitude, longitude: $0.longitude) }
-            }
-            let positions = try queries.positions(of: list, decimals: decimals).map { HTMLPage.MapPoint(latitude: $0.latitude, longitude: $0.longitude) }
-            return (total, photos, positions, places)
+        let queries = self.queries, site = self.site, times = self.times, chosen = order, store = self.store, maps = self.maps
+        let (summary, photos) = try await blocking.run {
+            // The count and the map cover the whole list: computed once per list until the
+            // next commit, so each page costs its 30 photos.
+            let summary = try maps.value(for: ListSummary.key(list), stamp: store.changeStamp()) { try ListSummary(list, queries) }
+            let paging = Paging(page: number, total: summary.total)
+            guard paging.exists else { return (summary, [StoredPhoto]()) }
+            return (summary, try queries.photos(in: list, order: chosen, limit: Paging.size, offset: paging.offset))
         }
+        let (total, positions, places) = (summary.total, summary.positions, summary.places)
         let paging = Paging(page: number, total: total)
         guard paging.exists else {
             let last = site.listing(listing, page: paging.pages, sort: order?.rawValue)
@@ -173,5 +168,34 @@ extension ServedApp {
         }
         guard let page else { throw HTTPAnswer.notFound("No photo \(photoID) is stored (deleted, pruned, or never loaded).") }
         return Responses.page(page)
+    }
+}
+
+/// What a page says of its whole list: how many photos, where all of them are, and (a
+/// region's) the names of its places.
+struct ListSummary: Sendable {
+    var total: Int
+    var positions: [HTMLPage.MapPoint]
+    var places: [HTMLPage.PlaceLabel]
+
+    init(_ list: PhotoList, _ queries: Queries) throws {
+        total = try queries.count(of: list)
+        var decimals = 1
+        places = []
+        if case .region(let regionID) = list {
+            decimals = 3
+            places = try queries.places(inRegion: regionID).map { HTMLPage.PlaceLabel(name: $0.name, latitude: $0.latitude, longitude: $0.longitude) }
+        }
+        positions = try queries.positions(of: list, decimals: decimals).map { HTMLPage.MapPoint(latitude: $0.latitude, longitude: $0.longitude) }
+    }
+
+    /// The list, as a key: its kind and its parameters.
+    static func key(_ list: PhotoList) -> String {
+        switch list {
+        case .region(let regionID): "region " + regionID
+        case .all: "all"
+        case .recents: "recents"
+        case .search(let query, let regionID): "search \(regionID ?? "") \(query.match)"
+        }
     }
 }

@@ -22,6 +22,8 @@ final class ServedApp: Sendable {
     let thumbnails: ThumbnailService
     let photos: PhotoService
     let refresher: Refresher
+    /// Each list's count and map, until the database changes.
+    let maps = ComputedOnce<ListSummary>(capacity: 256)
     /// Photos deleted here, for their undo.
     let deleted = DeletedPhotos()
     let times: TimeFormat

@@ -368,6 +368,33 @@ import Testing
         }
     }
 
+    @Test func thirtyTwoClientsAreAllAnsweredWhileRegionsLoadWrites() throws {
+        let setup = try Setup()
+        let regionID = setup.top[0]["region_id"] as! String
+        // Ten copies of every stored photo under new ids: a load of a few seconds.
+        let photos = try Tools.run("regions-top", ["--db", setup.db, "--photos"], environment: setup.environment).stdout
+            .split(separator: "\n")
+        var records = ""
+        for copy in 1...10 {
+            for line in photos { records += line.replacingOccurrences(of: "{\"id\":\"", with: "{\"id\":\"9\(copy)") + "\n" }
+        }
+        let load = try Tools.start("regions-load", ["--db", setup.db, "-q"], input: Array(records.utf8), environment: setup.environment)
+        let paths = ["/", "/regions/\(regionID)", "/regions/\(regionID)?page=2", "/all", "/search?q=harbour", "/recents"]
+        let clients = (0..<32).map { client in
+            "(for i in $(seq 1 12); do curl -s -o /dev/null -w '%{http_code}\\n' '\(setup.server.base)\(paths[client % paths.count])'; done) &"
+        }.joined(separator: "\n") + "\nwait"
+        let answers = try Tools.shell(clients, environment: setup.environment)
+        let loaded = try load.wait()
+        #expect(loaded.status == 0, "\(loaded.stderr)")
+        let codes = answers.stdout.split(separator: "\n")
+        #expect(codes.count == 32 * 12)
+        #expect(Set(codes) == ["200"], "\(Dictionary(grouping: codes, by: { $0 }).mapValues(\.count))")
+        // And the pages show what was loaded.
+        let stored = try setup.regionsTop(["--photos"]).count
+        #expect(stored == photos.count * 11)
+        #expect(try setup.get("/all").text.contains("\(stored) photos stored"))
+    }
+
     // MARK: The process
 
     @Test func itSaysWhereItServesAndStopsCleanlyOnSIGTERM() throws {

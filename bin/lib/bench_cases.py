@@ -37,7 +37,12 @@ For example:
         ratio = csv.median / ndjson.median
         ctx.budget("csv top 50", f"within {CSV_AT_MOST}× NDJSON", f"{ratio:.2f}×", ratio <= CSV_AT_MOST)
 
-    CASES = {..., "csv": case_csv}
+    def case_serve(ctx):
+    """regions-serve vs Datasette on the same file (wrk, 16 connections): top page, a 500-photo region, a search; p99 at 1M"""
+    bench_serve.case_serve(ctx, html_database, SEARCH_CANDIDATES)
+
+
+CASES = {..., "csv": case_csv}
 """
 
 import os
@@ -50,13 +55,14 @@ import time
 
 import bench_html
 import bench_json
+import bench_serve
 from bench_fake import Fake
 from bench_files import (copy_database, curl_command, cut_to_places, directory_bytes, remove_database,
                          sqlite_rows, sqlite_value, write_lines)
 from bench_results import Row, Stat, count_label
 from bench_runner import BenchError, check, log
 
-TOOLS = ["flickr-recent", "place-resolve", "regions-load", "regions-top", "thumb-get", "photo-cache"]
+TOOLS = ["flickr-recent", "place-resolve", "regions-load", "regions-top", "thumb-get", "photo-cache", "regions-serve"]
 
 
 def expect_summary(stderr, expected):
@@ -711,6 +717,11 @@ def search_index_ingest_cost(ctx):
 # ----------------------------------------------------------------------------------------
 # The registry: name -> case, in the order a run takes them.
 
+def case_serve(ctx):
+    """regions-serve vs Datasette on the same file (wrk, 16 connections): top page, a 500-photo region, a search; p99 at 1M"""
+    bench_serve.case_serve(ctx, html_database, SEARCH_CANDIDATES)
+
+
 CASES = {
     "ingest": case_ingest,
     "query": case_query,
@@ -723,6 +734,7 @@ CASES = {
     "html": case_html,
     "json": case_json,
     "search": case_search,
+    "serve": case_serve,
 }
 
 

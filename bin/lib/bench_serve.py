@@ -1,0 +1,179 @@
+"""bin/bench's serve case: regions-serve against Datasette serving the same database file,
+both loaded by the same load generator (wrk: 16 connections, keep-alive, 2 threads).
+
+The three questions, each side's own page for it:
+- the top regions: ours `/`; Datasette's region table sorted by photographers
+  (`/db/region?_sort_desc=photographers`);
+- a region's photos (the bench's 500-photo region): ours `/regions/BENCH500` (its first 30,
+  the count and the map of all 500); Datasette's photo table filtered on the region (its
+  first 100 rows);
+- a search of a common word: ours `/search?q=WORD`; Datasette's `?_search=WORD` on the photo
+  table (its full-text search over the same FTS5 index).
+
+Then, at 1M photos (not with --quick): the 99th percentile of ours for the top page and for
+random pages of the region closest to 15,000 photos, and the server's RSS after all of it
+(tens of thousands of requests).
+"""
+
+import os
+import random
+import re
+import socket
+import subprocess
+import time
+import urllib.request
+
+import bench_html
+from bench_files import sqlite_rows, sqlite_value
+from bench_results import Row, Stat, count_label
+from bench_runner import BenchError, Runner, check, log
+
+SERVE_AT_LEAST = 20  # × Datasette's requests/s, each question
+SERVE_P99_AT_MOST_MS = 20  # at 1M photos: the top page, any page of a 15,000-photo region
+SERVE_RSS_AT_MOST_MB = 64  # after 10,000 requests and more
+CONNECTIONS = 16
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def wait_for(url, seconds=120):
+    """Until url answers 200 (a server starting up)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=30) as answer:
+                if answer.status == 200:
+                    return
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            raise BenchError(f"{url} did not answer within {seconds} s")
+        time.sleep(0.1)
+
+
+class Server:
+    """A server process for the case, stopped (SIGTERM, then waited for) at the end."""
+
+    def __init__(self, argv, env=None, url=None):
+        self.process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                        env=dict(os.environ, **(env or {})), start_new_session=True)
+        Runner.live.add(self.process)
+        # regions-serve prints its address first; Datasette is told its port.
+        self.url = (url or self.process.stdout.readline().decode().strip()).rstrip("/")
+        check(self.url.startswith("http://"), f"{argv[0]} printed no address")
+
+    def rss_mb(self):
+        with open(f"/proc/{self.process.pid}/status", encoding="utf-8") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+        return 0.0
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(timeout=60)
+        Runner.live.discard(self.process)
+
+
+def wrk(url, seconds, script=None):
+    """(requests/s, p50 ms, p99 ms, requests, non-2xx) of wrk loading url."""
+    argv = ["wrk", "-t2", f"-c{CONNECTIONS}", f"-d{seconds}s", "--latency", "--timeout", "60s"]
+    if script:
+        argv += ["-s", script]
+    out = subprocess.run(argv + [url], capture_output=True, text=True, check=True).stdout
+    def millis(label):
+        match = re.search(rf"^\s+{label}%\s+([\d.]+)(us|ms|s)\s*$", out, re.M)
+        if not match:
+            raise BenchError(f"wrk printed no {label}th percentile for {url}:\n{out}")
+        value, unit = float(match.group(1)), match.group(2)
+        return value / 1000 if unit == "us" else value * 1000 if unit == "s" else value
+    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    requests = int(re.search(r"(\d+) requests in", out).group(1))
+    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    return rate, millis("50"), millis("99"), requests, int(errors.group(1)) if errors else 0
+
+
+def search_word(database, candidates):
+    """The candidate word most photos match: a common word."""
+    def hits(word):
+        return sqlite_value(database, f"SELECT COUNT(*) FROM photo_fts WHERE photo_fts MATCH '\"{word}\"'")
+    count, word = max((hits(word), word) for word in candidates)
+    check(count > 0, "serve: no candidate search word matches")
+    return word, count
+
+
+def case_serve(ctx, html_database, search_candidates):
+    """regions-serve vs Datasette on the same file (wrk, 16 connections): top page, a 500-photo region, a search; p99 at 1M"""
+    database, _ = html_database(ctx, 200_000)
+    label = count_label(200_000)
+    seconds = 5 if ctx.quick else 10
+    word, matches = search_word(database, search_candidates)
+    region_rowid = sqlite_value(database, f"SELECT id FROM region WHERE place_id = '{bench_html.REGION_ID}'")
+    log(f"   {label} photos; search word {word!r} ({matches:,} photos)")
+
+    ours = Server([ctx.tool("regions-serve"), "--db", database, "--port", "0", "-q", "--cache-dir", ctx.path("serve-cache")])
+    port = free_port()
+    name = os.path.splitext(os.path.basename(database))[0]
+    theirs = Server(["datasette", "serve", database, "-h", "127.0.0.1", "-p", str(port), "--setting", "sql_time_limit_ms", "120000",
+                     "--setting", "facet_time_limit_ms", "1"], url=f"http://127.0.0.1:{port}")
+    try:
+        wait_for(theirs.url + f"/{name}/region.json")
+        questions = [  # case, what, our path, their path
+            ("serve top", "top regions page", "/", f"/{name}/region?_sort_desc=photographers"),
+            ("serve region", "500-photo region, first page", f"/regions/{bench_html.REGION_ID}",
+             f"/{name}/photo?region={region_rowid}"),
+            ("serve search", f"search of {word!r} ({matches:,} photos)", f"/search?q={word}", f"/{name}/photo?_search={word}"),
+        ]
+        for case, what, our_path, their_path in questions:
+            for url in (ours.url + our_path, theirs.url + their_path):
+                with urllib.request.urlopen(url, timeout=120) as answer:  # each answers, once, before the load
+                    check(answer.status == 200, f"{url} answered {answer.status}")
+            mine, peer = [], []
+            for _ in range(1 if ctx.quick else 2):
+                mine.append(wrk(ours.url + our_path, seconds))
+                peer.append(wrk(theirs.url + their_path, seconds))
+            for run in mine + peer:
+                check(run[4] == 0, f"{case}: {run[4]} answers were not 2xx")
+            ctx.add(Row(case, f"{what}, {label} photos", "req/s", Stat([run[0] for run in mine]),
+                        f"Datasette {their_path.split('?')[0].split('/')[-1]} table page", Stat([run[0] for run in peer]),
+                        higher_is_better=True))
+            ctx.add(Row(case + " p50/p99", f"{what}: p50 {max(r[1] for r in mine):.1f} ms, p99 {max(r[2] for r in mine):.1f} ms",
+                        "ms", Stat([run[2] for run in mine]), "Datasette p99", Stat([run[2] for run in peer])))
+            ratio = min(r[0] for r in mine) / max(r[0] for r in peer)
+            ctx.budget(f"serve {what}", f"≥ {SERVE_AT_LEAST}× Datasette's requests/s", f"{ratio:,.0f}×", ratio >= SERVE_AT_LEAST)
+    finally:
+        theirs.stop()
+        rss = ours.rss_mb()
+        ours.stop()
+    if ctx.quick:
+        return
+
+    big, _ = html_database(ctx, 1_000_000)
+    target = sqlite_rows(big, "SELECT place_id, photos FROM region ORDER BY abs(photos - 15000) LIMIT 1")[0]
+    region, photos = target[0], int(target[1])
+    pages = (photos + 29) // 30
+    script = ctx.path("random-page.lua")
+    with open(script, "w", encoding="utf-8") as lua:
+        lua.write(f'math.randomseed(7)\nrequest = function()\n  return wrk.format(nil, "/regions/{region}?page=" .. math.random(1, {pages}))\nend\n')
+    server = Server([ctx.tool("regions-serve"), "--db", big, "--port", "0", "-q", "--cache-dir", ctx.path("serve-cache")])
+    try:
+        top = [wrk(server.url + "/", seconds) for _ in range(2)]
+        paged = [wrk(server.url + "/", seconds, script=script) for _ in range(2)]
+        for run in top + paged:
+            check(run[4] == 0, f"serve 1M: {run[4]} answers were not 2xx")
+        requests = sum(run[3] for run in top + paged)
+        rss = max(rss, server.rss_mb())
+    finally:
+        server.stop()
+    worst_top, worst_page = max(r[2] for r in top), max(r[2] for r in paged)
+    ctx.add(Row("serve 1M top p99", "top regions page, 1M photos, 16 connections", "ms", Stat([r[2] for r in top])))
+    ctx.add(Row("serve 1M region p99", f"random pages of a {photos:,}-photo region, 1M photos", "ms", Stat([r[2] for r in paged])))
+    ctx.budget("serve p99 at 1M: top page", f"under {SERVE_P99_AT_MOST_MS} ms", f"{worst_top:.1f} ms", worst_top < SERVE_P99_AT_MOST_MS)
+    ctx.budget(f"serve p99 at 1M: any page of a {photos:,}-photo region", f"under {SERVE_P99_AT_MOST_MS} ms",
+               f"{worst_page:.1f} ms", worst_page < SERVE_P99_AT_MOST_MS)
+    ctx.budget(f"serve RSS after {requests:,} requests", f"under {SERVE_RSS_AT_MOST_MB} MB", f"{rss:.0f} MB",
+               rss < SERVE_RSS_AT_MOST_MB)
