@@ -40,6 +40,8 @@ extension ServedApp {
             return try await undelete(try photoID(segments[1]))
         case 1 where segments[0] == "refresh":
             return try await startRefresh()
+        case 1 where segments[0] == "prune":
+            return try await prune(form)
         default:
             throw HTTPAnswer.notFound("No form sends here.")
         }

@@ -21,6 +21,8 @@ extension ServedApp {
             return try await search(query)
         case 1 where segments[0] == "refresh":
             return try await refreshProgress()
+        case 1 where segments[0] == "prune":
+            return try await prunePreview(query)
         case 2 where segments[0] == "regions":
             return try await region(segments[1], query: query)
         case 2 where segments[0] == "photos" && segments[1].hasSuffix(".jpg"):

@@ -340,6 +340,35 @@ import Testing
         #expect(try setup.imageRequests().isEmpty)
     }
 
+    @Test func pruningIsPreviewedFirstAndNeedsItsUnitAndTheToken() throws {
+        let setup = try Setup()
+        let all = try setup.get("/all")
+        #expect(all.text.contains("<form class=\"action\" action=\"/prune\" method=\"get\">"))
+        let stored = try setup.regionsTop(["--photos"]).count
+        // A number without its unit is refused, and nothing changes.
+        let bare = try setup.get("/prune?older_than=7")
+        #expect(bare.status == 400 && bare.text.contains("has no unit"))
+        // Photos were stored moments ago: 1 hour keeps them all; the preview says so.
+        let none = try setup.get("/prune?older_than=1h")
+        #expect(none.status == 200 && none.text.contains("0 photos were stored before") && none.text.contains("nothing to prune"))
+        // Stored more than 0 seconds ago: every photo; the preview lists 30 and changes nothing.
+        var env = setup.environment
+        env["TOPREGIONS_NOW"] = "\(Int(Date().timeIntervalSince1970) + 100)"
+        let later = try ServerProcess(["--db", setup.db, "--cache-dir", setup.cache, "--port", "0", "-q"], environment: env, scratch: setup.scratch)
+        let preview = try HTTPExchange.request(later.base + "/prune?older_than=1m", scratch: setup.scratch)
+        #expect(preview.status == 200 && preview.text.contains("\(stored) photos were stored before"))
+        #expect(Self.occurrences("<li><a href=\"/photos/", in: preview.text) == 30)
+        #expect(try setup.regionsTop(["--photos"]).count == stored)
+        let token = try #require(Self.token(in: preview.text))
+        #expect(try HTTPExchange.request(later.base + "/prune", method: "POST", form: "older_than=1m", scratch: setup.scratch).status == 403)
+        let pruned = try HTTPExchange.request(later.base + "/prune", method: "POST", form: "token=\(token)&older_than=1m", scratch: setup.scratch)
+        #expect(pruned.status == 200 && pruned.text.contains("\(stored) photos stored more than 1m ago are forgotten"))
+        // (--no-refresh: regions-top would refresh an empty database from the fake.)
+        #expect(try setup.regionsTop(["--photos", "--no-refresh"]).isEmpty)
+        #expect(try setup.regionsTop(["--no-refresh"]).isEmpty)
+        later.stop()
+    }
+
     // MARK: Safety
 
     @Test func foreignHostsBadIdsAndOversizedRequestsAreRefused() throws {

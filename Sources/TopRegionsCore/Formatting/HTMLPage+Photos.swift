@@ -149,6 +149,15 @@ extension HTMLPage {
         }
         if sort != "title" || section != nil { page.html += "</ul>\n" }
         if let paging { page.pager(paging, link: pageLink) }
+        if site.isServed, case .all = listing {
+            // Pruning starts with its preview, which changes nothing.
+            page.html += """
+                <form class="action" action="/prune" method="get">Forget the photos stored more than \
+                <input name="older_than" value="7d" size="5" aria-label="age, with its unit (7d, 12h)"> ago \
+                <button>Preview</button></form>
+
+                """
+        }
         if map != nil { page.html += "</div>\n</div>\n" }
         page.footer(site.isServed
             ? "Each photo links to its page here, with the full photo, and to its page on Flickr."
