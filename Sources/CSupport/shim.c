@@ -141,6 +141,10 @@ int tr_sqlite_memstatus_off(void) {
     return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 }
 
+int tr_sqlite_no_checkpoint_on_close(void *db) {
+    return sqlite3_db_config((sqlite3 *)db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, (int *)0);
+}
+
 // mallopt(M_MMAP_THRESHOLD, bytes): blocks of at least `bytes` are mapped, and unmapped when
 // freed, always (glibc otherwise raises the threshold at the first such free). <malloc.h> is
 // not in Swift's Glibc module.

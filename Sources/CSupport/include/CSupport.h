@@ -44,6 +44,11 @@ int tr_ofd_unlock(int fd, int64_t offset);
 // 21: too late, SQLite is already initialized).
 int tr_sqlite_memstatus_off(void);
 
+// Closing `db` (a sqlite3 *) will not checkpoint its WAL into the database file, nor remove
+// the -wal (SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE; sqlite3_db_config is variadic). Returns
+// SQLite's result code.
+int tr_sqlite_no_checkpoint_on_close(void *db);
+
 // mallopt(M_MMAP_THRESHOLD, bytes): allocations of `bytes` or more are always mapped, and
 // given back to the system when freed. Returns 1 on success.
 int tr_malloc_mmap_threshold(int bytes);

@@ -54,7 +54,7 @@ public struct PlaceResolve: ToolCommand {
         .init(.software), .init(.osResource, "Out of file descriptors (ulimit -n) for even one lookup (--parallel is lowered first when some fit), or of memory."),
         .init(.cantCreate), .init(.ioError),
         .init(.tempFail, "Temporary: lookups failed after retries, or --max-calls or FLICKR_HOURLY_LIMIT was reached. The records still pass through; their places are asked again by a later run or place-resolve --pending."),
-        .init(.config, "No API key, or a key Flickr refuses; asked for only when a place has to be looked up."),
+        .init(.config, "No API key, or a key Flickr refuses; asked for only when a place has to be looked up. " + ExitStatusDoc.newerDatabase),
     ]
 
     public init() {}

@@ -72,6 +72,7 @@ public struct RegionsLoad: ToolCommand {
         .init(.ok), .init(.usage, "Usage error: a bad option, an age without its unit, an id never stored given to --delete."),
         .init(.dataError), .init(.noInput, "An input file does not exist."), .init(.software), .init(.osResource), .init(.cantCreate), .init(.ioError),
         .init(.tempFail, "The database stayed busy (another writer held it for over a minute): try again later."),
+        .init(.config, ExitStatusDoc.newerDatabase),
     ]
 
     public init() {}

@@ -9,6 +9,8 @@ struct DatabaseFile {
     /// Symbolic links resolved (for a file yet to be created: its directory resolved).
     var realPath: String
     var exists: Bool
+    /// An existing file of 0 bytes (a new database, as far as SQLite is concerned).
+    var isEmpty = true
     /// Permission bits of the file and of its directory (when they exist).
     var fileMode: mode_t = 0
     var directoryMode: mode_t = 0
@@ -57,7 +59,7 @@ struct DatabaseFile {
             throw SystemFailure.error(errno, "cannot use the database \(path)", otherwise: .notFound)
         }
         defer { free(resolved) }
-        var file = DatabaseFile(path: path, realPath: String(cString: resolved), exists: true, fileMode: info.st_mode)
+        var file = DatabaseFile(path: path, realPath: String(cString: resolved), exists: true, isEmpty: info.st_size == 0, fileMode: info.st_mode)
         var directoryInfo = stat()
         if stat((file.realPath as NSString).deletingLastPathComponent, &directoryInfo) == 0 { file.directoryMode = directoryInfo.st_mode }
         if info.st_size > 0 { try file.checkHeader() }
@@ -95,6 +97,12 @@ struct DatabaseFile {
         guard exists, fileMode & noWriteBits == 0, directoryMode & noWriteBits == 0,
               !FileManager.default.fileExists(atPath: realPath + "-wal")
         else { return nil }
+        return unchangingURI
+    }
+
+    /// SQLite's URI for reading the database as an unchanging file: read-only, without locks,
+    /// ignoring any -wal, creating nothing. nil when the path cannot be written as a URI.
+    var unchangingURI: String? {
         var allowed = CharacterSet.urlPathAllowed
         allowed.remove(charactersIn: "?#%")
         guard let encoded = realPath.addingPercentEncoding(withAllowedCharacters: allowed) else { return nil }

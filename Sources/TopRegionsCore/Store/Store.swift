@@ -87,6 +87,8 @@ public final class Store: Sendable {
             if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
                 throw Failure(.cannotCreate, "cannot create database \(path): directory \(directory) does not exist")
             }
+        } else {
+            try Self.refuseUnlessOurs(file)
         }
         let locks = try KeyLockFile(path: Self.lockFilePath(file))
         lockFile = locks
@@ -94,6 +96,17 @@ public final class Store: Sendable {
 
         var configuration = Self.configuration()
         configuration.prepareDatabase { db in
+            if !db.configuration.readonly {
+                // The writer's connection, before GRDB switches the file to WAL: the file is
+                // looked at before anything is written to it.
+                do {
+                    _ = try Self.accept(Schema.standing(db), file)
+                } catch {
+                    // Not ours: its -wal is neither copied into it nor removed at close.
+                    _ = tr_sqlite_no_checkpoint_on_close(UnsafeMutableRawPointer(db.sqliteConnection))
+                    throw error
+                }
+            }
             // Batches are staged in temporary tables: keep them in memory. A larger page cache
             // keeps the photo indexes of a big store in memory while a batch updates them.
             try db.execute(sql: "PRAGMA temp_store = MEMORY; PRAGMA cache_size = -65536")
@@ -121,15 +134,18 @@ public final class Store: Sendable {
         realPath = file.realPath
         isReadOnly = true
         lockFile = nil
-        (pool, isCurrent) = try Self.openReadOnly(file, Self.readOnlyConfiguration())
+        try Self.refuseUnlessOurs(file)
+        let (queue, standing) = try Self.openReadOnly(file, Self.readOnlyConfiguration())
+        pool = queue
+        isCurrent = try Self.accept(standing, file)
     }
 
-    /// One read-only connection, and whether every migration this toolkit knows is applied
-    /// (asked in the first read, which opens the WAL: this is where a missing -shm shows).
-    private static func openReadOnly(_ file: DatabaseFile, _ configuration: Configuration) throws -> (DatabaseQueue, Bool) {
-        func open(_ path: String) throws -> (DatabaseQueue, Bool) {
+    /// One read-only connection, and the file's standing (read in the first read, which opens
+    /// the WAL: this is where a missing -shm shows).
+    private static func openReadOnly(_ file: DatabaseFile, _ configuration: Configuration) throws -> (DatabaseQueue, Schema.Standing) {
+        func open(_ path: String) throws -> (DatabaseQueue, Schema.Standing) {
             let queue = try DatabaseQueue(path: path, configuration: configuration)
-            return (queue, try queue.read { try Schema.migrator.hasCompletedMigrations($0) })
+            return (queue, try queue.read { try Schema.standing($0) })
         }
         do {
             return try open(file.realPath)
@@ -141,6 +157,41 @@ public final class Store: Sendable {
             } catch {
                 throw openingError(error, file)
             }
+        }
+    }
+
+    /// Refuses an existing file without a -wal beside it that is not this toolkit's (or that a
+    /// later version upgraded), looking at it as an unchanging file: opened by SQLite, even
+    /// read-only, a WAL database gets a -wal and -shm, and a rollback journal left by a crash
+    /// is rolled back. Every file of this toolkit's has its -wal (writers keep it), so this
+    /// costs nothing in the usual case; with a -wal, the connection that opens it looks (a
+    /// reader's first read, the writer's `prepareDatabase`). A look that fails (the file
+    /// changed while it was read) is left to that connection too.
+    private static func refuseUnlessOurs(_ file: DatabaseFile) throws {
+        guard file.exists, !file.isEmpty, !FileManager.default.fileExists(atPath: file.realPath + "-wal"),
+              let unchanging = file.unchangingURI,
+              let standing = try? DatabaseQueue(path: unchanging, configuration: readOnlyConfiguration()).read(Schema.standing)
+        else { return }
+        _ = try accept(standing, file)
+    }
+
+    /// Refuses a file that is not this toolkit's database, or one a later version upgraded,
+    /// with nothing changed; says whether every migration this toolkit knows is applied.
+    private static func accept(_ standing: Schema.Standing, _ file: DatabaseFile) throws -> Bool {
+        switch standing {
+        case .blank:
+            return false
+        case .ours(let current):
+            return current
+        case .newer(let unknown):
+            // 78: the file is sound, the tools are too old for it (what to fix is the installation).
+            throw Failure(.misconfigured, "the database \(file.path) was upgraded by a newer version of this toolkit (its migration '\(unknown[0])' is unknown to this one); use that version or a later one; nothing was changed")
+        case .foreign(let objects, let applicationID):
+            // 65, as for a file that is not SQLite at all: what is at the path is not this toolkit's data.
+            let what = objects.isEmpty
+                ? "application id \(applicationID)"
+                : Grammar.count(objects.count, "table") + ": " + objects.prefix(5).joined(separator: ", ") + (objects.count > 5 ? ", ..." : "")
+            throw Failure(.invalidData, "\(file.path) is another program's SQLite database (\(what)), not this toolkit's; nothing was changed")
         }
     }
 
