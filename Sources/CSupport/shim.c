@@ -111,13 +111,13 @@ CURLcode tr_curl_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *value) {
     return curl.easy_getinfo(handle, info, value);
 }
 
-static int ofd(int fd, int64_t offset, short type, bool wait) {
+static int ofd_range(int fd, int64_t offset, int64_t length, short type, bool wait) {
     struct flock lock;
     memset(&lock, 0, sizeof lock);
     lock.l_type = type;
     lock.l_whence = SEEK_SET;
     lock.l_start = (off_t)offset;
-    lock.l_len = 1;
+    lock.l_len = (off_t)length;
     lock.l_pid = 0;  // required to be 0 for OFD locks
     for (;;) {
         if (fcntl(fd, wait ? F_OFD_SETLKW : F_OFD_SETLK, &lock) == 0) return 0;
@@ -126,11 +126,15 @@ static int ofd(int fd, int64_t offset, short type, bool wait) {
 }
 
 int tr_ofd_lock(int fd, int64_t offset, bool exclusive, bool wait) {
-    return ofd(fd, offset, exclusive ? F_WRLCK : F_RDLCK, wait);
+    return ofd_range(fd, offset, 1, exclusive ? F_WRLCK : F_RDLCK, wait);
 }
 
 int tr_ofd_unlock(int fd, int64_t offset) {
-    return ofd(fd, offset, F_UNLCK, false);
+    return ofd_range(fd, offset, 1, F_UNLCK, false);
+}
+
+int tr_ofd_try_lock_whole(int fd) {
+    return ofd_range(fd, 0, 0, F_WRLCK, false);
 }
 
 // SQLite counts every allocation in global statistics behind a mutex (SQLITE_CONFIG_MEMSTATUS,

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// Issue 26.4 through the built binaries: which files the tools make their database, and
-/// which they leave alone.
+/// Issues 26.4 and 25.4 through the built binaries: which files the tools make their
+/// database, which they leave alone, and when a new database comes to be.
 @Suite struct DatabaseLifecycleEndToEndTests {
     static let record = #"{"id":"5","owner":"a@N01","place_id":"p1"}"# + "\n"
 
@@ -109,5 +109,59 @@ import Testing
             let top = try Tools.run("regions-top", ["--db", db, "--photos", "--format", "ndjson"], environment: environment)
             #expect(top.status == 0 && top.stdout.hasPrefix(#"{"id":"5","owner":"a@N01""#) && top.stdout.split(separator: "\n").count == 1, "\(db): \(top.stdout) \(top.stderr)")
         }
+    }
+
+    // MARK: 25.4 a new database is made by the first write
+
+    /// Every tool, run on a new path in a way that writes nothing (a missing key or setting,
+    /// no record, a bad first line, nothing to delete), ends as before and leaves the
+    /// directory empty: no database, -wal, -shm or lock file. So regions-top still says there
+    /// is no database, instead of answering from an empty one.
+    @Test func aRunThatWritesNothingCreatesNoDatabase() throws {
+        let scratch = Scratch()
+        let directory = scratch.file("d")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let db = directory + "/new.db"
+        let record = Array(Self.record.utf8)
+        let noKey = Tools.environment(home: scratch.path)
+        let key = Tools.environment(home: scratch.path, ["FLICKR_API_KEY": "a-key", "FLICKR_API_BASE": "http://127.0.0.1:9/services/rest/"])
+        let runs: [(tool: String, arguments: [String], input: [UInt8], environment: [String: String], status: Int32, message: String)] = [
+            ("flickr-recent", ["--db", db], [], noKey, 78, "flickr-recent: no Flickr API key: set FLICKR_API_KEY or give --api-key-file (https://www.flickr.com/services/apps/create/)\n"),
+            ("flickr-recent", ["--db", db, "--api-key-file", scratch.file("no-such-key")], [], noKey, 78, "flickr-recent: cannot read the API key file \(scratch.file("no-such-key"))"),
+            ("flickr-recent", ["--db", db], [], key.merging(["FLICKR_API_BASE": "ftp://example.com/"]) { $1 }, 78, "flickr-recent: FLICKR_API_BASE must be an http or https URL\n"),
+            ("flickr-recent", ["--db", db], [], key.merging(["FLICKR_HOURLY_LIMIT": "none"]) { $1 }, 78, "flickr-recent: FLICKR_HOURLY_LIMIT must be a positive number of calls, not 'none'\n"),
+            ("place-resolve", ["--db", db], record, noKey, 78, "place-resolve: no Flickr API key: set FLICKR_API_KEY or give --api-key-file (https://www.flickr.com/services/apps/create/)\n"),
+            ("place-resolve", ["--db", db], Array(#"{"id":"6","owner":"a@N01"}"#.utf8), noKey, 0, "place-resolve: 1 record, 0 places known, 0 looked up\n"),
+            ("place-resolve", ["--db", db], [], key, 0, "place-resolve: 0 records, 0 places known, 0 looked up\n"),
+            ("place-resolve", ["--db", db, "--pending"], [], key, 66, "place-resolve: no database at \(db) (photos get there with flickr-recent | place-resolve | regions-load)\n"),
+            ("place-resolve", ["--db", db], Array("x\n".utf8), key, 65, "place-resolve: stdin: line 1, column 1: invalid JSON"),
+            ("regions-load", ["--db", db], [], noKey, 0, "regions-load: read 0, new 0, updated 0, skipped 0\n"),
+            ("regions-load", ["--db", db], Array("x\n".utf8) + record, noKey, 65, "regions-load: stdin: line 1, column 1: invalid JSON"),
+            ("regions-load", ["--db", db, "--delete", "5"], record, noKey, 64, "regions-load: --delete: no photo 5 is stored (a typo?); nothing changed\n"),
+            ("regions-load", ["--db", db, "--prune-older-than", "7d"], [], noKey, 0, "regions-load: read 0, new 0, updated 0, skipped 0, pruned 0\n"),
+            ("thumb-get", ["--db", db], Array("5\n".utf8), key, 66, "thumb-get: no database at \(db)"),
+            ("photo-cache", ["--db", db, "--cache-dir", scratch.file("cache")], Array("5\n".utf8), key, 66, "photo-cache: no database at \(db)"),
+            // With a key that cannot be read, the refresh's flickr-recent fails before writing.
+            ("regions-top", ["--db", db, "--api-key-file", scratch.file("no-such-key")], [], noKey, 78, "regions-top: the database has no photos yet; refreshing it from Flickr"),
+            ("regions-top", ["--db", db], [], noKey, 66, "regions-top: no database at \(db);"),
+        ]
+        for run in runs {
+            let result = try Tools.run(run.tool, run.arguments, input: run.input, environment: run.environment)
+            #expect(result.status == run.status, "\(run.tool) \(run.arguments): \(result.stderr)")
+            #expect(result.stderr.hasPrefix(run.message), "\(run.tool) \(run.arguments): \(result.stderr)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == [], "\(run.tool) \(run.arguments) left files")
+        }
+
+        // The refresh as typed in a shell without a key: the same.
+        var environment = noKey
+        environment["DB"] = db
+        let pipeline = try Tools.shell(#""$BIN/flickr-recent" --db "$DB" | "$BIN/place-resolve" --db "$DB" | "$BIN/regions-load" --db "$DB"; echo "${PIPESTATUS[*]}""#, environment: environment)
+        #expect(pipeline.stdout == "78 0 0\n", "\(pipeline.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == [])
+        #expect(try Tools.run("regions-top", ["--db", db, "--no-refresh"], environment: noKey).status == 66)
+
+        // The first write makes it.
+        #expect(try Tools.run("regions-load", ["-q", "--db", db], input: record, environment: noKey).status == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == ["new.db", "new.db-shm", "new.db-wal", "new.db.lock"])
     }
 }

@@ -38,6 +38,9 @@ int tr_ofd_lock(int fd, int64_t offset, bool exclusive, bool wait);
 // not while a child process started meanwhile (posix_spawn, fork) still holds a copy of the
 // descriptor, until that child execs or exits. Returns 0 or an errno value.
 int tr_ofd_unlock(int fd, int64_t offset);
+// Takes an exclusive lock on the whole file (every key at once) if no one holds any part of
+// it; 0, or EAGAIN/EACCES when someone does. Closing the descriptor releases it.
+int tr_ofd_try_lock_whole(int fd);
 
 // Turns off SQLite's allocation statistics (sqlite3_config is variadic, which Swift cannot
 // call). Call it before any connection opens; returns SQLite's result code (0: done,

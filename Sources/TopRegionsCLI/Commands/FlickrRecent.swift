@@ -97,8 +97,10 @@ public struct FlickrRecent: ToolCommand {
             }
             options.since = time
         }
+        // The key and settings first: a run that cannot call Flickr creates no database.
+        let configuration = try flickr.configuration(context)
         let store = try database.open(context)
-        let settings = try flickr.settings(context, store: store)
+        let settings = FlickrOptions.settings(configuration, store: store, context)
         if sinceLast {
             if let stored = try Queries(store: store).newestUpload() {
                 // A watermark in the future (a bad record stored by an older version, a clock

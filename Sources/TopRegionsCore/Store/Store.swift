@@ -124,7 +124,7 @@ public final class Store: Sendable {
             }
         } catch {
             // Nothing is left beside a path that did not open as a database.
-            if locks.createdFile { unlink(file.realPath + ".lock") }
+            if locks.createdFile { locks.removeIfUnused() }
             throw Self.openingError(error, file)
         }
     }
@@ -290,9 +290,14 @@ public final class Store: Sendable {
 
     /// Any error from using the store, as the user reads it (its kind and words).
     public func failure(describing error: any Error) -> Failure {
+        Self.failure(describing: error, path: path)
+    }
+
+    /// Any error from using the database at `path`, as the user reads it.
+    static func failure(describing error: any Error, path: String) -> Failure {
         if let error = error as? Failure { return error }
         if let error = error as? DatabaseError {
-            return Self.describe(error, path: path) ?? Failure(.internalError, "database error: \(error.message ?? "\(error)")")
+            return describe(error, path: path) ?? Failure(.internalError, "database error: \(error.message ?? "\(error)")")
         }
         return Failure(.internalError, "\(error)")
     }
@@ -300,10 +305,15 @@ public final class Store: Sendable {
     /// Runs `body`; its database errors come out as `failure(describing:)` says them (naming this
     /// database, with the kind their cause is).
     public func naming<T>(_ body: () throws -> T) throws -> T {
+        try Self.naming(path, body)
+    }
+
+    /// `naming` for the database at `path`, open or not.
+    static func naming<T>(_ path: String, _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as DatabaseError {
-            throw failure(describing: error)
+            throw failure(describing: error, path: path)
         }
     }
 

@@ -11,6 +11,10 @@ import Synchronization
 /// a second key while holding one must always take them in the same order everywhere (the
 /// photo cache: a photo's key, then "index"), or use `tryLock` for the second, as eviction
 /// does; otherwise two holders could wait for each other forever.
+///
+/// The file may be removed while nobody holds a key (`removeIfUnused`): a key is held only
+/// once the file it was taken in is still the one at `path`, so a process that opened the
+/// removed file takes its key again in the new one.
 public final class KeyLockFile: Sendable {
     public let path: String
     /// Whether this object created the file (so a caller whose next step fails may remove
@@ -44,16 +48,43 @@ public final class KeyLockFile: Sendable {
     }
 
     private func acquire(_ key: String, wait: Bool) throws -> KeyLock? {
-        let fd = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            throw SystemFailure.error(errno, "cannot open the lock file \(path)", otherwise: .cannotCreate)
-        }
         let offset = Self.offset(for: key)
-        let status = tr_ofd_lock(fd, offset, true, wait)
-        if status == 0 { return KeyLock(fd: fd, offset: offset) }
-        close(fd)
-        if !wait && (status == EAGAIN || status == EACCES) { return nil }
-        throw SystemFailure.error(status, "cannot lock \(path)", otherwise: .internalError)
+        while true {
+            let fd = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+            guard fd >= 0 else {
+                throw SystemFailure.error(errno, "cannot open the lock file \(path)", otherwise: .cannotCreate)
+            }
+            let status = tr_ofd_lock(fd, offset, true, wait)
+            if status == 0 {
+                if Self.isStillAtPath(fd, path) { return KeyLock(fd: fd, offset: offset) }
+                // Removed (and perhaps made anew) while this process waited: take it there.
+                _ = tr_ofd_unlock(fd, offset)
+                close(fd)
+                continue
+            }
+            close(fd)
+            if !wait && (status == EAGAIN || status == EACCES) { return nil }
+            throw SystemFailure.error(status, "cannot lock \(path)", otherwise: .internalError)
+        }
+    }
+
+    /// Whether the file open at `fd` is the one `path` names now.
+    private static func isStillAtPath(_ fd: Int32, _ path: String) -> Bool {
+        var open = stat(), named = stat()
+        guard fstat(fd, &open) == 0, stat(path, &named) == 0 else { return false }
+        return open.st_dev == named.st_dev && open.st_ino == named.st_ino
+    }
+
+    /// Removes the lock file if no process holds any of its keys (nor waits in it for one:
+    /// it takes them again in a new file); says whether it did. For a caller that made the
+    /// file for something that then did not happen, so that nothing is left behind.
+    @discardableResult
+    public func removeIfUnused() -> Bool {
+        let fd = Glibc.open(path, O_RDWR | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        guard tr_ofd_try_lock_whole(fd) == 0, Self.isStillAtPath(fd, path) else { return false }
+        return unlink(path) == 0
     }
 
     /// FNV-1a, folded into the positive range of off_t.
