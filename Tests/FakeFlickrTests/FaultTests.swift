@@ -81,6 +81,22 @@ struct FaultTests {
         }
     }
 
+    @Test("GET /_fake/received counts a request on arrival, while latency still holds its answer; control requests are not counted")
+    func received() async throws {
+        try await RunningFake.with(faults: Self.faults { $0.latencyMilliseconds = 3_000 }) { fake in
+            func received() async throws -> Int? { try await Curl.json(fake.control("received"))["requests"] as? Int }
+            #expect(try await received() == 0)
+            let started = ContinuousClock.now
+            let asking = Task { try await Curl.download(fake.rest(Self.searchQuery)) }
+            var count = 0
+            while count == 0 && ContinuousClock.now - started < .seconds(30) { count = try await received() ?? -1 }
+            #expect(count == 1)
+            #expect(ContinuousClock.now - started < .milliseconds(3_000), "counted before the answer went out")
+            #expect(try await asking.value.status == 200)
+            #expect(try await received() == 1)
+        }
+    }
+
     @Test("fault-repeat: a request is faulted on its first N attempts only, so a retry succeeds")
     func faultRepeat() async throws {
         try await RunningFake.with(faults: Self.faults { $0.fail500 = 1; $0.faultRepeat = 2 }) { fake throws in
