@@ -156,3 +156,65 @@ int tr_sqlite_no_checkpoint_on_close(void *db) {
 int tr_malloc_mmap_threshold(int bytes) {
     return mallopt(M_MMAP_THRESHOLD, bytes);
 }
+
+// Between fork and exec the child calls only async-signal-safe functions: the parent has
+// other threads, whose locks (malloc's included) may be held at the moment of the fork.
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+int tr_spawn_dying_with_parent(const char *path, char *const argv[], char *const envp[], int input, int output,
+                               int keep_fd, int death_signal, pid_t *pid) {
+    int report[2];
+    if (pipe2(report, O_CLOEXEC) != 0) return errno;
+    pid_t parent = getpid();
+    // No handler of this process may run in the child before exec.
+    sigset_t all, before;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &before);
+    pid_t child = fork();
+    if (child == 0) {
+        if (prctl(PR_SET_PDEATHSIG, death_signal) != 0) goto failed;
+        // The parent ended before the line above: nobody would send the signal.
+        if (getppid() != parent) _exit(127);
+        if (input != STDIN_FILENO && dup2(input, STDIN_FILENO) < 0) goto failed;
+        if (output != STDOUT_FILENO && dup2(output, STDOUT_FILENO) < 0) goto failed;
+        if (keep_fd >= 0) {
+            int flags = fcntl(keep_fd, F_GETFD);
+            if (flags < 0 || fcntl(keep_fd, F_SETFD, flags & ~FD_CLOEXEC) != 0) goto failed;
+        }
+        // As from a shell: SIGPIPE at its default (this process ignores it), no signal blocked.
+        struct sigaction standard;
+        memset(&standard, 0, sizeof standard);
+        standard.sa_handler = SIG_DFL;
+        sigaction(SIGPIPE, &standard, NULL);
+        sigset_t none;
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, NULL);
+        execve(path, argv, envp);
+    failed:;
+        int error = errno;
+        ssize_t ignored = write(report[1], &error, sizeof error);
+        (void)ignored;
+        _exit(127);
+    }
+    int forkError = errno;
+    pthread_sigmask(SIG_SETMASK, &before, NULL);
+    close(report[1]);
+    if (child < 0) {
+        close(report[0]);
+        return forkError;
+    }
+    // The pipe closes at exec (nothing to read) or carries why the child could not start.
+    int error = 0;
+    ssize_t count;
+    do {
+        count = read(report[0], &error, sizeof error);
+    } while (count < 0 && errno == EINTR);
+    close(report[0]);
+    if (count == (ssize_t)sizeof error) {
+        while (waitpid(child, NULL, 0) < 0 && errno == EINTR) {}
+        return error;
+    }
+    *pid = child;
+    return 0;
+}

@@ -56,4 +56,15 @@ int tr_sqlite_no_checkpoint_on_close(void *db);
 // given back to the system when freed. Returns 1 on success.
 int tr_malloc_mmap_threshold(int bytes);
 
+// Starts the program at `path` as posix_spawn would (standard input from `input`, standard
+// output to `output`, SIGPIPE at its default, no signal blocked, every close-on-exec
+// descriptor closed), and makes the kernel send it `death_signal` when the thread that
+// started it ends (PR_SET_PDEATHSIG), the process killed with -9 included: call it from a
+// thread that waits for the child. `keep_fd`, unless -1, stays open in the child (e.g. a
+// lock the child then holds too, until it ends). Returns 0 and the child's pid in `pid`, or
+// an errno value (the child's, when it could not exec).
+#include <sys/types.h>
+int tr_spawn_dying_with_parent(const char *path, char *const argv[], char *const envp[], int input, int output,
+                               int keep_fd, int death_signal, pid_t *pid);
+
 #endif

@@ -36,7 +36,7 @@ extension RegionsTop {
             if lockFile.createdFile && !FileManager.default.fileExists(atPath: path) { lockFile.removeIfUnused() }
         }
         guard try !Self.hasPhotos(path) else { return true }
-        try runRefresh(stages, context)
+        try runRefresh(stages, holding: lock, context)
         return true
     }
 
@@ -71,12 +71,14 @@ extension RegionsTop {
 
     /// Runs `stages` joined by pipes, on the same database; their progress and messages go to
     /// stderr as they come. The first stage that fails ends regions-top with its own status.
-    func runRefresh(_ stages: [ProcessPipeline.Stage], _ context: ToolContext) throws {
+    /// The stages die with regions-top, and hold its refresh `lock` with it until the last
+    /// of them is gone: a regions-top waiting for the lock never refreshes beside them.
+    func runRefresh(_ stages: [ProcessPipeline.Stage], holding lock: KeyLock, _ context: ToolContext) throws {
         context.note("the database has no photos yet; refreshing it from Flickr: \(Self.refreshPipeline)")
         context.trace("running " + stages.map { ([$0.executable] + $0.arguments).joined(separator: " ") }.joined(separator: " | "))
         // regions-top's standard output carries its answer only: the last stage's goes to
         // standard error, where a person still sees it.
-        let outcomes = try ProcessPipeline.run(stages, environment: context.environment, lastOutput: STDERR_FILENO)
+        let outcomes = try ProcessPipeline.run(stages, environment: context.environment, lastOutput: STDERR_FILENO, sharing: lock)
         if let failed = outcomes.first(where: { $0.status != 0 }) {
             // As a shell reports it: 128 + the signal for a stage a signal ended.
             let how = failed.signal.map { "was ended by signal \($0) (\(String(cString: strsignal($0))))" }

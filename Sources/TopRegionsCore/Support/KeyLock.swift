@@ -111,6 +111,12 @@ public final class KeyLock: Sendable {
         self.offset = offset
     }
 
+    /// The descriptor the key is held on (-1 once unlocked): a child process given a copy
+    /// holds the key too, until the copy's last holder closes it or `unlock()` releases it.
+    var descriptor: Int32 {
+        fd.load(ordering: .acquiring)
+    }
+
     public func unlock() {
         let held = fd.exchange(-1, ordering: .acquiringAndReleasing)
         guard held >= 0 else { return }
