@@ -165,3 +165,63 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == ["new.db", "new.db-shm", "new.db-wal", "new.db.lock"])
     }
 }
+
+extension DatabaseLifecycleEndToEndTests {
+    // MARK: 26.6 the -wal emptied when the writers finish
+
+    /// Whether process `pid` has `path` open.
+    static func hasOpen(_ pid: pid_t, _ path: String) -> Bool {
+        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+        return descriptors.contains { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)")) == path }
+    }
+
+    /// Eight writers and four readers at once, while a ninth reader holds the database open
+    /// (regions-top writing a long listing into a pipe nobody reads yet, as into a pager):
+    /// when the last writer has finished, the -wal is empty (0 bytes), although SQLite skips
+    /// its own checkpoint at close while another process has the database open, and readers
+    /// (read-only) never make one. Before, it kept what the writers had written.
+    @Test func theWALIsEmptyOnceTheWritersFinishWhileReadersHaveTheDatabaseOpen() throws {
+        let scratch = Scratch()
+        let environment = Tools.environment(home: scratch.path)
+        let db = scratch.file("c.db")
+        let lines = try String(contentsOfFile: Tools.fixtures.appendingPathComponent("photos.ndjson").path, encoding: .utf8)
+            .split(separator: "\n").map { $0 + "\n" }
+        let parts = (0..<9).map { part in stride(from: part, to: lines.count, by: 9).map { lines[$0] }.joined() }
+        #expect(try Tools.run("regions-load", ["-q", "--db", db], input: Array(parts[0].utf8), environment: environment).status == 0)
+
+        let held = Process()
+        held.executableURL = URL(fileURLWithPath: Tools.path("regions-top"))
+        held.arguments = ["--db", db, "--photos", "--format", "ndjson"]
+        held.environment = environment
+        let listing = Pipe()
+        held.standardOutput = listing
+        held.standardError = FileHandle.nullDevice
+        try held.run()
+        let blocked = RefreshKilledEndToEndTests.within(30) {
+            (try? String(contentsOfFile: "/proc/\(held.processIdentifier)/wchan", encoding: .utf8))?.hasSuffix("pipe_write") == true
+        }
+        #expect(blocked && Self.hasOpen(held.processIdentifier, db), "the reader does not hold the database open")
+
+        let writers = try parts.dropFirst().map { try Tools.start("regions-load", ["-q", "--db", db], input: Array($0.utf8), environment: environment) }
+        let questions = [["--regions"], ["--limit", "5"], ["--search", "harbour"], ["--photos", "--limit", "50"]]
+        let readers = try questions.map { try Tools.start("regions-top", ["--db", db, "--format", "ndjson"] + $0, environment: environment) }
+        for run in try writers.map({ try $0.wait() }) + readers.map({ try $0.wait() }) {
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        let wal = try FileManager.default.attributesOfItem(atPath: db + "-wal")[.size] as? Int
+        #expect(wal == 0, "the -wal holds \(wal ?? -1) bytes with every writer finished")
+        // Nothing lost on the way: the same regions as the whole file loaded at once.
+        let whole = scratch.file("whole.db")
+        #expect(try Tools.run("regions-load", ["-q", "--db", whole, Tools.fixtures.appendingPathComponent("photos.ndjson").path], environment: environment).status == 0)
+        let regions = try [db, whole].map { try Tools.run("regions-top", ["--db", $0, "--regions", "--format", "ndjson"], environment: environment).stdout }
+        #expect(regions[0] == regions[1] && !regions[0].isEmpty)
+
+        // The held reader reads on, and reading leaves it empty.
+        let output = listing.fileHandleForReading.readDataToEndOfFile()
+        held.waitUntilExit()
+        #expect(held.terminationStatus == 0)
+        let ids = Set(parts[0].split(separator: "\n").map { (try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any])["id"] as! String })
+        #expect(output.split(separator: UInt8(ascii: "\n")).count == ids.count)
+        #expect(try FileManager.default.attributesOfItem(atPath: db + "-wal")[.size] as? Int == 0)
+    }
+}
