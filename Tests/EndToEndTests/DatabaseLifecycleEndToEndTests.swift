@@ -225,3 +225,39 @@ extension DatabaseLifecycleEndToEndTests {
         #expect(try FileManager.default.attributesOfItem(atPath: db + "-wal")[.size] as? Int == 0)
     }
 }
+
+extension DatabaseLifecycleEndToEndTests {
+    // MARK: 26.7 the lock file is the database owner's
+
+    /// Root runs a writer on a user's database whose lock file does not exist yet: the lock
+    /// file it makes is the database's owner's, with the database's permissions, as SQLite
+    /// makes the -wal and -shm; so the owner's writers go on working (before: a root-owned
+    /// lock file, 0644, and the owner's writers ended with 73).
+    @Test(.enabled(if: getuid() == 0, "only root can give a file away"))
+    func aLockFileRootMakesIsTheDatabaseOwners() throws {
+        let scratch = Scratch()
+        let environment = Tools.environment(home: scratch.path)
+        let directory = scratch.file("d")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let db = directory + "/photos.db"
+        #expect(try Tools.run("regions-load", ["-q", "--db", db], input: Array(Self.record.utf8), environment: environment).status == 0)
+        try FileManager.default.removeItem(atPath: db + ".lock")
+        let owner = try #require(getpwnam("nobody")).pointee.pw_uid
+        let group = try #require(getgrnam("nogroup")).pointee.gr_gid
+        for path in [directory, db, db + "-wal", db + "-shm"] { #expect(chown(path, owner, group) == 0) }
+        #expect(chmod(db, 0o664) == 0)
+
+        let byRoot = try Tools.run("regions-load", ["-q", "--db", db], input: Array(#"{"id":"6","owner":"a@N01"}"#.utf8), environment: environment)
+        #expect(byRoot.status == 0, "\(byRoot.stderr)")
+        var lock = stat()
+        #expect(stat(db + ".lock", &lock) == 0)
+        #expect(lock.st_uid == owner && lock.st_gid == group, "the lock file is \(lock.st_uid):\(lock.st_gid)")
+        #expect(lock.st_mode & 0o777 == 0o664)
+
+        let records = scratch.file("records.ndjson")
+        try Data(#"{"id":"7","owner":"a@N01"}"#.utf8 + [0x0A]).write(to: URL(fileURLWithPath: records))
+        let byOwner = try InputsAndPathsEndToEndTests.asReader(scratch, "regions-load", ["--db", db, records], environment: environment)
+        #expect(byOwner.status == 0, "\(byOwner.stderr)")
+        #expect(byOwner.stderr == "regions-load: read 1, new 1, updated 0, skipped 0\n")
+    }
+}

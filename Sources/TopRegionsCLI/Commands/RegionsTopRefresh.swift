@@ -27,7 +27,7 @@ extension RegionsTop {
         let stages = try refreshStages(path: path, context)
         // Two regions-top started at once on an empty database refresh it once: the second
         // waits here, then finds the photos the first stored.
-        let lockFile = try KeyLockFile(path: Store.lockFilePath(for: path))
+        let lockFile = try Store.keyLocks(for: path)
         let lock = try lockFile.lock("refresh when empty")
         defer {
             lock.unlock()

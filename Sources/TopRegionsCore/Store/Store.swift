@@ -94,7 +94,7 @@ public final class Store: Sendable {
         } else {
             try Self.refuseUnlessOurs(file)
         }
-        let locks = try KeyLockFile(path: Self.lockFilePath(file))
+        let locks = try Self.keyLocks(file)
         lockFile = locks
         isCurrent = true
 
@@ -223,14 +223,16 @@ public final class Store: Sendable {
         _ = tr_sqlite_memstatus_off()  // SQLITE_MISUSE when something opened SQLite first: harmless
     }()
 
-    /// The lock file of the database at `path`: beside the file itself, symbolic links
-    /// resolved, so that every process opening the same file, by whatever path, shares it.
-    public static func lockFilePath(for path: String) throws -> String {
-        lockFilePath(try DatabaseFile.inspect(path))
+    /// The lock file of the database at `path` (made when missing; see `keyLocks(_:)`).
+    public static func keyLocks(for path: String) throws -> KeyLockFile {
+        try keyLocks(DatabaseFile.inspect(path))
     }
 
-    private static func lockFilePath(_ file: DatabaseFile) -> String {
-        file.realPath + ".lock"
+    /// The lock file of a database: beside the file itself, symbolic links resolved, so that
+    /// every process opening the same file, by whatever path, shares it; made with the
+    /// database's owner and permissions, as SQLite makes the -wal and -shm.
+    private static func keyLocks(_ file: DatabaseFile) throws -> KeyLockFile {
+        try KeyLockFile(path: file.realPath + ".lock", ownedLike: file.realPath)
     }
 
     private static func configuration() -> Configuration {

@@ -20,20 +20,47 @@ public final class KeyLockFile: Sendable {
     /// Whether this object created the file (so a caller whose next step fails may remove
     /// it again, leaving nothing behind).
     public let createdFile: Bool
+    /// The file whose owner and permissions the lock file gets when it is made.
+    private let ownerFile: String?
 
-    public init(path: String) throws {
+    /// `ownedLike`: a file (the database) whose owner and permission bits the lock file is
+    /// given when it is made, as SQLite gives them to the -wal and -shm. Without it, the
+    /// lock file is 0644 (less the umask) and its maker's.
+    public init(path: String, ownedLike ownerFile: String? = nil) throws {
         self.path = path
-        var fd = Glibc.open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        var created = fd >= 0
-        if fd < 0 && errno == EEXIST {
-            fd = Glibc.open(path, O_RDWR | O_CLOEXEC)
-            created = false
-        }
-        guard fd >= 0 else {
-            throw SystemFailure.error(errno, "cannot create the lock file \(path)", otherwise: .cannotCreate)
-        }
+        self.ownerFile = ownerFile
+        let (fd, created) = try Self.open(path, ownedLike: ownerFile, failure: "cannot create the lock file")
         close(fd)
         createdFile = created
+    }
+
+    /// The lock file open for reading and writing, made when missing; and whether it was.
+    ///
+    /// Made by root (a writer run by cron as root, or by hand with sudo) it would be root's,
+    /// 0644, and lock the database's owner out of every write (73): it is given the owner
+    /// file's owner and group then, as SQLite does for the -wal and -shm.
+    private static func open(_ path: String, ownedLike ownerFile: String?, failure: String) throws -> (fd: Int32, created: Bool) {
+        while true {
+            let fd = Glibc.open(path, O_RDWR | O_CLOEXEC)
+            if fd >= 0 { return (fd, false) }
+            guard errno == ENOENT else {
+                throw SystemFailure.error(errno, "\(failure) \(path)", otherwise: .cannotCreate)
+            }
+            var owner = stat()
+            let hasOwner = ownerFile.map { stat($0, &owner) == 0 } ?? false
+            let mode = hasOwner ? owner.st_mode & 0o666 : 0o644
+            let made = Glibc.open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+            if made < 0 {
+                if errno == EEXIST { continue }  // made by another process meanwhile
+                throw SystemFailure.error(errno, "\(failure) \(path)", otherwise: .cannotCreate)
+            }
+            if hasOwner {
+                // Exactly the owner's permissions, whatever the umask.
+                _ = fchmod(made, mode)
+                if geteuid() == 0 { _ = fchown(made, owner.st_uid, owner.st_gid) }
+            }
+            return (made, true)
+        }
     }
 
     /// Waits until `key` is free, then holds it until `unlock()`. Throws when no descriptor
@@ -50,10 +77,7 @@ public final class KeyLockFile: Sendable {
     private func acquire(_ key: String, wait: Bool) throws -> KeyLock? {
         let offset = Self.offset(for: key)
         while true {
-            let fd = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-            guard fd >= 0 else {
-                throw SystemFailure.error(errno, "cannot open the lock file \(path)", otherwise: .cannotCreate)
-            }
+            let fd = try Self.open(path, ownedLike: ownerFile, failure: "cannot open the lock file").fd
             let status = tr_ofd_lock(fd, offset, true, wait)
             if status == 0 {
                 if Self.isStillAtPath(fd, path) { return KeyLock(fd: fd, offset: offset) }
