@@ -111,13 +111,13 @@ CURLcode tr_curl_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *value) {
     return curl.easy_getinfo(handle, info, value);
 }
 
-static int ofd(int fd, int64_t offset, short type, bool wait) {
+static int ofd_range(int fd, int64_t offset, int64_t length, short type, bool wait) {
     struct flock lock;
     memset(&lock, 0, sizeof lock);
     lock.l_type = type;
     lock.l_whence = SEEK_SET;
     lock.l_start = (off_t)offset;
-    lock.l_len = 1;
+    lock.l_len = (off_t)length;
     lock.l_pid = 0;  // required to be 0 for OFD locks
     for (;;) {
         if (fcntl(fd, wait ? F_OFD_SETLKW : F_OFD_SETLK, &lock) == 0) return 0;
@@ -126,11 +126,15 @@ static int ofd(int fd, int64_t offset, short type, bool wait) {
 }
 
 int tr_ofd_lock(int fd, int64_t offset, bool exclusive, bool wait) {
-    return ofd(fd, offset, exclusive ? F_WRLCK : F_RDLCK, wait);
+    return ofd_range(fd, offset, 1, exclusive ? F_WRLCK : F_RDLCK, wait);
 }
 
 int tr_ofd_unlock(int fd, int64_t offset) {
-    return ofd(fd, offset, F_UNLCK, false);
+    return ofd_range(fd, offset, 1, F_UNLCK, false);
+}
+
+int tr_ofd_try_lock_whole(int fd) {
+    return ofd_range(fd, 0, 0, F_WRLCK, false);
 }
 
 // SQLite counts every allocation in global statistics behind a mutex (SQLITE_CONFIG_MEMSTATUS,
@@ -141,10 +145,76 @@ int tr_sqlite_memstatus_off(void) {
     return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 }
 
+int tr_sqlite_no_checkpoint_on_close(void *db) {
+    return sqlite3_db_config((sqlite3 *)db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, (int *)0);
+}
+
 // mallopt(M_MMAP_THRESHOLD, bytes): blocks of at least `bytes` are mapped, and unmapped when
 // freed, always (glibc otherwise raises the threshold at the first such free). <malloc.h> is
 // not in Swift's Glibc module.
 #include <malloc.h>
 int tr_malloc_mmap_threshold(int bytes) {
     return mallopt(M_MMAP_THRESHOLD, bytes);
+}
+
+// Between fork and exec the child calls only async-signal-safe functions: the parent has
+// other threads, whose locks (malloc's included) may be held at the moment of the fork.
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+int tr_spawn_dying_with_parent(const char *path, char *const argv[], char *const envp[], int input, int output,
+                               int keep_fd, int death_signal, pid_t *pid) {
+    int report[2];
+    if (pipe2(report, O_CLOEXEC) != 0) return errno;
+    pid_t parent = getpid();
+    // No handler of this process may run in the child before exec.
+    sigset_t all, before;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &before);
+    pid_t child = fork();
+    if (child == 0) {
+        if (prctl(PR_SET_PDEATHSIG, death_signal) != 0) goto failed;
+        // The parent ended before the line above: nobody would send the signal.
+        if (getppid() != parent) _exit(127);
+        if (input != STDIN_FILENO && dup2(input, STDIN_FILENO) < 0) goto failed;
+        if (output != STDOUT_FILENO && dup2(output, STDOUT_FILENO) < 0) goto failed;
+        if (keep_fd >= 0) {
+            int flags = fcntl(keep_fd, F_GETFD);
+            if (flags < 0 || fcntl(keep_fd, F_SETFD, flags & ~FD_CLOEXEC) != 0) goto failed;
+        }
+        // As from a shell: SIGPIPE at its default (this process ignores it), no signal blocked.
+        struct sigaction standard;
+        memset(&standard, 0, sizeof standard);
+        standard.sa_handler = SIG_DFL;
+        sigaction(SIGPIPE, &standard, NULL);
+        sigset_t none;
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, NULL);
+        execve(path, argv, envp);
+    failed:;
+        int error = errno;
+        ssize_t ignored = write(report[1], &error, sizeof error);
+        (void)ignored;
+        _exit(127);
+    }
+    int forkError = errno;
+    pthread_sigmask(SIG_SETMASK, &before, NULL);
+    close(report[1]);
+    if (child < 0) {
+        close(report[0]);
+        return forkError;
+    }
+    // The pipe closes at exec (nothing to read) or carries why the child could not start.
+    int error = 0;
+    ssize_t count;
+    do {
+        count = read(report[0], &error, sizeof error);
+    } while (count < 0 && errno == EINTR);
+    close(report[0]);
+    if (count == (ssize_t)sizeof error) {
+        while (waitpid(child, NULL, 0) < 0 && errno == EINTR) {}
+        return error;
+    }
+    *pid = child;
+    return 0;
 }

@@ -10,6 +10,9 @@ import Hummingbird
 ///     POST /_fake/faults?latency_ms=…&…     replaces all fault settings (missing = default)
 ///     GET  /_fake/truth[?min_upload_date=…&max_upload_date=…&license=…]
 ///                                           the ground truth at the current clock, NDJSON
+///     GET  /_fake/received                  {"requests":N}: requests received so far (the
+///                                           control ones aside), counted on arrival, before
+///                                           any latency or fault, answered or not
 struct ControlAPI {
     let state: ServerState
 
@@ -28,7 +31,11 @@ struct ControlAPI {
                 return json(options.json)
             case ("/_fake/truth", .get):
                 return truth(try TruthQuery(query))
-            case ("/_fake/clock", _), ("/_fake/faults", _), ("/_fake/truth", _):
+            case ("/_fake/received", .get):
+                var object = JSONObject()
+                object.add("requests", number: Int64(state.received))
+                return json(object.serialized)
+            case ("/_fake/clock", _), ("/_fake/faults", _), ("/_fake/truth", _), ("/_fake/received", _):
                 return error(.methodNotAllowed, "\(method) is not supported on \(path)")
             default:
                 return error(.notFound, "no control endpoint \(path)")

@@ -21,6 +21,7 @@ final class ServerState: Sendable {
     let faults: FaultInjector
     let log: RequestLog?
     private let clock: Mutex<Int64>
+    private let receivedCount = Mutex(0)
 
     init(world: World, faults: FaultOptions, log: RequestLog?) {
         self.world = world
@@ -33,6 +34,16 @@ final class ServerState: Sendable {
     var now: Int64 {
         get { clock.withLock { $0 } }
         set { clock.withLock { $0 = newValue } }
+    }
+
+    /// Requests received so far, control requests aside (`/_fake/received`): a test can tell
+    /// that a client has asked before the answer, held back by latency, goes out.
+    var received: Int {
+        receivedCount.withLock { $0 }
+    }
+
+    func countReceived() {
+        receivedCount.withLock { $0 += 1 }
     }
 
     /// Moves the clock and returns the new time, unless that would leave
@@ -100,6 +111,7 @@ struct FakeFlickrResponder: HTTPResponder {
         if path == "/_fake" || path.hasPrefix("/_fake/") {
             return ControlAPI(state: state).respond(method: request.method, path: path, query: query)
         }
+        state.countReceived()
         // Everything that is not the REST endpoint is the image host, as on Flickr.
         let kind: RequestKind = (path == "/services/rest/" || path == "/services/rest") ? .rest : .image
         let decision = state.faults.decide(kind: kind, key: kind == .rest ? query.requestKey : path)

@@ -68,7 +68,7 @@ final class Refresher: Sendable {
         }
         let lock: KeyLock
         do {
-            guard let held = try KeyLockFile(path: Store.lockFilePath(for: path)).tryLock(RegionsTop.refreshLockKey) else { return .elsewhere }
+            guard let held = try Store.keyLocks(for: path).tryLock(RegionsTop.refreshLockKey) else { return .elsewhere }
             lock = held
         } catch {
             return .cannot("cannot take the refresh lock: \(error)")
@@ -90,7 +90,9 @@ final class Refresher: Sendable {
             var message = "finished"
             do {
                 // The last stage's output (a summary line) goes to stderr, like its progress.
-                let outcomes = try ProcessPipeline.run(stages, environment: environment, lastOutput: STDERR_FILENO)
+                // The stages share the lock: it is held until the last of them is gone, and
+                // they die with the server (as regions-top's refresh does).
+                let outcomes = try ProcessPipeline.run(stages, environment: environment, lastOutput: STDERR_FILENO, sharing: lock)
                 if let failed = outcomes.first(where: { $0.status != 0 }) {
                     status = failed.status
                     message = failed.signal.map { "\(failed.stage) was ended by signal \($0)" } ?? "\(failed.stage) exited with status \(failed.status)"

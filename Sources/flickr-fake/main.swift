@@ -15,7 +15,7 @@ struct FlickrFake: ParsableCommand {
             Serves flickr.photos.search, flickr.places.getInfo and image downloads from a world \
             built from --seed. The first line on stdout is the base URL; it then serves until \
             SIGTERM or SIGINT. Test controls: GET/POST /_fake/clock, GET/POST /_fake/faults, \
-            GET /_fake/truth.
+            GET /_fake/truth, GET /_fake/received.
 
             Examples:
               flickr-fake --port 0

@@ -53,7 +53,7 @@ import Testing
         try Data(records.stdoutBytes).write(to: URL(fileURLWithPath: input))
         let real = setup.scratch.file("real/photos.db")
         try FileManager.default.createDirectory(atPath: setup.scratch.file("real"), withIntermediateDirectories: true)
-        #expect(try Tools.run("regions-load", ["-q", "--db", real], input: [], environment: setup.environment).status == 0)
+        try Tools.makeEmptyDatabase(real, environment: setup.environment)
         try FileManager.default.createSymbolicLink(atPath: setup.scratch.file("link"), withDestinationPath: setup.scratch.file("real"))
         let link = setup.scratch.file("link/photos.db")
         try FileManager.default.createSymbolicLink(atPath: setup.scratch.file("alias.db"), withDestinationPath: real)
@@ -241,7 +241,7 @@ import Testing
         chmod(directory, 0o555)
         defer { chmod(directory, 0o755) }
         // Not vacuous: the reader really cannot write here.
-        let probe = try Self.asReader(scratch, "regions-load", ["-q", "--db", directory + "/new.db"], environment: env)
+        let probe = try Self.asReader(scratch, "regions-load", ["-q", "--db", directory + "/new.db", fixture], environment: env)
         #expect(probe.status == 73, "the reader could write the directory: \(probe.stderr)")
         let before = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
 

@@ -135,7 +135,7 @@ import Testing
         let scratch = Scratch()
         let environment = Tools.environment(home: scratch.path)
         let db = scratch.file("photos.db")
-        _ = try Tools.run("regions-load", ["-q", "--db", db], environment: environment)
+        try Tools.makeEmptyDatabase(db, environment: environment)
 
         let limit = try Tools.run("regions-top", ["--db", db, "--limit", "-1"], environment: environment)
         #expect(limit.status == 64)

@@ -70,8 +70,7 @@ import Testing
         environment["FLICKR_API_KEY"] = nil
         let keyFile = scratch.file("key")
         try (FakeFlickrProcess.apiKey + "\n").write(toFile: keyFile, atomically: true, encoding: .utf8)
-        let create = try Tools.run("regions-load", ["-q", "--db", db], environment: environment)
-        #expect(create.status == 0 && FileManager.default.fileExists(atPath: db))
+        try Tools.makeEmptyDatabase(db, environment: environment)
 
         let run = try Tools.run("regions-top", ["--db", db, "--api-key-file", keyFile, "--format", "ndjson"], environment: environment)
         #expect(run.status == 0, "\(run.stderr)")
@@ -94,7 +93,7 @@ import Testing
         #expect(missing.stderr == "regions-top: no database at \(db); \(Self.hint)\n")
         #expect(!FileManager.default.fileExists(atPath: db))
 
-        _ = try Tools.run("regions-load", ["-q", "--db", db], environment: environment)
+        try Tools.makeEmptyDatabase(db, environment: environment)
         let empty = try Tools.run("regions-top", ["--db", db], environment: environment)
         #expect(empty.status == 0)
         #expect(empty.stdout == "")
@@ -113,7 +112,7 @@ import Testing
         let missing = try Tools.run("regions-top", ["--db", db, "--no-refresh"], environment: environment)
         #expect(missing.status == 66)
         #expect(missing.stderr == "regions-top: no database at \(db); fill it with flickr-recent | place-resolve | regions-load\n")
-        _ = try Tools.run("regions-load", ["-q", "--db", db], environment: environment)
+        try Tools.makeEmptyDatabase(db, environment: environment)
         let empty = try Tools.run("regions-top", ["--db", db, "--no-refresh", "--regions"], environment: environment)
         #expect(empty.status == 0 && empty.stdout == "")
         #expect(empty.stderr == "regions-top: the database has no photos yet; fill it with flickr-recent | place-resolve | regions-load\n")
@@ -256,8 +255,7 @@ import Testing
         let fake = try FakeFlickrProcess(Self.world, scratch: scratch)
         let environment = fake.environment(home: scratch.path)
         let db = scratch.file("photos.db")
-        let empty = try Tools.run("regions-load", ["--db", db, "-q"], input: [], environment: environment)
-        #expect(empty.status == 0, "\(empty.stderr)")
+        try Tools.makeEmptyDatabase(db, environment: environment)
         let alias = scratch.file("alias.db")
         try FileManager.default.createSymbolicLink(atPath: alias, withDestinationPath: db)
         let runs = try [db, alias].map { try Tools.start("regions-top", ["--db", $0, "--format", "ndjson", "-q"], environment: environment) }

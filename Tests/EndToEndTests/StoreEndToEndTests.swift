@@ -305,7 +305,7 @@ import Testing
         #expect(missing.status == 66)
         #expect(missing.stderr.hasPrefix("regions-top: no database at \(scratch.file("typo.db"))"))
         #expect(!FileManager.default.fileExists(atPath: scratch.file("typo.db")))
-        _ = try Tools.run("regions-load", ["-q", "--db", scratch.file("x.db")], environment: environment)
+        try Tools.makeEmptyDatabase(scratch.file("x.db"), environment: environment)
         let unknown = try Tools.run("regions-top", ["--db", scratch.file("x.db"), "--region", "Atlantis"], environment: environment)
         #expect(unknown.status == 66)
         // The database has no photos (and there is no key): the hint, then the answer.

@@ -17,7 +17,7 @@ import Testing
         let scratch = Scratch()
         let environment = Tools.environment(home: scratch.path, ["TOPREGIONS_CACHE": scratch.file("cache")])
         let db = scratch.file("photos.db")
-        _ = try Tools.run("regions-load", ["-q", "--db", db], environment: environment)
+        try Tools.makeEmptyDatabase(db, environment: environment)
         let session = try TerminalSession(tool, ["--db", db], environment: environment)
         #expect(session.read(until: message), "\(tool) said: \(session.text)")
         #expect(session.text.hasPrefix("\(tool): \(message)"))

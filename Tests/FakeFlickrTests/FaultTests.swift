@@ -81,6 +81,26 @@ struct FaultTests {
         }
     }
 
+    @Test("GET /_fake/received counts a request on arrival, while latency still holds its answer; control requests are not counted")
+    func received() async throws {
+        let log = temporaryPath("log")
+        defer { try? FileManager.default.removeItem(atPath: log) }
+        try await RunningFake.with(faults: Self.faults { $0.latencyMilliseconds = 10_000 }, requestLogPath: log) { fake in
+            func received() async throws -> Int? { try await Curl.json(fake.control("received"))["requests"] as? Int }
+            #expect(try await received() == 0)
+            let asking = Task { try await Curl.download(fake.rest(Self.searchQuery)) }
+            var count = 0
+            let started = ContinuousClock.now
+            while count == 0 && ContinuousClock.now - started < .seconds(30) { count = try await received() ?? -1 }
+            #expect(count == 1)
+            // The log has a line for an answer once it goes out: not yet.
+            #expect(try String(contentsOfFile: log, encoding: .utf8) == "", "counted only once answered")
+            #expect(try await asking.value.status == 200)
+            #expect(try await received() == 1)
+            #expect(try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").count == 1)
+        }
+    }
+
     @Test("fault-repeat: a request is faulted on its first N attempts only, so a retry succeeds")
     func faultRepeat() async throws {
         try await RunningFake.with(faults: Self.faults { $0.fail500 = 1; $0.faultRepeat = 2 }) { fake throws in

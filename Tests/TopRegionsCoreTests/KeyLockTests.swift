@@ -63,4 +63,39 @@ import Testing
         second.release()
         #expect(try !locks.isPinned("photo:1"))
     }
+
+    /// The lock file may be removed while nobody holds a key (a refresh that wrote nothing
+    /// leaves none behind): a thread that opened the removed file and took its key there
+    /// takes it again in the new one, so two holders never share a key. Without that check,
+    /// a few thousand rounds against a remover find holders side by side.
+    @Test func removingTheFileWhileKeysAreTakenNeverLetsTwoHoldersShareOne() throws {
+        let directory = TemporaryDirectory()
+        let locks = try KeyLockFile(path: directory.file("keys.lock"))
+        let holders = Atomic<Int>(0), overlaps = Atomic<Int>(0), removals = Atomic<Int>(0)
+        let removing = Atomic<Bool>(true)
+        let remover = Thread {
+            while removing.load(ordering: .relaxed) {
+                if locks.removeIfUnused() { removals.add(1, ordering: .relaxed) }
+            }
+        }
+        remover.start()
+        let failures = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            for _ in 0..<3_000 {
+                do {
+                    let held = try locks.lock("key")
+                    if holders.add(1, ordering: .sequentiallyConsistent).newValue > 1 { overlaps.add(1, ordering: .relaxed) }
+                    sched_yield()  // a holder that holds for a moment, as real ones do
+                    holders.subtract(1, ordering: .sequentiallyConsistent)
+                    held.unlock()
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+            }
+        }
+        removing.store(false, ordering: .relaxed)
+        #expect(failures.withLock { $0 } == [])
+        #expect(overlaps.load(ordering: .relaxed) == 0, "\(overlaps.load(ordering: .relaxed)) times two threads held the key at once")
+        #expect(removals.load(ordering: .relaxed) > 0, "the file was never removed: the test proved nothing")
+    }
 }

@@ -38,14 +38,33 @@ int tr_ofd_lock(int fd, int64_t offset, bool exclusive, bool wait);
 // not while a child process started meanwhile (posix_spawn, fork) still holds a copy of the
 // descriptor, until that child execs or exits. Returns 0 or an errno value.
 int tr_ofd_unlock(int fd, int64_t offset);
+// Takes an exclusive lock on the whole file (every key at once) if no one holds any part of
+// it; 0, or EAGAIN/EACCES when someone does. Closing the descriptor releases it.
+int tr_ofd_try_lock_whole(int fd);
 
 // Turns off SQLite's allocation statistics (sqlite3_config is variadic, which Swift cannot
 // call). Call it before any connection opens; returns SQLite's result code (0: done,
 // 21: too late, SQLite is already initialized).
 int tr_sqlite_memstatus_off(void);
 
+// Closing `db` (a sqlite3 *) will not checkpoint its WAL into the database file, nor remove
+// the -wal (SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE; sqlite3_db_config is variadic). Returns
+// SQLite's result code.
+int tr_sqlite_no_checkpoint_on_close(void *db);
+
 // mallopt(M_MMAP_THRESHOLD, bytes): allocations of `bytes` or more are always mapped, and
 // given back to the system when freed. Returns 1 on success.
 int tr_malloc_mmap_threshold(int bytes);
+
+// Starts the program at `path` as posix_spawn would (standard input from `input`, standard
+// output to `output`, SIGPIPE at its default, no signal blocked, every close-on-exec
+// descriptor closed), and makes the kernel send it `death_signal` when the thread that
+// started it ends (PR_SET_PDEATHSIG), the process killed with -9 included: call it from a
+// thread that waits for the child. `keep_fd`, unless -1, stays open in the child (e.g. a
+// lock the child then holds too, until it ends). Returns 0 and the child's pid in `pid`, or
+// an errno value (the child's, when it could not exec).
+#include <sys/types.h>
+int tr_spawn_dying_with_parent(const char *path, char *const argv[], char *const envp[], int input, int output,
+                               int keep_fd, int death_signal, pid_t *pid);
 
 #endif

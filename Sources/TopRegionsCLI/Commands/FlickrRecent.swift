@@ -64,7 +64,8 @@ public struct FlickrRecent: ToolCommand {
         + EnvironmentVariable.imageURLs + EnvironmentVariable.transfers + EnvironmentVariable.clock + EnvironmentVariable.timeZone
 
     public static let exitStatuses: [ExitStatusDoc] = [
-        .init(.ok), .init(.usage), .init(.unavailable, "Flickr refused for good (an HTTP 4xx, an answer that is not Flickr's JSON)."),
+        .init(.ok), .init(.usage), .init(.dataError, "The database file is damaged, or another program's."),
+        .init(.unavailable, "Flickr refused for good (an HTTP 4xx, an answer that is not Flickr's JSON)."),
         .init(.software), .init(.osResource), .init(.cantCreate), .init(.ioError),
         .init(.tempFail, "Temporary: the network failed after retries, --max-calls or FLICKR_HOURLY_LIMIT was reached, or the database stayed busy. The photos printed so far are complete; the next run goes on from there."),
         .init(.config),
@@ -96,8 +97,10 @@ public struct FlickrRecent: ToolCommand {
             }
             options.since = time
         }
+        // The key and settings first: a run that cannot call Flickr creates no database.
+        let configuration = try flickr.configuration(context)
         let store = try database.open(context)
-        let settings = try flickr.settings(context, store: store)
+        let settings = FlickrOptions.settings(configuration, store: store, context)
         if sinceLast {
             if let stored = try Queries(store: store).newestUpload() {
                 // A watermark in the future (a bad record stored by an older version, a clock

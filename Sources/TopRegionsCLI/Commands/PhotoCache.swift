@@ -103,7 +103,7 @@ public struct PhotoCacheCommand: ToolCommand {
         + EnvironmentVariable.clock + EnvironmentVariable.timeZone
 
     public static let exitStatuses: [ExitStatusDoc] = [
-        .init(.ok), .init(.usage), .init(.dataError, "A line on standard input is neither a photo id nor a photo record."),
+        .init(.ok), .init(.usage), .init(.dataError, "A line on standard input is neither a photo id nor a photo record. " + ExitStatusDoc.foreignDatabase),
         .init(.noInput, "A photo the database does not have (or has without a photo URL), or no database."),
         .init(.unavailable, "A download failed for good (HTTP 4xx, not a JPEG, over --max-photo-bytes or --download-timeout)."),
         .init(.software),
@@ -111,7 +111,7 @@ public struct PhotoCacheCommand: ToolCommand {
         .init(.cantCreate, "The cache directory or a file in it cannot be created, or the directory holds files the cache did not write and is not a cache (--claim-dir)."),
         .init(.ioError, "Writing the cache failed (a full disk), or standard output."),
         .init(.tempFail, "A download failed after retries (refused connection, timeout, HTTP 5xx or 429): try again later."),
-        .init(.config, "No cache directory: neither --cache-dir, TOPREGIONS_CACHE, XDG_CACHE_HOME nor HOME."),
+        .init(.config, "No cache directory: neither --cache-dir, TOPREGIONS_CACHE, XDG_CACHE_HOME nor HOME. " + ExitStatusDoc.newerDatabase),
     ]
 
     public init() {}

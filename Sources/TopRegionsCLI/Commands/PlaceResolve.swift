@@ -49,12 +49,12 @@ public struct PlaceResolve: ToolCommand {
         + EnvironmentVariable.transfers + EnvironmentVariable.clock
 
     public static let exitStatuses: [ExitStatusDoc] = [
-        .init(.ok), .init(.usage), .init(.dataError), .init(.noInput, "An input file does not exist."),
+        .init(.ok), .init(.usage), .init(.dataError), .init(.noInput, "An input file does not exist, or (--pending) the database."),
         .init(.unavailable, "Flickr refused for good (an HTTP 4xx, an answer that is not Flickr's JSON)."),
         .init(.software), .init(.osResource, "Out of file descriptors (ulimit -n) for even one lookup (--parallel is lowered first when some fit), or of memory."),
         .init(.cantCreate), .init(.ioError),
         .init(.tempFail, "Temporary: lookups failed after retries, or --max-calls or FLICKR_HOURLY_LIMIT was reached. The records still pass through; their places are asked again by a later run or place-resolve --pending."),
-        .init(.config, "No API key, or a key Flickr refuses; asked for only when a place has to be looked up."),
+        .init(.config, "No API key, or a key Flickr refuses; asked for only when a place has to be looked up. " + ExitStatusDoc.newerDatabase),
     ]
 
     public init() {}
@@ -65,19 +65,21 @@ public struct PlaceResolve: ToolCommand {
     }
 
     public func execute(_ context: ToolContext) throws -> SysExit {
-        let store = try database.open(context)
+        // --pending works on the photos stored: there must be a database. Records may need
+        // none: their places may all be known, or the input empty.
+        let target = pending ? StoreOnFirstWrite(try database.open(context, create: false)) : try database.openOnFirstWrite(context)
         // The key is needed only when a place has to be looked up: records whose places
         // are all known pass through without one. So are the descriptors for the lookups: a
         // lookup holds a socket (and a resolver's pair while it resolves), the place's lock,
         // and a database connection to check what is known.
         let resolver = PlaceResolver(
-            store: store, parallel: parallel, settings: flickr.settingsWhenNeeded(context, store: store),
+            database: target, parallel: parallel, settings: flickr.settingsWhenNeeded(context, store: target.store),
             workers: { try ParallelLimit(perWorker: 8, work: "lookups").workers($0, context) })
         return pending ? try resolvePending(resolver, context) : try resolveStream(resolver, context)
     }
 
     private func resolvePending(_ resolver: PlaceResolver, _ context: ToolContext) throws -> SysExit {
-        let places = try Queries(store: resolver.store).pendingPlaces()
+        let places = try Queries(store: resolver.database.store()).pendingPlaces()
         let progress = ProgressLine(context)
         let outcome = try resolver.resolve(places) { done, total in progress.update("\(done)/\(total) places") }
         progress.finish()

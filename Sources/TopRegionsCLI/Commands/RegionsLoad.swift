@@ -72,6 +72,7 @@ public struct RegionsLoad: ToolCommand {
         .init(.ok), .init(.usage, "Usage error: a bad option, an age without its unit, an id never stored given to --delete."),
         .init(.dataError), .init(.noInput, "An input file does not exist."), .init(.software), .init(.osResource), .init(.cantCreate), .init(.ioError),
         .init(.tempFail, "The database stayed busy (another writer held it for over a minute): try again later."),
+        .init(.config, ExitStatusDoc.newerDatabase),
     ]
 
     public init() {}
@@ -91,8 +92,9 @@ public struct RegionsLoad: ToolCommand {
 
     /// Refuses ids that were never stored before anything changes: a typo must not delete
     /// (or block) some other photo.
-    private func checkIDs(_ writer: PhotoWriter) throws -> (stored: Set<String>, deleted: Set<String>) {
-        let status = try writer.deletionStatus(of: delete + undelete)
+    /// A database not created yet (`writer` nil) has stored and deleted nothing.
+    private func checkIDs(_ writer: PhotoWriter?) throws -> (stored: Set<String>, deleted: Set<String>) {
+        let status = try writer?.deletionStatus(of: delete + undelete) ?? (stored: [], deleted: [])
         let unknown = Set(delete).subtracting(status.stored).subtracting(status.deleted).sorted()
         if !unknown.isEmpty {
             throw ToolError(.usage, "--delete: no photo \(unknown.joined(separator: ", ")) is stored (a typo?); nothing changed")
@@ -131,25 +133,32 @@ public struct RegionsLoad: ToolCommand {
     }
 
     public func execute(_ context: ToolContext) throws -> SysExit {
-        // A dry run only reads: no lock, no write access needed.
-        let store = dryRun ? try database.openForReading(context) : try database.open(context)
-        context.trace("database \(store.path)")
-        let writer = PhotoWriter(store: store)
+        if dryRun {
+            // A dry run only reads: no lock, no write access needed.
+            let store = try database.openForReading(context)
+            context.trace("database \(store.path)")
+            let writer = PhotoWriter(store: store)
+            return try preview(writer, try checkIDs(writer), context)
+        }
+        // A new database is created by the first batch of records: a run with nothing to
+        // store (no record, or a bad first line) leaves none behind.
+        let target = try database.openOnFirstWrite(context)
+        context.trace("database \(target.path)")
         let now = context.nowSeconds
         var summary: [String] = []
-        let idStatus = try checkIDs(writer)
-        if dryRun { return try preview(writer, idStatus, context) }
+        _ = try checkIDs(target.existing.map { PhotoWriter(store: $0) })
 
-        // Deletions first, so this same run cannot load the photo back.
+        // Deletions first, so this same run cannot load the photo back. (Ids that passed the
+        // check are stored or deleted: the database exists.)
         if !delete.isEmpty {
-            let removed = try writer.delete(ids: delete, now: now)
+            let removed = try PhotoWriter(store: target.store()).delete(ids: delete, now: now)
             summary.append("deleted \(removed.count)")
             for id in Set(delete).subtracting(removed).sorted() {
                 context.note("photo \(id) was already deleted")
             }
         }
         if !undelete.isEmpty {
-            summary.append("undeleted \(try writer.undelete(ids: undelete).count)")
+            summary.append("undeleted \(try PhotoWriter(store: target.store()).undelete(ids: undelete).count)")
         }
 
         // With only maintenance to do, do not wait for someone to type records.
@@ -166,10 +175,10 @@ public struct RegionsLoad: ToolCommand {
                     context.trace("committed \(Grammar.count(read, "record"))\(place): new \(result.new), updated \(result.updated), skipped \(result.unchanged + result.duplicates + result.deletedEarlier)")
                 }
             }
-            let loader = Loader(writer: writer, options: options)
+            let loader = Loader(database: target, options: options)
             let inputs = input.sources(context)
             let warned = Mutex(0)
-            let report = try store.naming { try loader.load(inputs, now: now, onBadLine: { error in
+            let report = try target.naming { try loader.load(inputs, now: now, onBadLine: { error in
                 context.diagnose("skipped \(error)")
             }, onFuture: { source, line, record in
                 // The first few by name; the rest are counted in the summary.
@@ -186,7 +195,7 @@ public struct RegionsLoad: ToolCommand {
         if let age = pruneOlderThan?.seconds {
             let cutoff = now - Int64(age.rounded())
             context.trace("pruning the photos stored before \(Reports.formatTime(cutoff)) UTC (\(cutoff))")
-            let pruned = try writer.prune(storedBefore: cutoff)
+            let pruned = try target.existing.map { try PhotoWriter(store: $0).prune(storedBefore: cutoff) } ?? 0
             summary.append("pruned \(pruned)")
         }
         context.note(summary.joined(separator: ", "))

@@ -157,14 +157,14 @@ public struct RegionsTop: ToolCommand {
 
     public static let exitStatuses: [ExitStatusDoc] = [
         .init(.ok), .init(.usage, "Usage error: a bad option, or a region name that fits several regions (give more of it, or the id)."),
-        .init(.dataError, "The database file is damaged or not a database."),
+        .init(.dataError, "The database file is damaged, not a database, or another program's."),
         .init(.noInput, "No database at the path given (and no Flickr key to fill it), or no region of that name."),
         .init(.unavailable, "A missing or empty database could not be refreshed: flickr-recent, place-resolve or regions-load is not installed beside regions-top."),
         .init(.software), .init(.osResource),
         .init(.cantCreate, "The database cannot be read without writing: its -shm file is missing and its directory is not writable here, or its schema is older and this user may not upgrade it. Running any writing tool once as a user who may write it fixes both."),
         .init(.ioError),
         .init(.tempFail, "The database stayed busy: try again later."),
-        .init(.config, "Refreshing a missing or empty database, flickr-recent ended with this status (a refused key). Any status a refresh stage ends with, regions-top ends with too."),
+        .init(.config, ExitStatusDoc.newerDatabase + " Or, refreshing a missing or empty database, flickr-recent ended with this status (a refused key). Any status a refresh stage ends with, regions-top ends with too."),
     ]
 
     public init() {}

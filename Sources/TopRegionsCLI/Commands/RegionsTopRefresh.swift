@@ -28,12 +28,19 @@ extension RegionsTop {
             context.note("the database has no photos yet; \(how)")
             return false
         }
+        let stages = try refreshStages(path: path, context)
         // Two regions-top started at once on an empty database refresh it once: the second
         // waits here, then finds the photos the first stored.
-        let lock = try KeyLockFile(path: Store.lockFilePath(for: path)).lock(Self.refreshLockKey)
-        defer { lock.unlock() }
+        let lockFile = try Store.keyLocks(for: path)
+        let lock = try lockFile.lock(Self.refreshLockKey)
+        defer {
+            lock.unlock()
+            // A refresh that wrote nothing (no usable key, say) leaves no database: nor the
+            // lock file made for it.
+            if lockFile.createdFile && !FileManager.default.fileExists(atPath: path) { lockFile.removeIfUnused() }
+        }
         guard try !Self.hasPhotos(path) else { return true }
-        try runRefresh(path: path, context)
+        try runRefresh(stages, holding: lock, context)
         return true
     }
 
@@ -43,10 +50,8 @@ extension RegionsTop {
         return try Queries(store: Store.openForReading(path: path)).hasPhotos()
     }
 
-    /// Runs the three stages installed beside this executable, joined by pipes, on the
-    /// same database; their progress and messages go to stderr as they come. The first
-    /// stage that fails ends regions-top with its own status.
-    func runRefresh(path: String, _ context: ToolContext) throws {
+    /// The three stages installed beside this executable, on the database at `path`.
+    func refreshStages(path: String, _ context: ToolContext) throws -> [ProcessPipeline.Stage] {
         guard let directory = ProcessPipeline.executableDirectory() else {
             throw ToolError(.unavailable, "cannot refresh the empty database: cannot tell where regions-top is installed")
         }
@@ -65,11 +70,19 @@ extension RegionsTop {
         for stage in stages where !FileManager.default.isExecutableFile(atPath: stage.executable) {
             throw ToolError(.unavailable, "cannot refresh the empty database: \(stage.name) is not installed beside regions-top (in \(directory))")
         }
+        return stages
+    }
+
+    /// Runs `stages` joined by pipes, on the same database; their progress and messages go to
+    /// stderr as they come. The first stage that fails ends regions-top with its own status.
+    /// The stages die with regions-top, and hold its refresh `lock` with it until the last
+    /// of them is gone: a regions-top waiting for the lock never refreshes beside them.
+    func runRefresh(_ stages: [ProcessPipeline.Stage], holding lock: KeyLock, _ context: ToolContext) throws {
         context.note("the database has no photos yet; refreshing it from Flickr: \(Self.refreshPipeline)")
         context.trace("running " + stages.map { ([$0.executable] + $0.arguments).joined(separator: " ") }.joined(separator: " | "))
         // regions-top's standard output carries its answer only: the last stage's goes to
         // standard error, where a person still sees it.
-        let outcomes = try ProcessPipeline.run(stages, environment: context.environment, lastOutput: STDERR_FILENO)
+        let outcomes = try ProcessPipeline.run(stages, environment: context.environment, lastOutput: STDERR_FILENO, sharing: lock)
         if let failed = outcomes.first(where: { $0.status != 0 }) {
             // As a shell reports it: 128 + the signal for a stage a signal ended.
             let how = failed.signal.map { "was ended by signal \($0) (\(String(cString: strsignal($0))))" }

@@ -55,12 +55,13 @@ public struct ThumbGet: ToolCommand {
     public static let environment = EnvironmentVariable.database + EnvironmentVariable.transfers + EnvironmentVariable.clock
 
     public static let exitStatuses: [ExitStatusDoc] = [
-        .init(.ok), .init(.usage), .init(.dataError, "A line on standard input is neither a photo id nor a photo record."),
+        .init(.ok), .init(.usage), .init(.dataError, "A line on standard input is neither a photo id nor a photo record. " + ExitStatusDoc.foreignDatabase),
         .init(.noInput, "A photo the database does not have (or has without a thumbnail URL), or no database."),
         .init(.unavailable, "A download failed for good (HTTP 4xx, not a JPEG, over 512K, over --download-timeout)."), .init(.software),
         .init(.osResource, "Out of file descriptors (ulimit -n) for even one download (--parallel is lowered first when some fit), or of memory."),
         .init(.cantCreate, "The --out directory or a file in it cannot be created."), .init(.ioError),
         .init(.tempFail, "A download failed after retries (refused connection, timeout, HTTP 5xx or 429): try again later."),
+        .init(.config, ExitStatusDoc.newerDatabase),
     ]
 
     public init() {}

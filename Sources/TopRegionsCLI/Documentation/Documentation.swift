@@ -73,6 +73,10 @@ public struct ExitStatusDoc: Sendable {
         self.status = status
         self.meaning = meaning ?? ExitStatuses.meaning(status)
     }
+
+    /// The database's part of 65 and 78, for the tools that say those statuses their own way.
+    static let foreignDatabase = "Also: the database file is damaged, or another program's."
+    static let newerDatabase = "A newer version of the toolkit upgraded the database: use that version."
 }
 
 extension ToolCommand {

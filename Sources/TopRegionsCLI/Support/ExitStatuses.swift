@@ -17,7 +17,7 @@ public enum ExitStatuses {
         case .ok: "Success."
         case .failure: "Failure."
         case .usage: "Usage error: an unknown option, a bad value, options that contradict each other."
-        case .dataError: "Bad input data: the message names the file, line and column. Also at the end of a run whose --skip-bad-lines skipped lines."
+        case .dataError: "Bad input data: the message names the file, line and column. Also at the end of a run whose --skip-bad-lines skipped lines, and for a database file that is damaged or another program's."
         case .noInput: "Something asked for does not exist: an input file, the database, a region, a photo."
         case .unavailable: "Flickr or an image server refused for good (an HTTP 4xx, an answer that is not an image, a download over its size or time limit); retrying will not help."
         case .software: "An internal error (a bug: please report it)."
@@ -25,7 +25,7 @@ public enum ExitStatuses {
         case .cantCreate: "A file or directory cannot be created: the database, its lock file, the cache, the --out directory."
         case .ioError: "A read or write failed: standard output, an input, the cache, the database (a full disk, a quota, an I/O error)."
         case .tempFail: "Temporary: the network failed after retries (refused connection, timeout, HTTP 5xx or 429), a rate or call limit was reached, or the database stayed busy. Try again later; cron will."
-        case .config: "Configuration: no API key, a key Flickr refuses, or a bad FLICKR_* or TOPREGIONS_* setting."
+        case .config: "Configuration: no API key, a key Flickr refuses, a bad FLICKR_* or TOPREGIONS_* setting, or a database a newer version of the toolkit upgraded (use that version)."
         }
     }
 

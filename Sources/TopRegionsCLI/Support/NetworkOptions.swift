@@ -30,28 +30,49 @@ public struct FlickrOptions: ParsableArguments {
         guard (0...10).contains(retries) else { throw ValidationError("--retries must be between 0 and 10") }
     }
 
-    /// Everything a Flickr client of this run needs. The key is checked first: without one
-    /// there is nothing to do (exit 78).
-    public func settings(_ context: ToolContext, store: Store) throws -> FlickrSettings {
-        try settingsWhenNeeded(context, store: store)()
+    /// What a Flickr client of this run needs from its options and the environment, checked
+    /// before any work (and before the database is created): libcurl, the key (without one
+    /// there is nothing to do: exit 78), the endpoints and the hourly limit.
+    public struct Configuration: Sendable {
+        var endpoints: FlickrEndpoints
+        var key: FlickrAPIKey
+        var hourlyLimit: Int
+        var maxCalls: Int
+        var retries: Int
     }
 
-    /// `settings`, made only when called: a tool that may need no lookup at all asks for
-    /// the key only when it does.
-    public func settingsWhenNeeded(_ context: ToolContext, store: Store) -> @Sendable () throws -> FlickrSettings {
+    public func configuration(_ context: ToolContext) throws -> Configuration {
+        try Self.configuration(apiKeyFile: apiKeyFile, maxCalls: maxCalls, retries: retries, context)
+    }
+
+    private static func configuration(apiKeyFile: String?, maxCalls: Int, retries: Int, _ context: ToolContext) throws -> Configuration {
+        try CurlSession.requireLibrary()
+        let key = try FlickrAPIKey.load(file: apiKeyFile, environment: context.environment)
+        let endpoints = FlickrEndpoints.from(environment: context.environment)
+        guard CurlSession.isFetchable(endpoints.apiBase) else {
+            throw ToolError(.config, "FLICKR_API_BASE must be an http or https URL")
+        }
+        return Configuration(
+            endpoints: endpoints, key: key, hourlyLimit: try CallLedger.limit(environment: context.environment),
+            maxCalls: maxCalls, retries: retries)
+    }
+
+    /// Everything a Flickr client of this run needs, its calls counted in `store`.
+    public static func settings(_ configuration: Configuration, store: Store, _ context: ToolContext) -> FlickrSettings {
+        FlickrSettings(
+            endpoints: configuration.endpoints, key: configuration.key, budget: RunBudget(limit: configuration.maxCalls),
+            ledger: CallLedger(store: store, limit: configuration.hourlyLimit),
+            retry: RetryPolicy.from(environment: context.environment, maxAttempts: configuration.retries + 1), now: context.now,
+            trace: context.tracer)
+    }
+
+    /// The settings, made only when called: a tool that may need no lookup at all asks for
+    /// the key only when it does, and for the store (which may create the database) after.
+    public func settingsWhenNeeded(_ context: ToolContext, store: @escaping @Sendable () throws -> Store) -> @Sendable () throws -> FlickrSettings {
         let (apiKeyFile, maxCalls, retries) = (self.apiKeyFile, self.maxCalls, self.retries)
         return {
-            try CurlSession.requireLibrary()
-            let key = try FlickrAPIKey.load(file: apiKeyFile, environment: context.environment)
-            let endpoints = FlickrEndpoints.from(environment: context.environment)
-            guard CurlSession.isFetchable(endpoints.apiBase) else {
-                throw ToolError(.config, "FLICKR_API_BASE must be an http or https URL")
-            }
-            let ledger = CallLedger(store: store, limit: try CallLedger.limit(environment: context.environment))
-            return FlickrSettings(
-                endpoints: endpoints, key: key, budget: RunBudget(limit: maxCalls), ledger: ledger,
-                retry: RetryPolicy.from(environment: context.environment, maxAttempts: retries + 1), now: context.now,
-                trace: context.tracer)
+            let configuration = try Self.configuration(apiKeyFile: apiKeyFile, maxCalls: maxCalls, retries: retries, context)
+            return Self.settings(configuration, store: try store(), context)
         }
     }
 }

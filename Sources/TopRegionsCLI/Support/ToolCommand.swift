@@ -158,6 +158,12 @@ public struct DatabaseOptions: ParsableArguments {
         try Store.open(path: Store.resolvePath(option: db, environment: context.environment), create: create)
     }
 
+    /// The store, opened now when the database exists, created only when something is about
+    /// to be written to it (see `StoreOnFirstWrite`).
+    public func openOnFirstWrite(_ context: ToolContext) throws -> StoreOnFirstWrite {
+        try StoreOnFirstWrite(path: Store.resolvePath(option: db, environment: context.environment))
+    }
+
     /// The store, read-only: for tools that only ask questions (no lock, no write, so a
     /// user without write access to the database can query it).
     public func openForReading(_ context: ToolContext) throws -> Store {

@@ -26,7 +26,9 @@ public struct ResolveOutcome: Sendable {
 /// by every process using the database makes a second resolver wait for the first one's
 /// answer instead of asking Flickr again.
 public struct PlaceResolver: Sendable {
-    public let store: Store
+    /// Created (when new) by the first lookup, once the key is known to be there: a run
+    /// whose places are all known, or that has no key, writes nothing and creates nothing.
+    public let database: StoreOnFirstWrite
     public let parallel: Int
     /// Made on the first lookup, so a run whose places are all known needs no API key.
     private let settings: OnFirstUse<FlickrSettings>
@@ -35,7 +37,7 @@ public struct PlaceResolver: Sendable {
     private let workers: OnFirstUse<Int>
 
     public init(store: Store, settings: FlickrSettings, parallel: Int) {
-        self.init(store: store, parallel: parallel, settings: { settings })
+        self.init(database: StoreOnFirstWrite(store), parallel: parallel, settings: { settings })
     }
 
     /// `settings` is called once, when the first place has to be looked up; what it throws
@@ -43,10 +45,10 @@ public struct PlaceResolver: Sendable {
     /// `parallel`: how many lookups can really run at once (what it throws, e.g. no
     /// descriptor left for even one, comes out of `resolve` too).
     public init(
-        store: Store, parallel: Int, settings: @escaping @Sendable () throws -> FlickrSettings,
+        database: StoreOnFirstWrite, parallel: Int, settings: @escaping @Sendable () throws -> FlickrSettings,
         workers: @escaping @Sendable (Int) throws -> Int = { $0 }
     ) {
-        self.store = store
+        self.database = database
         self.parallel = parallel
         self.settings = OnFirstUse(settings)
         self.workers = OnFirstUse { try workers(parallel) }
@@ -57,17 +59,18 @@ public struct PlaceResolver: Sendable {
     public func resolve(
         _ placeIDs: [String], lookUp: Bool = true, progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }
     ) throws -> ResolveOutcome {
-        let queries = Queries(store: store)
         var outcome = ResolveOutcome()
-        outcome.resolved = try queries.knownPlaces(among: placeIDs)
+        // A database not created yet knows no place.
+        outcome.resolved = try database.existing.map { try Queries(store: $0).knownPlaces(among: placeIDs) } ?? [:]
         let unknown = placeIDs.filter { outcome.resolved[$0] == nil }
         guard lookUp, !unknown.isEmpty else { return outcome }
 
         let settings = try self.settings.value()
         let workers = try self.workers.value()
+        let store = try database.store()
+        let queries = Queries(store: store)
         let shared = Mutex(outcome)
         let done = Atomic<Int>(0)
-        let store = self.store
         let writer = PhotoWriter(store: store)
         let keyLocks = try store.keyLocks
         try WorkerPool.run(unknown, workers: workers, makeWorker: { try FlickrClient(settings: settings) }) { client, placeID in

@@ -50,11 +50,17 @@ public struct LoadReport: Sendable, Equatable {
 /// small machine share the work. A bad line (in strict mode) stops everything: batches
 /// before it are committed, the batch holding it is not written at all.
 public struct Loader: Sendable {
-    public let writer: PhotoWriter
+    /// Where the records go: opened (created, when new) when the first batch is ready, so
+    /// that input without a record (empty, or a bad first line) creates no database.
+    public let database: StoreOnFirstWrite
     public let options: LoadOptions
 
     public init(writer: PhotoWriter, options: LoadOptions) {
-        self.writer = writer
+        self.init(database: StoreOnFirstWrite(writer.store), options: options)
+    }
+
+    public init(database: StoreOnFirstWrite, options: LoadOptions) {
+        self.database = database
         self.options = options
     }
 
@@ -64,43 +70,74 @@ public struct Loader: Sendable {
         _ inputs: [InputSource], now: Int64, onBadLine: @escaping @Sendable (InputError) -> Void,
         onFuture: @escaping @Sendable (_ source: String, _ line: Int, _ record: PhotoRecord) -> Void = { _, _, _ in }
     ) throws -> LoadReport {
-        // Every reference a batch writes (photographer, region) was looked up or created
-        // earlier in the same transaction, so SQLite's per-row foreign key checks can only
-        // pass; off on the writer's connection while the loader runs, they save about 6% of
-        // a load. The pragma cannot change inside a transaction, hence around the load; it
-        // must be back on before anything else writes (deletes cascade to thumbnails).
-        //
-        // A load appends: the pages it changes are the ends of the photo indexes, one leaf
-        // per region in photo_in_region, and the search index's new segments, so a page
-        // cache of `loadCacheKiB` holds them; the store's usual 64 MB (for merges into a big
-        // store) fills with pages a load touches once, and was most of its memory (a load of
-        // 1M records peaked at 177 MB; with 12 MB, 59 MB).
-        let usual = try setLoadPragmas(foreignKeys: false, cacheSize: -Self.loadCacheKiB)
         // Batch buffers are megabytes, allocated on the decoding thread and freed on the
         // writer's. glibc maps such blocks and unmaps them when freed, until the first free
         // raises its threshold: then they come from the heap, where freed memory stays with
         // the process (about 10 MB more at the peak). A fixed threshold keeps them mapped.
         _ = tr_malloc_mmap_threshold(256 << 10)
-        let loaded = Result { try loadBatches(inputs, now: now, onBadLine: onBadLine, onFuture: onFuture) }
-        _ = try setLoadPragmas(foreignKeys: true, cacheSize: usual)
+        let writing = Writing(database: database, options: options)
+        let loaded = Result { try loadBatches(inputs, now: now, writing: writing, onBadLine: onBadLine, onFuture: onFuture) }
+        try writing.finish()
         return try loaded.get()
     }
 
     /// The writer's page cache while loading, KiB.
     static let loadCacheKiB = 12 << 10
 
-    /// Sets the writer connection's foreign key checks and page cache size; returns the cache
-    /// size it had.
-    private func setLoadPragmas(foreignKeys on: Bool, cacheSize: Int) throws -> Int {
-        try writer.store.pool.writeWithoutTransaction { db in
-            let before = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? cacheSize
-            try db.execute(sql: "PRAGMA foreign_keys = \(on ? "ON" : "OFF"); PRAGMA cache_size = \(cacheSize)")
-            return before
+    /// The store's writer set up for loading, from the first batch to the end of the load.
+    ///
+    /// Every reference a batch writes (photographer, region) was looked up or created earlier
+    /// in the same transaction, so SQLite's per-row foreign key checks can only pass; off on
+    /// the writer's connection while the loader runs, they save about 6% of a load. The pragma
+    /// cannot change inside a transaction, hence around the load; it must be back on before
+    /// anything else writes (deletes cascade to thumbnails).
+    ///
+    /// A load appends: the pages it changes are the ends of the photo indexes, one leaf per
+    /// region in photo_in_region, and the search index's new segments, so a page cache of
+    /// `loadCacheKiB` holds them; the store's usual 64 MB (for merges into a big store) fills
+    /// with pages a load touches once, and was most of its memory (a load of 1M records
+    /// peaked at 177 MB; with 12 MB, 59 MB).
+    private final class Writing {
+        private let database: StoreOnFirstWrite
+        private let options: LoadOptions
+        private var started: (writer: PhotoWriter, checkpointer: WALCheckpointer, usualCacheSize: Int)?
+
+        init(database: StoreOnFirstWrite, options: LoadOptions) {
+            self.database = database
+            self.options = options
+        }
+
+        /// The writer, set up (and the database opened or created) on the first call.
+        func writer() throws -> (PhotoWriter, WALCheckpointer) {
+            if let started { return (started.writer, started.checkpointer) }
+            let store = try database.store()
+            let usual = try Self.setLoadPragmas(store, foreignKeys: false, cacheSize: -Loader.loadCacheKiB)
+            let checkpointer = try WALCheckpointer(store: store, maxWALBytes: options.maxWALBytes)
+            started = (PhotoWriter(store: store), checkpointer, usual)
+            return (started!.writer, checkpointer)
+        }
+
+        /// The last checkpoint, and the writer's connection as it was.
+        func finish() throws {
+            guard let started else { return }
+            self.started = nil
+            started.checkpointer.finish()
+            _ = try Self.setLoadPragmas(started.writer.store, foreignKeys: true, cacheSize: started.usualCacheSize)
+        }
+
+        /// Sets the writer connection's foreign key checks and page cache size; returns the
+        /// cache size it had.
+        private static func setLoadPragmas(_ store: Store, foreignKeys on: Bool, cacheSize: Int) throws -> Int {
+            try store.pool.writeWithoutTransaction { db in
+                let before = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? cacheSize
+                try db.execute(sql: "PRAGMA foreign_keys = \(on ? "ON" : "OFF"); PRAGMA cache_size = \(cacheSize)")
+                return before
+            }
         }
     }
 
     private func loadBatches(
-        _ inputs: [InputSource], now: Int64, onBadLine: @escaping @Sendable (InputError) -> Void,
+        _ inputs: [InputSource], now: Int64, writing: Writing, onBadLine: @escaping @Sendable (InputError) -> Void,
         onFuture: @escaping @Sendable (String, Int, PhotoRecord) -> Void
     ) throws -> LoadReport {
         // Two batches in memory at most: the one being written, and the next, read meanwhile
@@ -121,14 +158,12 @@ public struct Loader: Sendable {
         decoder.stackSize = 8 << 20
         decoder.start()
 
-        let checkpointer = try WALCheckpointer(store: writer.store, maxWALBytes: options.maxWALBytes)
-        defer { checkpointer.finish() }
-
         var report = LoadReport()
         var storedBeforeLine: (source: String, line: Int)?
         var writeError: (any Error)?
         while var batch = batches.pop() {
             do {
+                let (writer, checkpointer) = try writing.writer()
                 let result = try writer.store(batch.prepared, now: now)
                 let bytes = batch.prepared.takeTextBytes()
                 spare.withLock { $0 = bytes }

@@ -144,3 +144,39 @@ enum Schema {
         return migrator
     }()
 }
+
+extension Schema {
+    /// Whose database a file holds, judged from its schema before anything is written to it.
+    enum Standing: Equatable {
+        /// Nothing in it yet (a new, empty or blank SQLite file): ours to fill.
+        case blank
+        /// This toolkit's; `current` when every migration it knows is applied.
+        case ours(current: Bool)
+        /// This toolkit's, upgraded by a later version: migrations this one does not know.
+        case newer(unknownMigrations: [String])
+        /// Another program's: its tables and views (or, with none, its application id).
+        case foreign(objects: [String], applicationID: Int32)
+    }
+
+    /// The file's standing, read in one transaction of `db` (which may be read-only).
+    ///
+    /// A file is this toolkit's when GRDB's ledger of migrations names the first migration
+    /// this toolkit ever shipped: another program's tables are never taken over (switched to
+    /// WAL, given this toolkit's tables), and a later version's schema is not trusted to mean
+    /// what this version reads into it (a later migration may rename, split or recount).
+    static func standing(_ db: Database) throws -> Standing {
+        let objects = try String.fetchAll(db, sql: """
+            SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND type IN ('table', 'view') ORDER BY name
+            """)
+        let applicationID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+        if objects.isEmpty && applicationID == 0 { return .blank }
+        let applied = objects.contains("grdb_migrations") ? try migrator.appliedIdentifiers(db) : []
+        let known = migrator.migrations
+        guard applicationID == 0, let first = known.first, applied.contains(first) else {
+            return .foreign(objects: objects, applicationID: applicationID)
+        }
+        let unknown = applied.subtracting(known).sorted()
+        if !unknown.isEmpty { return .newer(unknownMigrations: unknown) }
+        return .ours(current: applied.isSuperset(of: known))
+    }
+}

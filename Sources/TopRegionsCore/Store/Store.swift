@@ -46,6 +46,10 @@ public final class Store: Sendable {
     /// How long a writer waits for another process's write transaction to finish.
     public static let busyTimeout: TimeInterval = 60
 
+    /// How long a writer on its way out waits to empty the -wal: for readers in the middle of
+    /// a read of it, and another writer's transaction (a load's batch takes well under this).
+    static let closingWait: TimeInterval = 5
+
     /// What SQLite files start with (https://www.sqlite.org/fileformat.html).
     static let header = Array("SQLite format 3\0".utf8)
 
@@ -87,13 +91,26 @@ public final class Store: Sendable {
             if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
                 throw Failure(.cannotCreate, "cannot create database \(path): directory \(directory) does not exist")
             }
+        } else {
+            try Self.refuseUnlessOurs(file)
         }
-        let locks = try KeyLockFile(path: Self.lockFilePath(file))
+        let locks = try Self.keyLocks(file)
         lockFile = locks
         isCurrent = true
 
         var configuration = Self.configuration()
         configuration.prepareDatabase { db in
+            if !db.configuration.readonly {
+                // The writer's connection, before GRDB switches the file to WAL: the file is
+                // looked at before anything is written to it.
+                do {
+                    _ = try Self.accept(Schema.standing(db), file)
+                } catch {
+                    // Not ours: its -wal is neither copied into it nor removed at close.
+                    _ = tr_sqlite_no_checkpoint_on_close(UnsafeMutableRawPointer(db.sqliteConnection))
+                    throw error
+                }
+            }
             // Batches are staged in temporary tables: keep them in memory. A larger page cache
             // keeps the photo indexes of a big store in memory while a batch updates them.
             try db.execute(sql: "PRAGMA temp_store = MEMORY; PRAGMA cache_size = -65536")
@@ -111,8 +128,25 @@ public final class Store: Sendable {
             }
         } catch {
             // Nothing is left beside a path that did not open as a database.
-            if locks.createdFile { unlink(file.realPath + ".lock") }
+            if locks.createdFile { locks.removeIfUnused() }
             throw Self.openingError(error, file)
+        }
+    }
+
+    /// A writer empties the -wal (every page copied into the database file, the log cut to 0
+    /// bytes) before its connections close. SQLite does that itself only when the last
+    /// connection to the database closes: not while another process has it open (a reader
+    /// piped into a pager, another writer), and never from a reader, which is read-only. So
+    /// a -wal stayed as large as the writers had made it (1 MB after 8 loads beside 5 readers;
+    /// 32 MB in larger runs), with every process gone. Now the writer that finishes last
+    /// leaves it empty whoever else has the database open, unless a reader is still reading
+    /// from it after `closingWait` (the next writer to finish empties it), or the writer was
+    /// killed.
+    deinit {
+        guard !isReadOnly else { return }
+        try? pool.writeWithoutTransaction { db in
+            sqlite3_busy_timeout(db.sqliteConnection, Int32(Self.closingWait * 1000))
+            _ = try db.checkpoint(.truncate)
         }
     }
 
@@ -121,15 +155,18 @@ public final class Store: Sendable {
         realPath = file.realPath
         isReadOnly = true
         lockFile = nil
-        (pool, isCurrent) = try Self.openReadOnly(file, Self.readOnlyConfiguration())
+        try Self.refuseUnlessOurs(file)
+        let (queue, standing) = try Self.openReadOnly(file, Self.readOnlyConfiguration())
+        pool = queue
+        isCurrent = try Self.accept(standing, file)
     }
 
-    /// One read-only connection, and whether every migration this toolkit knows is applied
-    /// (asked in the first read, which opens the WAL: this is where a missing -shm shows).
-    private static func openReadOnly(_ file: DatabaseFile, _ configuration: Configuration) throws -> (DatabaseQueue, Bool) {
-        func open(_ path: String) throws -> (DatabaseQueue, Bool) {
+    /// One read-only connection, and the file's standing (read in the first read, which opens
+    /// the WAL: this is where a missing -shm shows).
+    private static func openReadOnly(_ file: DatabaseFile, _ configuration: Configuration) throws -> (DatabaseQueue, Schema.Standing) {
+        func open(_ path: String) throws -> (DatabaseQueue, Schema.Standing) {
             let queue = try DatabaseQueue(path: path, configuration: configuration)
-            return (queue, try queue.read { try Schema.migrator.hasCompletedMigrations($0) })
+            return (queue, try queue.read { try Schema.standing($0) })
         }
         do {
             return try open(file.realPath)
@@ -144,6 +181,41 @@ public final class Store: Sendable {
         }
     }
 
+    /// Refuses an existing file without a -wal beside it that is not this toolkit's (or that a
+    /// later version upgraded), looking at it as an unchanging file: opened by SQLite, even
+    /// read-only, a WAL database gets a -wal and -shm, and a rollback journal left by a crash
+    /// is rolled back. Every file of this toolkit's has its -wal (writers keep it), so this
+    /// costs nothing in the usual case; with a -wal, the connection that opens it looks (a
+    /// reader's first read, the writer's `prepareDatabase`). A look that fails (the file
+    /// changed while it was read) is left to that connection too.
+    private static func refuseUnlessOurs(_ file: DatabaseFile) throws {
+        guard file.exists, !file.isEmpty, !FileManager.default.fileExists(atPath: file.realPath + "-wal"),
+              let unchanging = file.unchangingURI,
+              let standing = try? DatabaseQueue(path: unchanging, configuration: readOnlyConfiguration()).read(Schema.standing)
+        else { return }
+        _ = try accept(standing, file)
+    }
+
+    /// Refuses a file that is not this toolkit's database, or one a later version upgraded,
+    /// with nothing changed; says whether every migration this toolkit knows is applied.
+    private static func accept(_ standing: Schema.Standing, _ file: DatabaseFile) throws -> Bool {
+        switch standing {
+        case .blank:
+            return false
+        case .ours(let current):
+            return current
+        case .newer(let unknown):
+            // 78: the file is sound, the tools are too old for it (what to fix is the installation).
+            throw Failure(.misconfigured, "the database \(file.path) was upgraded by a newer version of this toolkit (its migration '\(unknown[0])' is unknown to this one); use that version or a later one; nothing was changed")
+        case .foreign(let objects, let applicationID):
+            // 65, as for a file that is not SQLite at all: what is at the path is not this toolkit's data.
+            let what = objects.isEmpty
+                ? "application id \(applicationID)"
+                : Grammar.count(objects.count, "table") + ": " + objects.prefix(5).joined(separator: ", ") + (objects.count > 5 ? ", ..." : "")
+            throw Failure(.invalidData, "\(file.path) is another program's SQLite database (\(what)), not this toolkit's; nothing was changed")
+        }
+    }
+
     /// SQLite's process-wide settings, made once before the first connection opens: no
     /// allocation statistics (nothing reads them, and each of a load's millions of
     /// allocations took their mutex).
@@ -151,14 +223,16 @@ public final class Store: Sendable {
         _ = tr_sqlite_memstatus_off()  // SQLITE_MISUSE when something opened SQLite first: harmless
     }()
 
-    /// The lock file of the database at `path`: beside the file itself, symbolic links
-    /// resolved, so that every process opening the same file, by whatever path, shares it.
-    public static func lockFilePath(for path: String) throws -> String {
-        lockFilePath(try DatabaseFile.inspect(path))
+    /// The lock file of the database at `path` (made when missing; see `keyLocks(_:)`).
+    public static func keyLocks(for path: String) throws -> KeyLockFile {
+        try keyLocks(DatabaseFile.inspect(path))
     }
 
-    private static func lockFilePath(_ file: DatabaseFile) -> String {
-        file.realPath + ".lock"
+    /// The lock file of a database: beside the file itself, symbolic links resolved, so that
+    /// every process opening the same file, by whatever path, shares it; made with the
+    /// database's owner and permissions, as SQLite makes the -wal and -shm.
+    private static func keyLocks(_ file: DatabaseFile) throws -> KeyLockFile {
+        try KeyLockFile(path: file.realPath + ".lock", ownedLike: file.realPath)
     }
 
     private static func configuration() -> Configuration {
@@ -188,72 +262,6 @@ public final class Store: Sendable {
         _ = sqlite3_file_control(db.sqliteConnection, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
         // Emptied at close, and after a checkpoint that lets it restart past this size.
         try db.execute(sql: "PRAGMA journal_size_limit = \(32 << 20)")
-    }
-
-    /// The error a user reads when the database could not be opened.
-    private static func openingError(_ error: any Error, _ file: DatabaseFile) -> any Error {
-        guard let databaseError = error as? DatabaseError else { return error }
-        switch databaseError.resultCode {
-        case .SQLITE_NOTADB:
-            return Failure(.invalidData, "\(file.path) is not an SQLite database")
-        case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH:
-            if let resource = describe(databaseError, path: file.path) { return resource }
-            if !file.isWritableHere, !FileManager.default.fileExists(atPath: file.realPath + "-shm") {
-                return Failure(.cannotCreate, "cannot read the database \(file.path) without write access to its directory: SQLite needs \(file.realPath)-shm, which is missing (a writing tool of this toolkit leaves it; run one once as a user who may write the database)")
-            }
-            return Failure(.cannotCreate, "cannot open database \(file.path): \(databaseError.message ?? "\(databaseError)")")
-        default:
-            return describe(databaseError, path: file.path)
-                ?? Failure(.cannotCreate, "cannot open database \(file.path): \(databaseError.message ?? "\(databaseError)")")
-        }
-    }
-
-    /// The kind and words for an SQLite failure that is about the machine (descriptors,
-    /// memory, disk) or about another process (busy), or about damaged data; nil for
-    /// anything else.
-    public static func describe(_ error: DatabaseError, path: String?) -> Failure? {
-        let detail = error.message ?? "\(error)"
-        let database = path.map { "the database \($0)" } ?? "the database"
-        switch error.resultCode {
-        case .SQLITE_BUSY, .SQLITE_LOCKED:
-            return Failure(.temporary, "\(database) is busy (another process holds it): \(detail)")
-        case .SQLITE_CORRUPT, .SQLITE_NOTADB:
-            return Failure(.invalidData, "\(database) is damaged or not a database: \(detail)")
-        case .SQLITE_FULL:
-            return Failure(.inputOutput, "cannot write \(database): the disk is full")
-        case .SQLITE_IOERR:
-            if error.extendedResultCode == .SQLITE_IOERR_NOMEM { return Failure(.resourceExhausted, "out of memory using \(database)") }
-            return Failure(.inputOutput, "input/output error on \(database): \(detail)")
-        case .SQLITE_NOMEM:
-            return Failure(.resourceExhausted, "out of memory using \(database)")
-        case .SQLITE_CANTOPEN:
-            // SQLite does not say why; a process at its descriptor limit is the usual reason.
-            if let free = Descriptors.free(), free < 8 {
-                return Failure(.resourceExhausted, "cannot open \(database): \(Descriptors.exhausted)")
-            }
-            return nil
-        default:
-            return nil
-        }
-    }
-
-    /// Any error from using the store, as the user reads it (its kind and words).
-    public func failure(describing error: any Error) -> Failure {
-        if let error = error as? Failure { return error }
-        if let error = error as? DatabaseError {
-            return Self.describe(error, path: path) ?? Failure(.internalError, "database error: \(error.message ?? "\(error)")")
-        }
-        return Failure(.internalError, "\(error)")
-    }
-
-    /// Runs `body`; its database errors come out as `failure(describing:)` says them (naming this
-    /// database, with the kind their cause is).
-    public func naming<T>(_ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch let error as DatabaseError {
-            throw failure(describing: error)
-        }
     }
 
     /// Runs `body` in one `BEGIN IMMEDIATE` transaction: all of it is committed, or none.
@@ -306,106 +314,5 @@ public final class Store: Sendable {
             throw Failure(.cannotCreate, "cannot create the database directory \(directory): \(error.reason)")
         }
         return directory + "/topregions.db"
-    }
-}
-
-/// What is at a database path, checked before SQLite touches it: SQLite would happily
-/// create `/dev/null-wal`, or a lock file beside a directory, before finding out.
-struct DatabaseFile {
-    /// As given.
-    var path: String
-    /// Symbolic links resolved (for a file yet to be created: its directory resolved).
-    var realPath: String
-    var exists: Bool
-    /// Permission bits of the file and of its directory (when they exist).
-    var fileMode: mode_t = 0
-    var directoryMode: mode_t = 0
-
-    static func inspect(_ path: String) throws -> DatabaseFile {
-        guard !path.isEmpty else { throw Failure(.invalidArgument, "--db: the path is empty") }
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            let code = errno
-            guard code == ENOENT else {
-                throw SystemFailure.error(code, "cannot use the database \(path)", otherwise: .notFound)
-            }
-            var link = stat()
-            if lstat(path, &link) == 0, (link.st_mode & S_IFMT) == S_IFLNK {
-                throw Failure(.notFound, "the database \(path) is a symbolic link to a file that does not exist")
-            }
-            let directory = (path as NSString).deletingLastPathComponent
-            let name = (path as NSString).lastPathComponent
-            let realDirectory = directory.isEmpty ? "." : directory
-            guard let resolved = realpath(realDirectory, nil) else {
-                let code = errno
-                if code == ENOENT || code == ENOTDIR {
-                    // Reported by the caller: no database (readers), or no directory (writers).
-                    return DatabaseFile(path: path, realPath: path, exists: false)
-                }
-                throw SystemFailure.error(code, "cannot use the directory of the database \(path)", otherwise: .cannotCreate)
-            }
-            defer { free(resolved) }
-            var file = DatabaseFile(path: path, realPath: String(cString: resolved) + "/" + name, exists: false)
-            var directoryInfo = stat()
-            if stat(realDirectory, &directoryInfo) == 0 { file.directoryMode = directoryInfo.st_mode }
-            return file
-        }
-        let kind: String? = switch info.st_mode & S_IFMT {
-        case S_IFREG: nil
-        case S_IFDIR: "a directory"
-        case S_IFCHR, S_IFBLK: "a device"
-        case S_IFIFO: "a pipe (FIFO)"
-        case S_IFSOCK: "a socket"
-        default: "not a regular file"
-        }
-        if let kind {
-            throw Failure(.notFound, "the database \(path) is \(kind), not a database file; nothing was created")
-        }
-        guard let resolved = realpath(path, nil) else {
-            throw SystemFailure.error(errno, "cannot use the database \(path)", otherwise: .notFound)
-        }
-        defer { free(resolved) }
-        var file = DatabaseFile(path: path, realPath: String(cString: resolved), exists: true, fileMode: info.st_mode)
-        var directoryInfo = stat()
-        if stat((file.realPath as NSString).deletingLastPathComponent, &directoryInfo) == 0 { file.directoryMode = directoryInfo.st_mode }
-        if info.st_size > 0 { try file.checkHeader() }
-        return file
-    }
-
-    /// An existing file that is not SQLite's is refused before SQLite opens it (and
-    /// creates its -wal beside it).
-    private func checkHeader() throws {
-        let fd = open(realPath, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            throw SystemFailure.error(errno, "cannot read the database \(path)", otherwise: .notFound)
-        }
-        defer { close(fd) }
-        var head = [UInt8](repeating: 0, count: Store.header.count)
-        let count = read(fd, &head, head.count)
-        guard count >= 0 else { throw SystemFailure.error(errno, "cannot read the database \(path)", otherwise: .inputOutput) }
-        guard count == head.count, head == Store.header else {
-            throw Failure(.invalidData, "\(path) is not an SQLite database; nothing was changed")
-        }
-    }
-
-    /// Whether this process may create files beside the database and write it.
-    var isWritableHere: Bool {
-        let directory = (realPath as NSString).deletingLastPathComponent
-        return access(directory.isEmpty ? "." : directory, W_OK | X_OK) == 0 && (!exists || access(realPath, W_OK) == 0)
-    }
-
-    /// SQLite's `immutable` URI for the database, when reading it as an unchanging file is
-    /// safe: no -wal holds changes not yet in the file, and neither the file nor its
-    /// directory can be written by anyone but the superuser (no write permission bits), so
-    /// no writer can start while it is read. nil otherwise.
-    var immutableURI: String? {
-        let noWriteBits: mode_t = 0o222
-        guard exists, fileMode & noWriteBits == 0, directoryMode & noWriteBits == 0,
-              !FileManager.default.fileExists(atPath: realPath + "-wal")
-        else { return nil }
-        var allowed = CharacterSet.urlPathAllowed
-        allowed.remove(charactersIn: "?#%")
-        guard let encoded = realPath.addingPercentEncoding(withAllowedCharacters: allowed) else { return nil }
-        return "file:\(encoded)?mode=ro&immutable=1"
     }
 }

@@ -11,25 +11,56 @@ import Synchronization
 /// a second key while holding one must always take them in the same order everywhere (the
 /// photo cache: a photo's key, then "index"), or use `tryLock` for the second, as eviction
 /// does; otherwise two holders could wait for each other forever.
+///
+/// The file may be removed while nobody holds a key (`removeIfUnused`): a key is held only
+/// once the file it was taken in is still the one at `path`, so a process that opened the
+/// removed file takes its key again in the new one.
 public final class KeyLockFile: Sendable {
     public let path: String
     /// Whether this object created the file (so a caller whose next step fails may remove
     /// it again, leaving nothing behind).
     public let createdFile: Bool
+    /// The file whose owner and permissions the lock file gets when it is made.
+    private let ownerFile: String?
 
-    public init(path: String) throws {
+    /// `ownedLike`: a file (the database) whose owner and permission bits the lock file is
+    /// given when it is made, as SQLite gives them to the -wal and -shm. Without it, the
+    /// lock file is 0644 (less the umask) and its maker's.
+    public init(path: String, ownedLike ownerFile: String? = nil) throws {
         self.path = path
-        var fd = Glibc.open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        var created = fd >= 0
-        if fd < 0 && errno == EEXIST {
-            fd = Glibc.open(path, O_RDWR | O_CLOEXEC)
-            created = false
-        }
-        guard fd >= 0 else {
-            throw SystemFailure.error(errno, "cannot create the lock file \(path)", otherwise: .cannotCreate)
-        }
+        self.ownerFile = ownerFile
+        let (fd, created) = try Self.open(path, ownedLike: ownerFile, failure: "cannot create the lock file")
         close(fd)
         createdFile = created
+    }
+
+    /// The lock file open for reading and writing, made when missing; and whether it was.
+    ///
+    /// Made by root (a writer run by cron as root, or by hand with sudo) it would be root's,
+    /// 0644, and lock the database's owner out of every write (73): it is given the owner
+    /// file's owner and group then, as SQLite does for the -wal and -shm.
+    private static func open(_ path: String, ownedLike ownerFile: String?, failure: String) throws -> (fd: Int32, created: Bool) {
+        while true {
+            let fd = Glibc.open(path, O_RDWR | O_CLOEXEC)
+            if fd >= 0 { return (fd, false) }
+            guard errno == ENOENT else {
+                throw SystemFailure.error(errno, "\(failure) \(path)", otherwise: .cannotCreate)
+            }
+            var owner = stat()
+            let hasOwner = ownerFile.map { stat($0, &owner) == 0 } ?? false
+            let mode = hasOwner ? owner.st_mode & 0o666 : 0o644
+            let made = Glibc.open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+            if made < 0 {
+                if errno == EEXIST { continue }  // made by another process meanwhile
+                throw SystemFailure.error(errno, "\(failure) \(path)", otherwise: .cannotCreate)
+            }
+            if hasOwner {
+                // Exactly the owner's permissions, whatever the umask.
+                _ = fchmod(made, mode)
+                if geteuid() == 0 { _ = fchown(made, owner.st_uid, owner.st_gid) }
+            }
+            return (made, true)
+        }
     }
 
     /// Waits until `key` is free, then holds it until `unlock()`. Throws when no descriptor
@@ -48,20 +79,44 @@ public final class KeyLockFile: Sendable {
     }
 
     private func acquire(at offset: Int64, wait: Bool) throws -> KeyLock? {
-        let fd = try openDescriptor()
-        let status = tr_ofd_lock(fd, offset, true, wait)
-        if status == 0 { return KeyLock(fd: fd, offset: offset) }
-        close(fd)
-        if !wait && (status == EAGAIN || status == EACCES) { return nil }
-        throw SystemFailure.error(status, "cannot lock \(path)", otherwise: .internalError)
+        while true {
+            let fd = try openDescriptor()
+            let status = tr_ofd_lock(fd, offset, true, wait)
+            if status == 0 {
+                if Self.isStillAtPath(fd, path) { return KeyLock(fd: fd, offset: offset) }
+                // Removed (and perhaps made anew) while this process waited: take it there.
+                _ = tr_ofd_unlock(fd, offset)
+                close(fd)
+                continue
+            }
+            close(fd)
+            if !wait && (status == EAGAIN || status == EACCES) { return nil }
+            throw SystemFailure.error(status, "cannot lock \(path)", otherwise: .internalError)
+        }
     }
 
+    /// Whether the file open at `fd` is the one `path` names now.
+    private static func isStillAtPath(_ fd: Int32, _ path: String) -> Bool {
+        var open = stat(), named = stat()
+        guard fstat(fd, &open) == 0, stat(path, &named) == 0 else { return false }
+        return open.st_dev == named.st_dev && open.st_ino == named.st_ino
+    }
+
+    /// Removes the lock file if no process holds any of its keys (nor waits in it for one:
+    /// it takes them again in a new file); says whether it did. For a caller that made the
+    /// file for something that then did not happen, so that nothing is left behind.
+    @discardableResult
+    public func removeIfUnused() -> Bool {
+        let fd = Glibc.open(path, O_RDWR | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        guard tr_ofd_try_lock_whole(fd) == 0, Self.isStillAtPath(fd, path) else { return false }
+        return unlink(path) == 0
+    }
+
+    /// A descriptor of the lock file, made (owned as the database is) when it is not there.
     private func openDescriptor() throws -> Int32 {
-        let fd = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            throw SystemFailure.error(errno, "cannot open the lock file \(path)", otherwise: .cannotCreate)
-        }
-        return fd
+        try Self.open(path, ownedLike: ownerFile, failure: "cannot open the lock file").fd
     }
 
     /// A set of pins of this process, on a descriptor of its own.
@@ -106,6 +161,12 @@ public final class KeyLock: Sendable {
     fileprivate init(fd: Int32, offset: Int64) {
         self.fd = Atomic(fd)
         self.offset = offset
+    }
+
+    /// The descriptor the key is held on (-1 once unlocked): a child process given a copy
+    /// holds the key too, until the copy's last holder closes it or `unlock()` releases it.
+    var descriptor: Int32 {
+        fd.load(ordering: .acquiring)
     }
 
     public func unlock() {

@@ -1,3 +1,4 @@
+import CSupport
 import Foundation
 
 /// Runs executables joined by pipes, as a shell runs `a | b | c`: each stage's standard
@@ -5,7 +6,13 @@ import Foundation
 /// every stage writes its diagnostics (and progress, on a terminal) to this process's
 /// standard error. Children start with SIGPIPE at its default and no signal blocked, as
 /// from a shell, and get no other descriptor of this process (everything here is opened
-/// close-on-exec).
+/// close-on-exec) but the lock they are given to share.
+///
+/// The children die with this process: the kernel kills each (SIGKILL) when the thread that
+/// started it ends, this process killed with -9 included, so a stage never runs on, orphaned,
+/// beside the work of whoever comes next. A lock given to `run` is held by the children too,
+/// on the same open file, until the last of them has ended: whoever waits for it starts
+/// after every stage is gone, not when this process is.
 public enum ProcessPipeline {
     public struct Stage: Sendable {
         /// An absolute path.
@@ -31,7 +38,10 @@ public enum ProcessPipeline {
 
     /// Starts every stage, waits for all of them, and returns how each ended, in pipeline
     /// order. `lastOutput` is the descriptor the last stage writes its standard output to.
-    public static func run(_ stages: [Stage], environment: [String: String], lastOutput: Int32 = STDOUT_FILENO) throws -> [Outcome] {
+    /// Call it on a thread that lives until it returns (as it does, unless the process ends).
+    public static func run(
+        _ stages: [Stage], environment: [String: String], lastOutput: Int32 = STDOUT_FILENO, sharing lock: KeyLock? = nil
+    ) throws -> [Outcome] {
         precondition(!stages.isEmpty)
         var pipes: [(read: Int32, write: Int32)] = []
         defer {
@@ -58,7 +68,7 @@ public enum ProcessPipeline {
             let input = index > 0 ? pipes[index - 1].read : STDIN_FILENO
             let output = index < stages.count - 1 ? pipes[index].write : lastOutput
             do {
-                started.append((stage, try spawn(stage, input: input, output: output, environment: environmentLines)))
+                started.append((stage, try spawn(stage, input: input, output: output, keeping: lock?.descriptor ?? -1, environment: environmentLines)))
             } catch {
                 failure = error
                 break
@@ -85,25 +95,7 @@ public enum ProcessPipeline {
         return outcomes
     }
 
-    private static func spawn(_ stage: Stage, input: Int32, output: Int32, environment: [String]) throws -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        if input != STDIN_FILENO { posix_spawn_file_actions_adddup2(&actions, input, STDIN_FILENO) }
-        if output != STDOUT_FILENO { posix_spawn_file_actions_adddup2(&actions, output, STDOUT_FILENO) }
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGPIPE)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        var unblocked = sigset_t()
-        sigemptyset(&unblocked)
-        posix_spawnattr_setsigmask(&attributes, &unblocked)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-
+    private static func spawn(_ stage: Stage, input: Int32, output: Int32, keeping descriptor: Int32, environment: [String]) throws -> pid_t {
         let argv = ([stage.executable] + stage.arguments).map { strdup($0) }
         let envp = environment.map { strdup($0) }
         defer {
@@ -111,7 +103,7 @@ public enum ProcessPipeline {
             envp.forEach { free($0) }
         }
         var pid = pid_t()
-        let status = posix_spawn(&pid, stage.executable, &actions, &attributes, argv + [nil], envp + [nil])
+        let status = tr_spawn_dying_with_parent(stage.executable, argv + [nil], envp + [nil], input, output, descriptor, SIGKILL, &pid)
         guard status == 0 else {
             throw SystemFailure.error(status, "cannot start \(stage.executable)", otherwise: .unavailable)
         }

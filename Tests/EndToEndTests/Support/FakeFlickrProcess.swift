@@ -96,6 +96,13 @@ final class FakeFlickrProcess {
         return result.stdout
     }
 
+    /// Requests the fake has received so far, answered or not (its answers may be held back
+    /// by --latency-ms).
+    func received() throws -> Int {
+        let object = try JSONSerialization.jsonObject(with: Data(try control("/_fake/received", post: false).utf8)) as? [String: Any]
+        return object?["requests"] as? Int ?? -1
+    }
+
     /// The fake's ground truth as (region id, name, photographers, photos) lines.
     static func truthLines(_ ndjson: String) -> [String] {
         ndjson.split(separator: "\n").map { line in

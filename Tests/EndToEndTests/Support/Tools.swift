@@ -76,6 +76,16 @@ enum Tools {
         return RunningTool(process: process, scratch: scratch)
     }
 
+    /// Makes a database with no photo in it, as a user gets one: a photo loaded, then deleted
+    /// (a run with nothing to store creates no database).
+    static func makeEmptyDatabase(_ db: String, environment: [String: String]) throws {
+        let load = try run("regions-load", ["-q", "--db", db], input: Array(#"{"id":"1","owner":"a@N01"}"#.utf8), environment: environment)
+        let delete = try run("regions-load", ["-q", "--db", db, "--delete", "1"], environment: environment)
+        guard load.status == 0, delete.status == 0 else {
+            throw FakeFlickrProcess.FakeError(message: "cannot make an empty database: \(load.stderr)\(delete.stderr)")
+        }
+    }
+
     /// Runs a shell pipeline (for `| head` and friends).
     static func shell(_ script: String, environment: [String: String]) throws -> RunResult {
         var environment = environment

@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+
+/// Issue 26.5 through the built binaries: the flickr-recent | place-resolve | regions-load
+/// that regions-top runs to fill an empty database dies with it, and a regions-top waiting
+/// for that refresh does not start its own beside it.
+@Suite struct RefreshKilledEndToEndTests {
+    /// The processes whose parent is `pid`.
+    static func children(of pid: pid_t) -> [pid_t] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap(pid_t.init).filter { parent(of: $0) == pid }.sorted()
+    }
+
+    /// Field 4 of /proc/PID/stat, after the command name in parentheses.
+    static func parent(of pid: pid_t) -> pid_t? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")")
+        else { return nil }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        return fields.count > 1 ? pid_t(fields[1]) : nil
+    }
+
+    /// Whether `pid` has ended: gone, or a zombie nobody has reaped yet.
+    static func hasEnded(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")")
+        else { return true }
+        return stat[stat.index(after: close)...].split(separator: " ").first == "Z"
+    }
+
+    /// Asks `condition` until it holds or `seconds` have passed; says whether it held.
+    static func within(_ seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if try condition() { return true }
+            usleep(10_000)
+        }
+        return try condition()
+    }
+
+    /// The fake holds every answer back for 5 s, so a regions-top killed while its
+    /// flickr-recent waits for the first page has asked exactly that page. Its three stages
+    /// end within a moment of it (before the fake could answer), and the regions-top started
+    /// meanwhile refreshes alone once they are gone: the fake's log holds one refresh's
+    /// requests, the same as the pipeline typed in a shell makes, plus the one page the killed
+    /// refresh had asked. (Before: the stages ran on as orphans, and the waiting regions-top
+    /// refreshed beside them, every search asked twice.)
+    @Test func killingARefreshingRegionsTopEndsItsStagesAndTheNextRefreshesAlone() throws {
+        let scratch = Scratch()
+        let fake = try FakeFlickrProcess(RefreshWhenEmptyEndToEndTests.world + ["--latency-ms", "5000"], scratch: scratch)
+        let environment = fake.environment(home: scratch.path)
+        let db = scratch.file("photos.db")
+        let arguments = ["--db", db, "--format", "ndjson", "-q"]
+
+        let killed = try Tools.start("regions-top", arguments, environment: environment)
+        #expect(try Self.within(30) { try fake.received() == 1 }, "flickr-recent never asked")
+        var stages: [pid_t] = []
+        #expect(Self.within(10) {
+            stages = Self.children(of: killed.pid)
+            return stages.count == 3
+        }, "regions-top's stages: \(stages)")
+        let waiting = try Tools.start("regions-top", arguments, environment: environment)
+        #expect(kill(killed.pid, SIGKILL) == 0)
+        // (Foundation's Process says a process has ended only once every descriptor it gave it
+        // is closed, by its children too: /proc tells at once.)
+        #expect(Self.within(2) { Self.hasEnded(killed.pid) })
+        #expect(Self.within(2) { stages.allSatisfy(Self.hasEnded) }, "stages still running after their regions-top was killed: \(stages.filter { !Self.hasEnded($0) })")
+        #expect(try fake.received() == 1, "the killed refresh asked more")
+
+        // The waiting regions-top's refresh, without the latency.
+        try fake.control("/_fake/faults?latency_ms=0")
+        let answer = try waiting.wait()
+        #expect(answer.status == 0, "\(answer.stderr)")
+        let expected = try RefreshWhenEmptyEndToEndTests.byHand(scratch, db: scratch.file("by-hand.db"), arguments: ["--format", "ndjson"])
+        #expect(answer.stdout == expected.answer.stdout && !answer.stdout.isEmpty)
+        // Every request answered (the killed refresh's first page too, to nobody).
+        #expect(try Self.within(10) { try fake.requests().count == fake.received() })
+        let requests = RefreshWhenEmptyEndToEndTests.summaries(try fake.requests())
+        let firstPage = try #require(expected.requests.first { $0.contains("flickr.photos.search") && $0.contains("&page=1&") })
+        #expect(requests == (expected.requests + [firstPage]).sorted())
+        #expect(stages.allSatisfy(Self.hasEnded))
+        _ = try killed.wait()
+        #expect(killed.process.terminationReason == .uncaughtSignal && killed.process.terminationStatus == SIGKILL)
+    }
+}
+
