@@ -146,11 +146,11 @@ extension PhotoRecord {
         var thumbURL: String?, flickrThumbURL: String?
         var photoURL: String?, flickrPhotoURL: String?
         var regionID: String?, region: String?
-        var extra = JSONObject()
+        var extra = JSONObjectBuilder()
 
         for (key, value) in object.members {
             guard let field = Field(name: key) else {
-                extra[key] = value
+                extra.set(key, value)
                 continue
             }
             switch field {
@@ -188,7 +188,7 @@ extension PhotoRecord {
             id: id, owner: owner, ownerName: ownerName ?? flickrOwnerName ?? "", title: title, description: description,
             latitude: latitude, longitude: longitude, placeID: placeID, uploaded: uploaded ?? flickrUploaded,
             thumbURL: thumbURL ?? flickrThumbURL, photoURL: photoURL ?? flickrPhotoURL,
-            regionID: regionID, region: regionID == nil ? nil : (region ?? ""), extra: extra)
+            regionID: regionID, region: regionID == nil ? nil : (region ?? ""), extra: extra.object)
     }
 
     /// Fills in missing image URLs from Flickr's `server` and `secret` fields, in today's
