@@ -106,7 +106,7 @@ public final class FlickrClient {
                 record.extra = JSONObject()
                 records.append(record)
             } catch {
-                unreadable.append("photo \(object["id"].flatMap(\.scalarText) ?? "#\(index)"): \(error.message)")
+                unreadable.append(settings.key.redact("photo \(object["id"].flatMap(\.scalarText) ?? "#\(index)"): \(error.message)"))
             }
         }
         return SearchPage(
@@ -163,7 +163,7 @@ public final class FlickrClient {
             try settings.budget.take()
             try settings.ledger?.admit(now: settings.now())
             let started = settings.now()
-            let failure: FlickrError
+            var failure: FlickrError
             var retryAfter: Double?
             do throws(HTTPError) {
                 let (head, body) = try session.fetch(url, timeouts: .api)
@@ -181,11 +181,12 @@ public final class FlickrClient {
                     failure = .http(method: method, status: head.status)
                 }
             } catch {
-                // libcurl's messages name hosts, not queries, but nothing printed may hold the key.
-                let redacted = error.redacted(settings.key)
-                trace("GET \(shown) → \(redacted)")
-                failure = .transport(method: method, redacted)
+                trace("GET \(shown) → \(error)")
+                failure = .transport(method: method, error)
             }
+            // Whatever came from outside (Flickr's message, libcurl's words about a redirect's
+            // host) may quote the key: nothing printed, traced or passed on may hold it.
+            failure = failure.redacted(settings.key)
             guard failure.isTemporary else { throw failure }
             return .transient(failure, retryAfter: retryAfter)
         }
