@@ -64,7 +64,7 @@ public struct FlickrRecent: ToolCommand {
         + EnvironmentVariable.imageURLs + EnvironmentVariable.transfers + EnvironmentVariable.clock + EnvironmentVariable.timeZone
 
     public static let exitStatuses: [ExitStatusDoc] = [
-        .init(.ok), .init(.usage), .init(.unavailable, "Flickr refused for good (an HTTP 4xx, an answer that is not Flickr's JSON)."),
+        .init(.ok), .init(.usage), .init(.unavailable, ExitStatuses.flickrRefused),
         .init(.software), .init(.osResource), .init(.cantCreate), .init(.ioError),
         .init(.tempFail, "Temporary: the network failed after retries, --max-calls or FLICKR_HOURLY_LIMIT was reached, or the database stayed busy. The photos printed so far are complete; the next run goes on from there."),
         .init(.config),

@@ -87,7 +87,7 @@ public final class FlickrClient {
 
     public func search(_ query: SearchQuery) throws(FlickrError) -> SearchPage {
         let method = "flickr.photos.search"
-        let response = try call(method, query.parameters)
+        let response = try call(method, query.parameters, maxBytes: Self.searchAnswerLimit)
         guard let photos = response["photos"]?.objectValue, let list = photos["photo"]?.arrayValue else {
             throw .badResponse(method: method, reason: "no photos.photo list")
         }
@@ -121,7 +121,7 @@ public final class FlickrClient {
         let method = "flickr.places.getInfo"
         let response: JSONObject
         do {
-            response = try call(method, [("place_id", placeID)])
+            response = try call(method, [("place_id", placeID)], maxBytes: Self.placeAnswerLimit)
         } catch .api(_, let code, _) where code == 2 || code == 3 {
             return PlaceResolution(placeID: placeID, region: nil)
         }
@@ -142,9 +142,17 @@ public final class FlickrClient {
 
     // MARK: The call
 
+    /// The most a search page may be: 500 photos with their descriptions are well under 2 MB.
+    public static let searchAnswerLimit = 16 << 20
+    /// The most a place's answer may be (they are about 2 KB). Lookups run in parallel, each
+    /// holding its answer in memory: with the search's limit, 32 of them under an endless
+    /// body held more than 500 MB.
+    public static let placeAnswerLimit = 1 << 20
+
     /// One API call: budget and hourly ledger first, then the request, retried with backoff
-    /// while the failure is transient. Returns the response object once `stat` is "ok".
-    public func call(_ method: String, _ parameters: [(String, String)]) throws(FlickrError) -> JSONObject {
+    /// while the failure is transient. Returns the response object once `stat` is "ok". An
+    /// answer over `maxBytes` is refused for good (`HTTPError.tooLarge`).
+    public func call(_ method: String, _ parameters: [(String, String)], maxBytes: Int = searchAnswerLimit) throws(FlickrError) -> JSONObject {
         let query = ([("method", method)] + parameters + [("format", "json"), ("nojsoncallback", "1")])
             .map { "\($0.0)=\(Self.encode($0.1))" }.joined(separator: "&")
         let base = settings.endpoints.apiBase
@@ -166,7 +174,7 @@ public final class FlickrClient {
             var failure: FlickrError
             var retryAfter: Double?
             do throws(HTTPError) {
-                let (head, body) = try session.fetch(url, timeouts: .api)
+                let (head, body) = try session.fetch(url, timeouts: .api, limit: maxBytes)
                 trace("GET \(shown) → \(head.status), \(body.count) bytes, \(String(format: "%.2f", settings.now() - started)) s")
                 switch head.status {
                 case 200:
