@@ -115,6 +115,7 @@ public struct FlickrRecent: ToolCommand {
             }
         }
 
+        try ParallelLimit(perWorker: FlickrClient.descriptors, work: "calls").requireOne()
         let fetcher = RecentFetcher(client: try FlickrClient(settings: settings))
         let progress = ProgressLine(context)
         var report = RecentReport()

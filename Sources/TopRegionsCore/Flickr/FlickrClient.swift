@@ -77,6 +77,11 @@ public final class FlickrClient {
     public let settings: FlickrSettings
     private let session: CurlSession
 
+    /// The descriptors a client may hold at once: its connection, the socket pair libcurl's
+    /// internal multi handle wakes up with, and two more while a resolver thread looks the
+    /// host name up.
+    public static let descriptors = 5
+
     /// Throws when no HTTP handle can be made (out of memory or descriptors, 71).
     public init(settings: FlickrSettings) throws {
         self.settings = settings
