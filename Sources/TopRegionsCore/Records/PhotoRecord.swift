@@ -224,7 +224,7 @@ extension PhotoRecord {
     private static func photoID(_ value: JSONValue, _ key: String) throws(RecordError) -> String {
         let id = try identifier(value, key, maxLength: maxIDDigits)
         guard isPhotoID(id) else {
-            throw RecordError(field: key, message: "field \"\(key)\" must be a photo id: decimal digits only, not \"\(id)\"")
+            throw RecordError(field: key, message: "field \"\(key)\" must be a photo id: decimal digits only, not \(Excerpt.quoted(id))")
         }
         return id
     }
@@ -277,22 +277,22 @@ extension PhotoRecord {
 
     /// Flickr sends coordinates as numbers or numeric strings, photo to photo.
     private static func coordinate(_ value: JSONValue, _ key: String, limit: Double) throws(RecordError) -> Double? {
-        let number: Double
+        let text: String
         switch value {
         case .null: return nil
-        case .number(let text): number = Double(text)!
-        case .string(let text):
-            let trimmed = text.trimmingSpaces()
-            if trimmed.isEmpty { return nil }
+        case .number(let number): text = number
+        case .string(let string):
+            text = string.trimmingSpaces()
+            if text.isEmpty { return nil }
             // Only decimal number text: Swift's Double() would also read "0x1F", "inf", "nan".
-            guard JSONParser.isNumber(trimmed), let parsed = Double(trimmed), parsed.isFinite else {
-                throw RecordError(field: key, message: "field \"\(key)\" must be a number, not \"\(text)\"")
+            guard JSONParser.isNumber(text) else {
+                throw RecordError(field: key, message: "field \"\(key)\" must be a number, not \(Excerpt.quoted(string))")
             }
-            number = parsed
         default: throw RecordError(field: key, message: "field \"\(key)\" must be a number, not \(value.kindName)")
         }
-        guard abs(number) <= limit else {
-            throw RecordError(field: key, message: "field \"\(key)\" is \(JSONWriter.format(number)), outside -\(Int(limit))…\(Int(limit))")
+        // A number too large for a Double (1e400) reads as infinite: out of range as well.
+        guard let number = Double(text), abs(number) <= limit else {
+            throw RecordError(field: key, message: "field \"\(key)\" is \(Excerpt.of(text)), out of range (-\(Int(limit))…\(Int(limit)))")
         }
         return number
     }
@@ -316,13 +316,21 @@ extension PhotoRecord {
             text = s.trimmingSpaces()
             if text.isEmpty { return nil }
             guard JSONParser.isNumber(text) else {
-                throw RecordError(field: key, message: "field \"\(key)\" must be a whole number, not \"\(s)\"")
+                throw RecordError(field: key, message: "field \"\(key)\" must be a whole number, not \(Excerpt.quoted(s))")
             }
         default: throw RecordError(field: key, message: "field \"\(key)\" must be a whole number, not \(value.kindName)")
         }
         if let exact = Int64(text) { return exact }
-        if let double = Double(text), double.isFinite, double == double.rounded(), abs(double) < 9e15 { return Int64(double) }
-        throw RecordError(field: key, message: "field \"\(key)\" must be a whole number, not \(value == .string(text) ? "\"\(text)\"" : text)")
+        let shown = value == .string(text) ? Excerpt.quoted(text) : Excerpt.of(text)
+        // Number text, so Double reads it: infinite when too large for one (1e400).
+        let double = Double(text) ?? .infinity
+        guard !double.isFinite || double == double.rounded() else {
+            throw RecordError(field: key, message: "field \"\(key)\" must be a whole number, not \(shown)")
+        }
+        guard abs(double) < 9e15 else {
+            throw RecordError(field: key, message: "field \"\(key)\" is \(shown), out of range for Unix seconds")
+        }
+        return Int64(double)
     }
 }
 
