@@ -190,7 +190,7 @@ import Testing
         let cut = String(repeating: "7", count: 40) + "… (5000 characters)"
         let cases: [(field: String, message: String)] = [
             (#""latitude":-1e400"#, #"column 27: field "latitude" is -1e400, out of range (-90…90)"#),
-            (#""longitude":"1e400""#, #"column 27: field "longitude" is 1e400, out of range (-180…180)"#),
+            (#""longitude":"1e400""#, #"column 27: field "longitude" is "1e400", out of range (-180…180)"#),
             (#""latitude":\#(digits)"#, #"column 27: field "latitude" is \#(cut), out of range (-90…90)"#),
             (#""uploaded":\#(digits)"#, #"column 27: field "uploaded" is \#(cut), out of range for Unix seconds"#),
             (#""uploaded":"x\#(digits)""#, #"column 27: field "uploaded" must be a whole number, not "x\#(digits.prefix(39))…" (5001 characters)"#),

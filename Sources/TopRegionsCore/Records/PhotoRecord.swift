@@ -277,24 +277,31 @@ extension PhotoRecord {
 
     /// Flickr sends coordinates as numbers or numeric strings, photo to photo.
     private static func coordinate(_ value: JSONValue, _ key: String, limit: Double) throws(RecordError) -> Double? {
-        let text: String
-        switch value {
-        case .null: return nil
-        case .number(let number): text = number
-        case .string(let string):
-            text = string.trimmingSpaces()
-            if text.isEmpty { return nil }
-            // Only decimal number text: Swift's Double() would also read "0x1F", "inf", "nan".
-            guard JSONParser.isNumber(text) else {
-                throw RecordError(field: key, message: "field \"\(key)\" must be a number, not \(Excerpt.quoted(string))")
-            }
-        default: throw RecordError(field: key, message: "field \"\(key)\" must be a number, not \(value.kindName)")
-        }
+        guard let (text, shown) = try numberText(value, key, "a number") else { return nil }
         // A number too large for a Double (1e400) reads as infinite: out of range as well.
         guard let number = Double(text), abs(number) <= limit else {
-            throw RecordError(field: key, message: "field \"\(key)\" is \(Excerpt.of(text)), out of range (-\(Int(limit))…\(Int(limit)))")
+            throw RecordError(field: key, message: "field \"\(key)\" is \(shown), out of range (-\(Int(limit))…\(Int(limit)))")
         }
         return number
+    }
+
+    /// The text of a number, or of a string that holds one (spaces around it aside), and
+    /// that text as a message shows it; nil for null or an empty string. Only decimal number
+    /// text: Swift's Double() would also read "0x1F", "inf", "nan". `expected` says what the
+    /// field must be ("a number").
+    private static func numberText(_ value: JSONValue, _ key: String, _ expected: String) throws(RecordError) -> (text: String, shown: String)? {
+        switch value {
+        case .null: return nil
+        case .number(let text): return (text, Excerpt.of(text))
+        case .string(let string):
+            let text = string.trimmingSpaces()
+            if text.isEmpty { return nil }
+            guard JSONParser.isNumber(text) else {
+                throw RecordError(field: key, message: "field \"\(key)\" must be \(expected), not \(Excerpt.quoted(string))")
+            }
+            return (text, Excerpt.quoted(text))
+        default: throw RecordError(field: key, message: "field \"\(key)\" must be \(expected), not \(value.kindName)")
+        }
     }
 
     /// An upload time: Unix seconds, not before 1970.
@@ -308,20 +315,8 @@ extension PhotoRecord {
 
     /// Unix seconds; Flickr sends `"1700000123"`, exporters sometimes `1700000123.0`.
     private static func integer(_ value: JSONValue, _ key: String) throws(RecordError) -> Int64? {
-        let text: String
-        switch value {
-        case .null: return nil
-        case .number(let n): text = n
-        case .string(let s):
-            text = s.trimmingSpaces()
-            if text.isEmpty { return nil }
-            guard JSONParser.isNumber(text) else {
-                throw RecordError(field: key, message: "field \"\(key)\" must be a whole number, not \(Excerpt.quoted(s))")
-            }
-        default: throw RecordError(field: key, message: "field \"\(key)\" must be a whole number, not \(value.kindName)")
-        }
+        guard let (text, shown) = try numberText(value, key, "a whole number") else { return nil }
         if let exact = Int64(text) { return exact }
-        let shown = value == .string(text) ? Excerpt.quoted(text) : Excerpt.of(text)
         // Number text, so Double reads it: infinite when too large for one (1e400).
         let double = Double(text) ?? .infinity
         guard !double.isFinite || double == double.rounded() else {
