@@ -85,6 +85,15 @@ public struct FaultOptions: Sendable, Equatable {
     public var faultsOn = FaultScope.all
     /// When set, every response in scope gets this body instead of its own.
     public var bodyFault: BodyFault?
+    /// When set, every response in scope is this HTTP status (400…599) with an HTML page.
+    public var status: Int?
+    /// When set, every response in scope redirects (302) here; `{key}` in it stands for the
+    /// API key the request carried.
+    public var redirect: String?
+    /// Error answers quote the API key the request carried, as Flickr's invalid-key message
+    /// and some proxies' pages do: stat:fail messages ("Invalid API Key (the key)"), HTML
+    /// error pages.
+    public var echoKey = false
 
     public init() {}
 
@@ -97,6 +106,10 @@ public struct FaultOptions: Sendable, Equatable {
         try require(retryAfterSeconds >= 0, "--retry-after must be 0 or more")
         try require(dripMilliseconds >= 0, "--drip-ms must be 0 or more")
         try require(faultRepeat >= 0, "--fault-repeat must be 0 or more")
+        if let status { try require((400...599).contains(status), "--status must be an HTTP error status, 400 to 599") }
+        try require(
+            [bodyFault != nil, status != nil, redirect != nil].filter { $0 }.count <= 1,
+            "give at most one of --body-fault, --status and --redirect")
     }
 }
 

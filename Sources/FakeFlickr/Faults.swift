@@ -9,6 +9,8 @@ enum RequestKind: String, Sendable {
 enum InjectedFault: Sendable, Equatable {
     case http429, http500, stat105, truncate
     case body(BodyFault)
+    case status(Int)
+    case redirect(String)
 }
 
 /// What the fault machinery decided for one request.
@@ -19,6 +21,8 @@ struct FaultDecision: Sendable {
     let latencyMilliseconds: Int
     let dripMilliseconds: Int
     let retryAfterSeconds: Int
+    /// Error answers quote the request's API key (`FaultOptions.echoKey`).
+    var echoKey = false
 }
 
 /// Decides faults from a hash of (seed, request key, attempt number): the same sequence of
@@ -80,17 +84,25 @@ final class FaultInjector: Sendable {
                 fault = .truncate
             }
         }
-        if fault == nil, let body = options.bodyFault { fault = .body(body) }
+        if fault == nil {
+            if let body = options.bodyFault {
+                fault = .body(body)
+            } else if let status = options.status {
+                fault = .status(status)
+            } else if let redirect = options.redirect {
+                fault = .redirect(redirect)
+            }
+        }
         return FaultDecision(
             attempt: attempt, fault: fault, latencyMilliseconds: options.latencyMilliseconds,
-            dripMilliseconds: options.dripMilliseconds, retryAfterSeconds: options.retryAfterSeconds)
+            dripMilliseconds: options.dripMilliseconds, retryAfterSeconds: options.retryAfterSeconds, echoKey: options.echoKey)
     }
 }
 
 extension FaultOptions {
     static let controlParameterNames: Set<String> = [
         "latency_ms", "fail_500", "fail_105", "fail_429", "retry_after", "truncate", "drip_ms", "fault_repeat", "faults_on",
-        "body_fault",
+        "body_fault", "status", "redirect", "echo_key",
     ]
 
     /// Reads `POST /_fake/faults?…`: a parameter left out takes its default (0, or 1 for
@@ -128,6 +140,13 @@ extension FaultOptions {
             }
             bodyFault = parsed
         }
+        if query["status"] != nil { status = try integer("status", default: 0) }
+        redirect = query["redirect"]
+        switch query["echo_key"] {
+        case nil, "0": echoKey = false
+        case "1": echoKey = true
+        default: throw FakeFlickrError("echo_key must be 0 or 1")
+        }
         try validate()
     }
 
@@ -144,6 +163,9 @@ extension FaultOptions {
         object.add("fault_repeat", number: faultRepeat)
         object.add("faults_on", string: faultsOn.rawValue)
         if let bodyFault { object.add("body_fault", string: bodyFault.rawValue) }
+        if let status { object.add("status", number: status) }
+        if let redirect { object.add("redirect", string: redirect) }
+        object.add("echo_key", number: echoKey ? 1 : 0)
         return object.serialized
     }
 }

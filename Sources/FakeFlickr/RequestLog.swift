@@ -7,7 +7,7 @@ import Synchronization
 
 /// How a logged response went, as the `fault` field shows it.
 enum LoggedFault: String, Sendable {
-    case none, http429, http500, stat105, truncated, drip
+    case none, http429, http500, stat105, truncated, drip, status, redirect
     case endless, endlessHTML = "endless-html", trickle, hugeLength = "huge-length"
 
     init(_ body: BodyFault) {

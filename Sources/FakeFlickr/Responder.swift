@@ -88,12 +88,16 @@ struct PlannedResponse: Sendable {
     var contentType: String
     var body: Body
     var retryAfterSeconds: Int?
+    /// Where a redirect points.
+    var location: String?
 
-    static func html(_ status: HTTPResponse.Status, _ title: String, _ text: String) -> PlannedResponse {
+    /// An error page; `key`, when the fault that quotes the key is on, is quoted in it.
+    static func html(_ status: HTTPResponse.Status, _ title: String, _ text: String, key: String? = nil) -> PlannedResponse {
+        let quoted = key.map { "<p>Your request (api_key=\($0)) was refused; key \($0).</p>" } ?? ""
         let page = """
             <!DOCTYPE html>
             <html><head><title>\(status.code) \(title)</title></head>
-            <body><h1>\(title)</h1><p>\(text)</p></body></html>
+            <body><h1>\(title)</h1><p>\(text)</p>\(quoted)</body></html>
 
             """
         return PlannedResponse(status: status, contentType: "text/html; charset=utf-8", body: Body(page))
@@ -115,16 +119,24 @@ struct FakeFlickrResponder: HTTPResponder {
         // Everything that is not the REST endpoint is the image host, as on Flickr.
         let kind: RequestKind = (path == "/services/rest/" || path == "/services/rest") ? .rest : .image
         let decision = state.faults.decide(kind: kind, key: kind == .rest ? query.requestKey : path)
+        // The key to quote in error answers, when asked to (an image request carries none).
+        let quotedKey = decision.echoKey ? query["api_key"] ?? "" : nil
         let planned: PlannedResponse
         switch decision.fault {
         case .http429:
-            var tooMany = PlannedResponse.html(.tooManyRequests, "Too Many Requests", "Please slow down and try again later.")
+            var tooMany = PlannedResponse.html(.tooManyRequests, "Too Many Requests", "Please slow down and try again later.", key: quotedKey)
             tooMany.retryAfterSeconds = decision.retryAfterSeconds
             planned = tooMany
         case .http500:
-            planned = .html(.internalServerError, "Internal Server Error", "Something went wrong.")
+            planned = .html(.internalServerError, "Internal Server Error", "Something went wrong.", key: quotedKey)
+        case .status(let code):
+            planned = .html(HTTPResponse.Status(code: code), "Error \(code)", "This request was refused.", key: quotedKey)
+        case .redirect(let target):
+            var redirect = PlannedResponse.html(.found, "Found", "Moved.")
+            redirect.location = target.replacingOccurrences(of: "{key}", with: query["api_key"] ?? "")
+            planned = redirect
         case .stat105:
-            let reply = RestAPI(world: state.world).reply(.serviceUnavailable, query)
+            let reply = RestAPI(world: state.world, quotedKey: quotedKey).reply(.serviceUnavailable, query)
             planned = PlannedResponse(status: .ok, contentType: reply.contentType, body: Body(reply.body))
         case .body(let body):
             if decision.latencyMilliseconds > 0 {
@@ -135,7 +147,7 @@ struct FakeFlickrResponder: HTTPResponder {
                 status: 200, attempt: decision.attempt)
             return misbehave(body, logRequest: logRequest)
         case .truncate, nil:
-            planned = answer(kind: kind, path: path, query: query, authority: request.head.authority)
+            planned = answer(kind: kind, path: path, query: query, authority: request.head.authority, quotedKey: quotedKey)
         }
         if decision.latencyMilliseconds > 0 {
             try await Task.sleep(for: .milliseconds(decision.latencyMilliseconds))
@@ -146,12 +158,12 @@ struct FakeFlickrResponder: HTTPResponder {
         return deliver(planned, decision: decision, channel: context.channel, logRequest: logRequest)
     }
 
-    private func answer(kind: RequestKind, path: String, query: QueryParameters, authority: String?) -> PlannedResponse {
+    private func answer(kind: RequestKind, path: String, query: QueryParameters, authority: String?, quotedKey: String?) -> PlannedResponse {
         let world = state.world
         switch kind {
         case .rest:
             // Image URLs point back at the fake, through the host name the client used.
-            let reply = RestAPI(world: world).respond(
+            let reply = RestAPI(world: world, quotedKey: quotedKey).respond(
                 to: query, now: state.now, imageBaseURL: "http://\(authority ?? "127.0.0.1")")
             return PlannedResponse(status: .ok, contentType: reply.contentType, body: Body(reply.body))
         case .image:
@@ -176,6 +188,9 @@ struct FakeFlickrResponder: HTTPResponder {
         if let retryAfter = planned.retryAfterSeconds {
             headers[.retryAfter] = String(retryAfter)
         }
+        if let location = planned.location {
+            headers[.location] = location
+        }
         let body = planned.body
         let length = body.length
         let truncating = decision.fault == .truncate
@@ -188,6 +203,8 @@ struct FakeFlickrResponder: HTTPResponder {
         case .stat105: .stat105
         case .truncate: .truncated
         case .body(let body): LoggedFault(body)
+        case .status: .status
+        case .redirect: .redirect
         case nil: drip > 0 ? .drip : .none
         }
         let log = state.log

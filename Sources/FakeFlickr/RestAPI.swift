@@ -2,6 +2,8 @@
 /// and Flickr's in-band errors (HTTP 200 with `"stat":"fail"`).
 struct RestAPI {
     let world: World
+    /// The request's API key, to quote in stat:fail messages (`FaultOptions.echoKey`).
+    var quotedKey: String? = nil
 
     struct Reply {
         let body: String
@@ -42,11 +44,17 @@ struct RestAPI {
             }
         }
 
-        var json: String {
+        /// The answer, its message quoting `key` when given: in place of the invalid-key
+        /// message's reason, as Flickr words it ("Invalid API Key (the key)"), else after it.
+        func json(quoting key: String?) -> String {
+            var text = message
+            if let key {
+                if case .invalidAPIKey = self { text = "Invalid API Key (\(key))" } else { text += " (\(key))" }
+            }
             var object = JSONObject()
             object.add("stat", string: "fail")
             object.add("code", number: code)
-            object.add("message", string: message)
+            object.add("message", string: text)
             return object.serialized
         }
     }
@@ -72,7 +80,7 @@ struct RestAPI {
     }
 
     func reply(_ failure: Failure, _ query: QueryParameters) -> Reply {
-        reply(failure.json, query)
+        reply(failure.json(quoting: quotedKey), query)
     }
 
     /// Without `nojsoncallback=1` Flickr answers JSONP, errors included.

@@ -128,6 +128,12 @@ struct FaultArguments: ParsableArguments {
         "Give every response in scope a body that never ends: endless (JPEG), endless-html, trickle (JPEG at 1.5 KB/s), huge-length (a 10 GiB Content-Length).",
         valueName: "kind"))
     var bodyFault: BodyFault?
+    @Option(help: ArgumentHelp("Answer every request in scope with this HTTP status (400 to 599) and an HTML page.", valueName: "code"))
+    var status: Int?
+    @Option(help: ArgumentHelp("Redirect every request in scope here (302); {key} stands for the request's API key.", valueName: "url"))
+    var redirect: String?
+    @Flag(help: "Error answers quote the request's API key, as Flickr's invalid-key message and some proxies' pages do.")
+    var echoKey = false
 
     var options: FaultOptions {
         var options = FaultOptions()
@@ -141,6 +147,9 @@ struct FaultArguments: ParsableArguments {
         options.faultRepeat = faultRepeat
         options.faultsOn = faultsOn
         options.bodyFault = bodyFault
+        options.status = status
+        options.redirect = redirect
+        options.echoKey = echoKey
         return options
     }
 }

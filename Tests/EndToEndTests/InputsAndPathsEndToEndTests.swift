@@ -181,6 +181,31 @@ import Testing
         #expect(piped.status == 65 && piped.stderr == "thumb-get: stdin: line 2: \"../x\" is not a photo id (decimal digits, at most 32)\n", "\(piped.stderr)")
     }
 
+    /// Issue 26.11: a number too large for a Double is out of range (it was "null"), and a
+    /// long value is quoted cut, with its length (a 5,000-digit number made a 5 KB message).
+    @Test func messagesSayOutOfRangeAndCutLongValues() throws {
+        let scratch = Scratch()
+        let env = Tools.environment(home: scratch.path)
+        let digits = String(repeating: "7", count: 5000)
+        let cut = String(repeating: "7", count: 40) + "… (5000 characters)"
+        let cases: [(field: String, message: String)] = [
+            (#""latitude":-1e400"#, #"column 27: field "latitude" is -1e400, out of range (-90…90)"#),
+            (#""longitude":"1e400""#, #"column 27: field "longitude" is "1e400", out of range (-180…180)"#),
+            (#""latitude":\#(digits)"#, #"column 27: field "latitude" is \#(cut), out of range (-90…90)"#),
+            (#""uploaded":\#(digits)"#, #"column 27: field "uploaded" is \#(cut), out of range for Unix seconds"#),
+            (#""uploaded":"x\#(digits)""#, #"column 27: field "uploaded" must be a whole number, not "x\#(digits.prefix(39))…" (5001 characters)"#),
+            ("\"\(digits)\" 1", "column 5030: invalid JSON: unexpected '1', expected ':' after \"\(digits.prefix(40))…\" (5000 characters)"),
+        ]
+        for (field, message) in cases {
+            let line = Self.lines([#"{"id":"1","owner":"a@N01",\#(field)}"#])
+            for tool in ["regions-load", "place-resolve"] {
+                let run = try Tools.run(tool, ["--db", scratch.file("photos.db")], input: line, environment: env)
+                #expect(run.status == 65, "\(tool): \(run.stderr)")
+                #expect(run.stderr.hasPrefix("\(tool): stdin: line 1, \(message)\n"), "\(tool): \(run.stderr)")
+            }
+        }
+    }
+
     // MARK: 12.2 --since
 
     @Test func sinceReadsISO8601InLocalTimeAndRefusesAnythingElse() throws {

@@ -101,6 +101,38 @@ func sqlite(_ db: String, _ sql: String) throws -> String {
         #expect(requests.filter { $0.hasSuffix("_s") }.count == Set(requests.filter { $0.hasSuffix("_s") }).count)
     }
 
+    /// Issue 26.9: whether flickr-recent has descriptors enough is decided by a count of
+    /// what it needs, so the answer is the same at every limit: 71 below a threshold, success
+    /// from it on. (It was 71 at 12 but 0 at 10, 11 and 13: at 12, libcurl's wake-up pair
+    /// took the last descriptors and the connection failed; with fewer, the pair failed and
+    /// libcurl did without it.)
+    @Test func flickrRecentFailsBelowOneThresholdOfDescriptorsAndSucceedsFromItOn() throws {
+        let setup = try NetworkEndToEndTests.Setup()
+        let expected = try Tools.run("flickr-recent", ["-q", "--db", setup.scratch.file("unlimited.db"), "--pages", "1"], environment: setup.environment)
+        #expect(expected.status == 0 && !expected.stdout.isEmpty, "\(expected.stderr)")
+        var outcomes: [(limit: Int, run: RunResult)] = []
+        for limit in 8...28 {
+            for round in 1...2 {
+                let db = setup.scratch.file("limit-\(limit)-\(round).db")
+                outcomes.append((limit, try Self.underLimit(limit, "flickr-recent", ["-q", "--db", db, "--pages", "1"], environment: setup.environment)))
+            }
+        }
+        let threshold = outcomes.first { $0.run.status == 0 }?.limit ?? .max
+        #expect(threshold <= 24, "\(outcomes.map { "\($0.limit): \($0.run.status)" })")
+        for (limit, run) in outcomes {
+            if limit < threshold {
+                #expect(run.status == 71 && run.stdout.isEmpty, "at \(limit): \(run.status) \(run.stderr)")
+                #expect(run.stderr.hasPrefix("flickr-recent: ") && run.stderr.contains("out of file descriptors (limit \(limit))") && run.stderr.hasSuffix("raise ulimit -n\n")
+                        && run.stderr.split(separator: "\n").count == 1, "at \(limit): \(run.stderr)")
+            } else {
+                #expect(run.status == 0 && run.stdout == expected.stdout, "at \(limit): \(run.status) \(run.stderr)")
+            }
+        }
+        // Just below the threshold, the check itself says what one call needs.
+        let below = outcomes.first { $0.limit == threshold - 1 }?.run.stderr ?? ""
+        #expect(below.contains("free, and one call needs 5 with 4 to spare; raise ulimit -n"), "\(below)")
+    }
+
     // MARK: Bounded downloads
 
     /// What each endless body runs into, in the words of the message.

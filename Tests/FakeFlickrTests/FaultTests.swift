@@ -134,6 +134,41 @@ struct FaultTests {
         }
     }
 
+    @Test("status: every request in scope answered with that status and an HTML page, every attempt")
+    func status() async throws {
+        try await RunningFake.with(faults: Self.faults { $0.status = 400 }) { fake in
+            for _ in 1...2 {
+                let rest = try await Curl.download(fake.rest(Self.searchQuery))
+                #expect(rest.status == 400 && rest.headers["content-type"]?.hasPrefix("text/html") == true)
+            }
+            #expect(try await Curl.download("\(fake.baseURL)/65535/1_2_s.jpg").status == 400)
+        }
+    }
+
+    @Test("redirect: a 302 to the given URL, {key} standing for the request's API key")
+    func redirect() async throws {
+        try await RunningFake.with(faults: Self.faults { $0.redirect = "ftp://127.0.0.1/x?k={key}" }) { fake in
+            let response = try await Curl.download(fake.rest(Self.searchQuery, apiKey: "sent-key"))
+            #expect(response.status == 302)
+            #expect(response.headers["location"] == "ftp://127.0.0.1/x?k=sent-key")
+        }
+    }
+
+    @Test("echo-key: error answers quote the key the request carried; answers that are not errors do not")
+    func echoKey() async throws {
+        try await RunningFake.with(faults: Self.faults { $0.echoKey = true }) { fake in
+            let refused = try await Curl.get(fake.rest(Self.searchQuery, apiKey: "sent-key"))
+            #expect(refused.text == #"{"stat":"fail","code":100,"message":"Invalid API Key (sent-key)"}"#)
+            #expect(!(try await Curl.get(fake.rest(Self.searchQuery))).text.contains(fake.apiKey))
+            try fake.server.replaceFaults(with: Self.faults { $0.echoKey = true; $0.fail105 = 1 })
+            let busy = try await Curl.get(fake.rest(Self.searchQuery))
+            #expect(busy.text == #"{"stat":"fail","code":105,"message":"Service currently unavailable (\#(fake.apiKey))"}"#)
+            try fake.server.replaceFaults(with: Self.faults { $0.echoKey = true; $0.status = 403 })
+            let page = try await Curl.download(fake.rest(Self.searchQuery))
+            #expect(page.status == 403 && String(decoding: page.body, as: UTF8.self).contains("key \(fake.apiKey)."))
+        }
+    }
+
     @Test("fault decisions are a function of seed, request and attempt: two servers agree")
     func determinism() async throws {
         let options = Self.faults { $0.fail500 = 0.3; $0.fail429 = 0.2; $0.fail105 = 0.2; $0.faultRepeat = 0 }
@@ -168,7 +203,7 @@ struct FaultTests {
             #expect(replaced["fail_429"] as? Double == 0.5 && replaced["faults_on"] as? String == "rest")
             #expect(replaced["retry_after"] as? Int == 4 && replaced["fault_repeat"] as? Int == 1)
             #expect(fake.server.faults.fail429 == 0.5)
-            for bad in ["fail_500=2", "faults_on=everything", "latency=5", "drip_ms=x"] {
+            for bad in ["fail_500=2", "faults_on=everything", "latency=5", "drip_ms=x", "status=200", "echo_key=yes", "status=500&redirect=http://x/"] {
                 let response = try await Curl.post(fake.control("faults?\(bad)"), ["--write-out", "%{http_code}", "--output", "/dev/null"])
                 #expect(response.text == "400", "\(bad)")
             }

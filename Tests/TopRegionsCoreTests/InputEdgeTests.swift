@@ -177,6 +177,10 @@ import Testing
         #expect(key.redact("api_key=[API%20key]") == "api_key=[API%20key]")
         let real = FlickrAPIKey(value: "0123abcd4567ef89")
         #expect(!real.redact("GET /rest?api_key=0123abcd4567ef89&method=x; key 0123abcd4567ef89.").contains("0123abcd4567ef89"))
+        // A key as long as a real one goes wherever it stands, glued to a host name or an
+        // escaped '=' too.
+        #expect(real.redact("Could not resolve host: x-0123abcd4567ef89-y.invalid; next=%3Fapi%5Fkey%3D0123abcd4567ef89")
+            == "Could not resolve host: x-[API key]-y.invalid; next=%3Fapi%5Fkey%3D[API key]")
         // Any value of the parameter goes, even one that is not the key.
         #expect(real.redact("?api_key=other&y") == "?api_key=[API key]&y")
     }

@@ -55,7 +55,7 @@ import Testing
         (#"{"id":"1"}"#, 1, "missing field \"owner\" (the photographer's NSID)"),
         (#"{"owner":"a@N01"}"#, 1, "missing field \"id\""),
         (#"{"id":"1","owner":"a@N01","latitude":"north"}"#, 27, "field \"latitude\" must be a number, not \"north\""),
-        (#"{"id":"1","owner":"a@N01","latitude":91}"#, 27, "field \"latitude\" is 91, outside -90…90"),
+        (#"{"id":"1","owner":"a@N01","latitude":91}"#, 27, "field \"latitude\" is 91, out of range (-90…90)"),
         (#"{"id":"1","owner":"a b"}"#, 11, "field \"owner\" contains whitespace or control characters"),
         (#"{"id":"1","owner":"o","uploaded":"soon"}"#, 23, "field \"uploaded\" must be a whole number, not \"soon\""),
         (#"{"id":[1],"owner":"o"}"#, 2, "field \"id\" must be a string, not an array"),

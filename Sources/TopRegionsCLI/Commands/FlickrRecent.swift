@@ -65,7 +65,7 @@ public struct FlickrRecent: ToolCommand {
 
     public static let exitStatuses: [ExitStatusDoc] = [
         .init(.ok), .init(.usage), .init(.dataError, "The database file is damaged, or another program's."),
-        .init(.unavailable, "Flickr refused for good (an HTTP 4xx, an answer that is not Flickr's JSON)."),
+        .init(.unavailable, ExitStatuses.flickrRefused),
         .init(.software), .init(.osResource), .init(.cantCreate), .init(.ioError),
         .init(.tempFail, "Temporary: the network failed after retries, --max-calls or FLICKR_HOURLY_LIMIT was reached, or the database stayed busy. The photos printed so far are complete; the next run goes on from there."),
         .init(.config),
@@ -118,6 +118,7 @@ public struct FlickrRecent: ToolCommand {
             }
         }
 
+        try ParallelLimit(perWorker: FlickrClient.descriptors, work: "calls").requireOne()
         let fetcher = RecentFetcher(client: try FlickrClient(settings: settings))
         let progress = ProgressLine(context)
         var report = RecentReport()

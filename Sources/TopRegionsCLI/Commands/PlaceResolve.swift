@@ -19,7 +19,10 @@ public struct PlaceResolve: ToolCommand {
 
             A place whose lookup fails transiently (after retries) stays unknown: its records \
             pass through without a region, the exit status is 75, and a later run (or \
-            place-resolve --pending) asks again. A refused API key stops at once with status 78.
+            place-resolve --pending) asks again. A failure that retrying cannot mend (an HTTP 4xx, \
+            a redirect to another scheme, an answer over 1 MB) stops the lookups: the records \
+            still pass through, and the exit status is 69, as flickr-recent's would be. A refused \
+            API key stops at once with status 78.
 
             --pending reads no records: it looks up the places of stored photos that have no \
             region yet (for example, photos loaded while Flickr was down) and gives those photos \
@@ -50,7 +53,7 @@ public struct PlaceResolve: ToolCommand {
 
     public static let exitStatuses: [ExitStatusDoc] = [
         .init(.ok), .init(.usage), .init(.dataError), .init(.noInput, "An input file does not exist, or (--pending) the database."),
-        .init(.unavailable, "Flickr refused for good (an HTTP 4xx, an answer that is not Flickr's JSON)."),
+        .init(.unavailable, ExitStatuses.flickrRefused + " The lookups stop there; the records still pass through."),
         .init(.software), .init(.osResource, "Out of file descriptors (ulimit -n) for even one lookup (--parallel is lowered first when some fit), or of memory."),
         .init(.cantCreate), .init(.ioError),
         .init(.tempFail, "Temporary: lookups failed after retries, or --max-calls or FLICKR_HOURLY_LIMIT was reached. The records still pass through; their places are asked again by a later run or place-resolve --pending."),

@@ -29,6 +29,10 @@ public enum ExitStatuses {
         }
     }
 
+    /// What 69 means for a tool that calls Flickr's API: what `status(of: FlickrError)` calls
+    /// unavailable, in words.
+    static let flickrRefused = "Flickr refused for good, so retrying will not help: an HTTP 4xx other than 401, 403 (78) and 429 (75), a redirect to a scheme other than http or https, an answer over its size limit."
+
     /// The status and the message (without the tool's name) for an error that ended a command.
     static func classify(_ error: any Error) -> (status: SysExit, message: String) {
         switch error {

@@ -18,13 +18,25 @@ struct ParallelLimit {
         Descriptors.adviseParallel()
         let affordable = Descriptors.workers(wanted: wanted, perWorker: perWorker, reserve: reserve)
         if affordable == wanted { return wanted }
-        let limit = Descriptors.limit.map(String.init) ?? "?"
-        let free = Descriptors.free().map { String(max(0, $0)) } ?? "?"
-        guard affordable >= 1 else {
-            throw ToolError(.osResource, "out of file descriptors (limit \(limit)): \(free) free, and one \(work.dropLast()) needs \(perWorker) with \(reserve) to spare; raise ulimit -n")
-        }
+        guard affordable >= 1 else { throw tooFew() }
         let noun = affordable == 1 ? String(work.dropLast()) : work
-        context.diagnose("only \(free) file descriptors free (ulimit -n \(limit)): \(affordable) \(noun) at a time instead of \(wanted) (--parallel)")
+        context.diagnose("only \(Self.free) file descriptors free (ulimit -n \(Self.limit)): \(affordable) \(noun) at a time instead of \(wanted) (--parallel)")
         return affordable
     }
+
+    /// For a tool with one worker and no --parallel (flickr-recent's one connection): fails
+    /// unless the descriptors free hold it. Decided by that count, the same at every limit,
+    /// not by whichever descriptor libcurl happens to miss first (it does without its
+    /// wake-up pair when that fails, so a run one descriptor short of it failed while runs
+    /// two short succeeded).
+    func requireOne() throws {
+        if Descriptors.workers(wanted: 1, perWorker: perWorker, reserve: reserve) < 1 { throw tooFew() }
+    }
+
+    private func tooFew() -> ToolError {
+        ToolError(.osResource, "out of file descriptors (limit \(Self.limit)): \(Self.free) free, and one \(work.dropLast()) needs \(perWorker) with \(reserve) to spare; raise ulimit -n")
+    }
+
+    private static var limit: String { Descriptors.limit.map(String.init) ?? "?" }
+    private static var free: String { Descriptors.free().map { String(max(0, $0)) } ?? "?" }
 }

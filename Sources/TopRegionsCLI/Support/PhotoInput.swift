@@ -20,7 +20,7 @@ struct PhotoInput {
     ) throws {
         let given = ids.filter { $0 != "-" }
         if let bad = given.first(where: { !PhotoRecord.isPhotoID($0) }) {
-            throw ToolError(.usage, "\(shown(bad)) is not a photo id (decimal digits, at most \(PhotoRecord.maxIDDigits))")
+            throw ToolError(.usage, "\(Excerpt.quoted(bad)) is not a photo id (decimal digits, at most \(PhotoRecord.maxIDDigits))")
         }
         if !given.isEmpty { try handle(given.map { Item(id: $0, object: nil) }) }
         guard given.count < ids.count || ids.isEmpty else { return }
@@ -54,7 +54,7 @@ struct PhotoInput {
                 throw ToolError(.dataError, "stdin: line \(number): expected a photo record or id, found \(value.kindName)")
             }
             guard PhotoRecord.isPhotoID(item.id) else {
-                throw ToolError(.dataError, "stdin: line \(number): \(shown(item.id)) is not a photo id (decimal digits, at most \(PhotoRecord.maxIDDigits))")
+                throw ToolError(.dataError, "stdin: line \(number): \(Excerpt.quoted(item.id)) is not a photo id (decimal digits, at most \(PhotoRecord.maxIDDigits))")
             }
             pending.append(item)
             if pending.count >= chunk { try flush() }
@@ -62,10 +62,6 @@ struct PhotoInput {
         try flush()
     }
 
-    /// An id as a message quotes it: in quotes, cut when long.
-    static func shown(_ id: String) -> String {
-        id.count > 40 ? "\"\(id.prefix(40))…\" (\(id.utf8.count) bytes)" : "\"\(id)\""
-    }
 
     /// The line to print for `item`: the record it came with, or the stored one, plus the
     /// stage's own fields (replacing fields of the same name).

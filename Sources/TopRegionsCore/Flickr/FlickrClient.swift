@@ -77,6 +77,11 @@ public final class FlickrClient {
     public let settings: FlickrSettings
     private let session: CurlSession
 
+    /// The descriptors a client may hold at once: its connection, the socket pair libcurl's
+    /// internal multi handle wakes up with, and two more while a resolver thread looks the
+    /// host name up.
+    public static let descriptors = 5
+
     /// Throws when no HTTP handle can be made (out of memory or descriptors, 71).
     public init(settings: FlickrSettings) throws {
         self.settings = settings
@@ -87,7 +92,7 @@ public final class FlickrClient {
 
     public func search(_ query: SearchQuery) throws(FlickrError) -> SearchPage {
         let method = "flickr.photos.search"
-        let response = try call(method, query.parameters)
+        let response = try call(method, query.parameters, maxBytes: Self.searchAnswerLimit)
         guard let photos = response["photos"]?.objectValue, let list = photos["photo"]?.arrayValue else {
             throw .badResponse(method: method, reason: "no photos.photo list")
         }
@@ -106,7 +111,7 @@ public final class FlickrClient {
                 record.extra = JSONObject()
                 records.append(record)
             } catch {
-                unreadable.append("photo \(object["id"].flatMap(\.scalarText) ?? "#\(index)"): \(error.message)")
+                unreadable.append(settings.key.redact("photo \(object["id"].flatMap(\.scalarText) ?? "#\(index)"): \(error.message)"))
             }
         }
         return SearchPage(
@@ -121,7 +126,7 @@ public final class FlickrClient {
         let method = "flickr.places.getInfo"
         let response: JSONObject
         do {
-            response = try call(method, [("place_id", placeID)])
+            response = try call(method, [("place_id", placeID)], maxBytes: Self.placeAnswerLimit)
         } catch .api(_, let code, _) where code == 2 || code == 3 {
             return PlaceResolution(placeID: placeID, region: nil)
         }
@@ -155,9 +160,17 @@ public final class FlickrClient {
 
     // MARK: The call
 
+    /// The most a search page may be: 500 photos with their descriptions are well under 2 MB.
+    public static let searchAnswerLimit = 16 << 20
+    /// The most a place's answer may be (they are about 2 KB). Lookups run in parallel, each
+    /// holding its answer in memory: with the search's limit, 32 of them under an endless
+    /// body held more than 500 MB.
+    public static let placeAnswerLimit = 1 << 20
+
     /// One API call: budget and hourly ledger first, then the request, retried with backoff
-    /// while the failure is transient. Returns the response object once `stat` is "ok".
-    public func call(_ method: String, _ parameters: [(String, String)]) throws(FlickrError) -> JSONObject {
+    /// while the failure is transient. Returns the response object once `stat` is "ok". An
+    /// answer over `maxBytes` is refused for good (`HTTPError.tooLarge`).
+    public func call(_ method: String, _ parameters: [(String, String)], maxBytes: Int = searchAnswerLimit) throws(FlickrError) -> JSONObject {
         let query = ([("method", method)] + parameters + [("format", "json"), ("nojsoncallback", "1")])
             .map { "\($0.0)=\(Self.encode($0.1))" }.joined(separator: "&")
         let base = settings.endpoints.apiBase
@@ -176,10 +189,10 @@ public final class FlickrClient {
             try settings.budget.take()
             try settings.ledger?.admit(now: settings.now())
             let started = settings.now()
-            let failure: FlickrError
+            var failure: FlickrError
             var retryAfter: Double?
             do throws(HTTPError) {
-                let (head, body) = try session.fetch(url, timeouts: .api)
+                let (head, body) = try session.fetch(url, timeouts: .api, limit: maxBytes)
                 trace("GET \(shown) → \(head.status), \(body.count) bytes, \(String(format: "%.2f", settings.now() - started)) s")
                 switch head.status {
                 case 200:
@@ -194,11 +207,12 @@ public final class FlickrClient {
                     failure = .http(method: method, status: head.status)
                 }
             } catch {
-                // libcurl's messages name hosts, not queries, but nothing printed may hold the key.
-                let redacted = error.redacted(settings.key)
-                trace("GET \(shown) → \(redacted)")
-                failure = .transport(method: method, redacted)
+                trace("GET \(shown) → \(error)")
+                failure = .transport(method: method, error)
             }
+            // Whatever came from outside (Flickr's message, libcurl's words about a redirect's
+            // host) may quote the key: nothing printed, traced or passed on may hold it.
+            failure = failure.redacted(settings.key)
             guard failure.isTemporary else { throw failure }
             return .transient(failure, retryAfter: retryAfter)
         }

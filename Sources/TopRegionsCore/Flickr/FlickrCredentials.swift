@@ -30,16 +30,21 @@ public struct FlickrAPIKey: Sendable, CustomStringConvertible {
     }
 
     /// `text` made safe to print: the value of every `api_key` parameter (as a URL carries
-    /// it), and the key wherever it stands as a whole word, replaced by `[API key]`. Not
-    /// every occurrence of the key's text: with a key `k`, `method=flickr.photos.search`
-    /// must stay readable.
+    /// it), and the key itself (as it is, or percent-encoded), replaced by `[API key]`. A key
+    /// of `wholeWordsBelow` characters or more is replaced wherever it stands, glued to other
+    /// text too (a host name `x-<key>.example`, a URL quoted inside another, `%3D<key>`); a
+    /// shorter one only where it stands as a whole word, so that with a key `k`,
+    /// `method=flickr.photos.search` stays readable. (Flickr's keys are 32 hex digits.)
     public func redact(_ text: String) -> String {
         var result = Self.redactParameter(text)
         for form in Set([value, FlickrClient.encode(value)]) where !form.isEmpty {
-            result = Self.replaceWholeWords(form, in: result)
+            result = Self.replace(form, in: result, wholeWordsOnly: form.utf8.count < Self.wholeWordsBelow)
         }
         return result
     }
+
+    /// Keys this long or longer are hidden wherever their text appears.
+    static let wholeWordsBelow = 12
 
     private static let mask = "[API key]"
 
@@ -69,8 +74,9 @@ public struct FlickrAPIKey: Sendable, CustomStringConvertible {
         return String(decoding: output, as: UTF8.self)
     }
 
-    /// Replaces `word` where neither neighbour continues it (letters, digits, `_`, `-`).
-    static func replaceWholeWords(_ word: String, in text: String) -> String {
+    /// Replaces `word` everywhere, or (`wholeWordsOnly`) where neither neighbour continues it
+    /// (letters, digits, `_`, `-`).
+    static func replace(_ word: String, in text: String, wholeWordsOnly: Bool) -> String {
         let needle = Array(word.utf8)
         let bytes = Array(text.utf8)
         guard !needle.isEmpty, bytes.count >= needle.count else { return text }
@@ -79,9 +85,9 @@ public struct FlickrAPIKey: Sendable, CustomStringConvertible {
         var index = 0
         while index < bytes.count {
             if index + needle.count <= bytes.count, bytes[index] == needle[0],
-               Array(bytes[index..<(index + needle.count)]) == needle,
-               index == 0 || !isWordByte(bytes[index - 1]),
-               index + needle.count == bytes.count || !isWordByte(bytes[index + needle.count]) {
+               bytes[index..<(index + needle.count)].elementsEqual(needle),
+               !wholeWordsOnly || index == 0 || !isWordByte(bytes[index - 1]),
+               !wholeWordsOnly || index + needle.count == bytes.count || !isWordByte(bytes[index + needle.count]) {
                 output += Array(mask.utf8)
                 index += needle.count
             } else {
@@ -100,6 +106,19 @@ public struct FlickrAPIKey: Sendable, CustomStringConvertible {
     private static func ends(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: "&") || byte == UInt8(ascii: "#") || byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\"")
             || byte == UInt8(ascii: "'") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: ">")
+    }
+}
+
+extension FlickrError {
+    /// The same error with `key` removed from what came from outside: Flickr's message, a
+    /// response's description, libcurl's words (which may quote a redirect's host or URL).
+    func redacted(_ key: FlickrAPIKey) -> FlickrError {
+        switch self {
+        case .api(let method, let code, let message): .api(method: method, code: code, message: key.redact(message))
+        case .badResponse(let method, let reason): .badResponse(method: method, reason: key.redact(reason))
+        case .transport(let method, let error): .transport(method: method, error.redacted(key))
+        default: self
+        }
     }
 }
 

@@ -114,12 +114,13 @@ public struct PlaceResolver: Sendable {
         return shared.withLock { $0 }
     }
 
-    /// Limits, long waits and a machine out of descriptors stop every worker: the next one
-    /// would hit them too.
+    /// Limits, long waits, a machine out of descriptors, and a failure retrying cannot mend
+    /// (an HTTP 4xx, a redirect to another scheme, an answer over its limit: flickr-recent
+    /// stops there too) stop every worker: the next one would hit them too.
     static func endsTheRun(_ error: FlickrError) -> Bool {
         switch error {
         case .runBudgetSpent, .hourlyLimitReached, .rateLimited, .transport(_, .osResource): true
-        default: false
+        default: !error.isTemporary
         }
     }
 }

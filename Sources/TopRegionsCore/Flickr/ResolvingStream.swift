@@ -24,8 +24,8 @@ public struct ResolvingStream {
     public private(set) var answers: [String: PlaceResolution] = [:]
     /// Places Flickr failed on (transiently) in this run: not asked again in it.
     public private(set) var failed: [String: FlickrError] = [:]
-    /// Why lookups stopped (a call or rate limit): later places pass on unresolved unless
-    /// the store knows them.
+    /// Why lookups stopped (a call or rate limit, a failure retrying cannot mend): later
+    /// places pass on unresolved unless the store knows them.
     public private(set) var stoppedBy: FlickrError?
     private var pending: [PhotoRecord] = []
     private var storeFailure: Failure?
@@ -64,7 +64,8 @@ public struct ResolvingStream {
             // Out of descriptors or disk: pass on these records as they are, then stop.
             if let failure = outcome.storeFailure { storeFailure = failure }
             if let stop = outcome.stoppedBy {
-                // A refused key ends the run here; limits let the records pass unresolved.
+                // A refused key ends the run here; limits and other refusals let the records
+                // pass unresolved.
                 if stop.isConfigurationError { throw stop }
                 stoppedBy = stop
             }

@@ -1,3 +1,5 @@
+import TopRegionsSupport
+
 /// A JSON syntax error with the byte offset where the input stopped making sense.
 public struct JSONSyntaxError: Error, Sendable, Equatable {
     public var offset: Int
@@ -117,7 +119,7 @@ public struct JSONParser: ~Copyable {
             guard peek(UInt8(ascii: "\"")) else { throw error("unexpected \(describeCurrent()), expected a member name in quotes") }
             let key = try parseString()
             skipWhitespace()
-            guard peek(UInt8(ascii: ":")) else { throw error("unexpected \(describeCurrent()), expected ':' after \"\(key)\"") }
+            guard peek(UInt8(ascii: ":")) else { throw error("unexpected \(describeCurrent()), expected ':' after \(Excerpt.quoted(key))") }
             index += 1
             skipWhitespace()
             let value = try parseValue()

@@ -65,6 +65,10 @@ public enum LineReader {
         var buffer = [UInt8](repeating: 0, count: chunkSize)
         var filled = 0
         var lineNumber = 0
+        // The bytes at the start of the buffer already searched for a newline: a line
+        // longer than one read is searched once, not again after every read (which took
+        // time quadratic in its length).
+        var searched = 0
         while true {
             if filled == buffer.count {
                 // One line longer than the buffer: grow it, up to a limit no record comes
@@ -84,7 +88,7 @@ public enum LineReader {
             let final = count == 0
             filled += count
             let consumed = try buffer.withUnsafeBufferPointer { all in
-                try split(UnsafeBufferPointer(rebasing: all[0..<filled]), final: final, lineNumber: &lineNumber, body)
+                try split(UnsafeBufferPointer(rebasing: all[0..<filled]), final: final, searched: searched, lineNumber: &lineNumber, body)
             }
             try afterEachRead()
             if final { return }
@@ -95,20 +99,22 @@ public enum LineReader {
                 }
                 filled -= consumed
             }
+            searched = filled
         }
     }
 
     /// Calls `body` for each complete line; returns how many bytes it consumed. At the end of
-    /// input (`final`), a last line without a newline counts too.
+    /// input (`final`), a last line without a newline counts too. The first `searched` bytes
+    /// are known to hold no newline.
     private static func split(
-        _ bytes: UnsafeBufferPointer<UInt8>, final: Bool, lineNumber: inout Int,
+        _ bytes: UnsafeBufferPointer<UInt8>, final: Bool, searched: Int = 0, lineNumber: inout Int,
         _ body: (Int, UnsafeBufferPointer<UInt8>) throws -> Void
     ) throws -> Int {
         var start = 0
         guard let base = bytes.baseAddress else { return 0 }
         while start < bytes.count {
-            let remaining = bytes.count - start
-            guard let found = memchr(base + start, 0x0A, remaining) else { break }
+            let from = max(start, searched)
+            guard let found = memchr(base + from, 0x0A, bytes.count - from) else { break }
             let end = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
             lineNumber += 1
             try body(lineNumber, trimByteOrderMark(trimCarriageReturn(UnsafeBufferPointer(rebasing: bytes[start..<end])), lineNumber: lineNumber))

@@ -146,11 +146,11 @@ extension PhotoRecord {
         var thumbURL: String?, flickrThumbURL: String?
         var photoURL: String?, flickrPhotoURL: String?
         var regionID: String?, region: String?
-        var extra = JSONObject()
+        var extra = JSONObjectBuilder()
 
         for (key, value) in object.members {
             guard let field = Field(name: key) else {
-                extra[key] = value
+                extra.set(key, value)
                 continue
             }
             switch field {
@@ -188,7 +188,7 @@ extension PhotoRecord {
             id: id, owner: owner, ownerName: ownerName ?? flickrOwnerName ?? "", title: title, description: description,
             latitude: latitude, longitude: longitude, placeID: placeID, uploaded: uploaded ?? flickrUploaded,
             thumbURL: thumbURL ?? flickrThumbURL, photoURL: photoURL ?? flickrPhotoURL,
-            regionID: regionID, region: regionID == nil ? nil : (region ?? ""), extra: extra)
+            regionID: regionID, region: regionID == nil ? nil : (region ?? ""), extra: extra.object)
     }
 
     /// Fills in missing image URLs from Flickr's `server` and `secret` fields, in today's
@@ -224,7 +224,7 @@ extension PhotoRecord {
     private static func photoID(_ value: JSONValue, _ key: String) throws(RecordError) -> String {
         let id = try identifier(value, key, maxLength: maxIDDigits)
         guard isPhotoID(id) else {
-            throw RecordError(field: key, message: "field \"\(key)\" must be a photo id: decimal digits only, not \"\(id)\"")
+            throw RecordError(field: key, message: "field \"\(key)\" must be a photo id: decimal digits only, not \(Excerpt.quoted(id))")
         }
         return id
     }
@@ -277,24 +277,31 @@ extension PhotoRecord {
 
     /// Flickr sends coordinates as numbers or numeric strings, photo to photo.
     private static func coordinate(_ value: JSONValue, _ key: String, limit: Double) throws(RecordError) -> Double? {
-        let number: Double
-        switch value {
-        case .null: return nil
-        case .number(let text): number = Double(text)!
-        case .string(let text):
-            let trimmed = text.trimmingSpaces()
-            if trimmed.isEmpty { return nil }
-            // Only decimal number text: Swift's Double() would also read "0x1F", "inf", "nan".
-            guard JSONParser.isNumber(trimmed), let parsed = Double(trimmed), parsed.isFinite else {
-                throw RecordError(field: key, message: "field \"\(key)\" must be a number, not \"\(text)\"")
-            }
-            number = parsed
-        default: throw RecordError(field: key, message: "field \"\(key)\" must be a number, not \(value.kindName)")
-        }
-        guard abs(number) <= limit else {
-            throw RecordError(field: key, message: "field \"\(key)\" is \(JSONWriter.format(number)), outside -\(Int(limit))…\(Int(limit))")
+        guard let (text, shown) = try numberText(value, key, "a number") else { return nil }
+        // A number too large for a Double (1e400) reads as infinite: out of range as well.
+        guard let number = Double(text), abs(number) <= limit else {
+            throw RecordError(field: key, message: "field \"\(key)\" is \(shown), out of range (-\(Int(limit))…\(Int(limit)))")
         }
         return number
+    }
+
+    /// The text of a number, or of a string that holds one (spaces around it aside), and
+    /// that text as a message shows it; nil for null or an empty string. Only decimal number
+    /// text: Swift's Double() would also read "0x1F", "inf", "nan". `expected` says what the
+    /// field must be ("a number").
+    private static func numberText(_ value: JSONValue, _ key: String, _ expected: String) throws(RecordError) -> (text: String, shown: String)? {
+        switch value {
+        case .null: return nil
+        case .number(let text): return (text, Excerpt.of(text))
+        case .string(let string):
+            let text = string.trimmingSpaces()
+            if text.isEmpty { return nil }
+            guard JSONParser.isNumber(text) else {
+                throw RecordError(field: key, message: "field \"\(key)\" must be \(expected), not \(Excerpt.quoted(string))")
+            }
+            return (text, Excerpt.quoted(text))
+        default: throw RecordError(field: key, message: "field \"\(key)\" must be \(expected), not \(value.kindName)")
+        }
     }
 
     /// An upload time: Unix seconds, not before 1970.
@@ -308,21 +315,17 @@ extension PhotoRecord {
 
     /// Unix seconds; Flickr sends `"1700000123"`, exporters sometimes `1700000123.0`.
     private static func integer(_ value: JSONValue, _ key: String) throws(RecordError) -> Int64? {
-        let text: String
-        switch value {
-        case .null: return nil
-        case .number(let n): text = n
-        case .string(let s):
-            text = s.trimmingSpaces()
-            if text.isEmpty { return nil }
-            guard JSONParser.isNumber(text) else {
-                throw RecordError(field: key, message: "field \"\(key)\" must be a whole number, not \"\(s)\"")
-            }
-        default: throw RecordError(field: key, message: "field \"\(key)\" must be a whole number, not \(value.kindName)")
-        }
+        guard let (text, shown) = try numberText(value, key, "a whole number") else { return nil }
         if let exact = Int64(text) { return exact }
-        if let double = Double(text), double.isFinite, double == double.rounded(), abs(double) < 9e15 { return Int64(double) }
-        throw RecordError(field: key, message: "field \"\(key)\" must be a whole number, not \(value == .string(text) ? "\"\(text)\"" : text)")
+        // Number text, so Double reads it: infinite when too large for one (1e400).
+        let double = Double(text) ?? .infinity
+        guard !double.isFinite || double == double.rounded() else {
+            throw RecordError(field: key, message: "field \"\(key)\" must be a whole number, not \(shown)")
+        }
+        guard abs(double) < 9e15 else {
+            throw RecordError(field: key, message: "field \"\(key)\" is \(shown), out of range for Unix seconds")
+        }
+        return Int64(double)
     }
 }
 

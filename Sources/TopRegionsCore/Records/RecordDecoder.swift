@@ -1,3 +1,5 @@
+import TopRegionsSupport
+
 /// A line of input that is not a usable photo record, located for the user.
 public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
     public var source: String
@@ -69,7 +71,7 @@ public enum RecordDecoder {
         case .string(let s): s
         default: "?"
         }
-        return "code \(code): \(object["message"]?.stringValue ?? "no message")"
+        return "code \(Excerpt.of(code)): \(object["message"]?.stringValue.map(Excerpt.of) ?? "no message")"
     }
 
     private static func isBlank(_ line: UnsafeBufferPointer<UInt8>) -> Bool {

@@ -115,7 +115,7 @@ public enum RecordScanner {
         var thumbURL = TextSpan.none, flickrThumbURL = TextSpan.none
         var photoURL = TextSpan.none, flickrPhotoURL = TextSpan.none
         var seen: UInt32 = 0
-        var extra: JSONObject?
+        var extra: JSONObjectBuilder?
 
         while true {
             skipWhitespace()
@@ -207,10 +207,8 @@ public enum RecordScanner {
                 let key = String(decoding: UnsafeBufferPointer(start: base + keyStart, count: keyCount), as: UTF8.self)
                 guard key != "photos", key != "stat" else { return nil }
                 guard let value = try? JSONParser.parseValue(in: line, at: &i, depth: 1) else { return nil }
-                var members = extra ?? JSONObject()
-                guard members[key] == nil else { return nil }
-                members.members.append((key, value))
-                extra = members
+                if extra == nil { extra = JSONObjectBuilder() }
+                guard extra!.addIfNew(key, value) else { return nil }
             }
             skipWhitespace()
             guard i < end else { return nil }
@@ -240,7 +238,7 @@ public enum RecordScanner {
             // Image URLs made from `server` and `secret` are `fillImageURLs`' to make.
             guard !spans.thumbURL.isNone, !spans.photoURL.isNone else { return nil }
             let start = bytes.count
-            JSONWriter.append(.object(extra), to: &bytes)
+            JSONWriter.append(.object(extra.object), to: &bytes)
             spans.extra = TextSpan(start: Int32(start), count: Int32(bytes.count - start))
         }
         return spans
