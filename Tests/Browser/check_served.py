@@ -72,8 +72,9 @@ class Requests:
         return list(self.pending.values())
 
 
-def wait_until(what, predicate, timeout=30):
-    """Polls `predicate` until it holds; a failed check after `timeout` seconds."""
+def wait_until(what, predicate, timeout=120):
+    """Polls `predicate` until it holds; a failed check after `timeout` seconds (generous: a
+    loaded machine makes Chromium slow, and a passing run never waits that long)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:

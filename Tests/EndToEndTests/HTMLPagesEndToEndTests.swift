@@ -27,6 +27,22 @@ import Testing
         return (scratch, environment, db)
     }
 
+    /// A right-to-left override in a region's name ends with the name wherever the name is
+    /// shown, also in the map's hover text (an SVG <title>, which cannot carry dir="auto"):
+    /// the counts after it read in their own order (issue 26.10).
+    @Test func aRightToLeftOverrideInANameEndsWithTheName() throws {
+        let scratch = Scratch()
+        let environment = Tools.environment(home: scratch.path)
+        let db = scratch.file("photos.db")
+        let name = "Evil\u{202E}Name, Place"
+        let record = #"{"id":"5","owner":"1@N01","title":"t","latitude":10,"longitude":20,"uploaded":1,"region_id":"R-rlo","region":"\#(name)"}"#
+        #expect(try Tools.run("regions-load", ["--db", db, "-q"], input: Array((record + "\n").utf8), environment: environment).status == 0)
+        let page = try Tools.run("regions-top", ["--db", db, "--format", "html"], environment: environment).stdout
+        #expect(page.contains("<title>1. \u{2068}\(name)\u{2069}: 1 photographer, 1 photo</title>"))
+        // The table cell isolates it with dir="auto".
+        #expect(page.contains("dir=\"auto\">\(name)</a>"))
+    }
+
     // MARK: Bad input
 
     @Test func anUnknownRegionStillExits66() throws {
