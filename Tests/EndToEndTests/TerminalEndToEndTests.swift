@@ -140,4 +140,43 @@ import Testing
         #expect(top.finish() == 0)
         #expect(widest(top.text) <= 72, "COLUMNS wins over the terminal's width")
     }
+
+    /// A page is for a browser: sent to a terminal it is refused (64) with the way to a
+    /// file, before anything else happens (no refresh, no database made); --force writes
+    /// it; redirected to a file it is written as before.
+    @Test func aPageIsNotWrittenToATerminal() throws {
+        let (scratch, environment, db) = try StoreEndToEndTests().loadedFixture()
+        func refusal(_ file: String) -> String {
+            "regions-top: --format html writes a page for a browser, not for a terminal: send it to a file (> \(file)), "
+                + "or give --force to write it here anyway\r\n"
+        }
+        for (arguments, file) in [
+            ([], "top-regions.html"), (["--recents"], "recents.html"), (["--photos"], "all.html"),
+            (["--region", "nova scotia"], "page.html"), (["--search", "harbour"], "page.html"),
+        ] as [([String], String)] {
+            let refused = try TerminalSession("regions-top", ["--db", db, "--format", "html"] + arguments, environment: environment)
+            #expect(refused.finish() == 64, "\(arguments)")
+            #expect(refused.text == refusal(file), "\(arguments)")
+        }
+
+        // Refused before a missing database is refreshed (or made): nothing is asked of Flickr.
+        let missing = scratch.file("missing.db")
+        let flickr = Tools.environment(home: scratch.path, ["FLICKR_API_KEY": "k", "FLICKR_API_BASE": "http://127.0.0.1:9/services/rest/"])
+        let early = try TerminalSession("regions-top", ["--db", missing, "--format", "html"], environment: flickr)
+        #expect(early.finish() == 64)
+        #expect(early.text == refusal("top-regions.html"), "\(early.text)")
+        #expect(!FileManager.default.fileExists(atPath: missing))
+
+        let forced = try TerminalSession("regions-top", ["--db", db, "--format", "html", "--force"], environment: environment)
+        #expect(forced.finish() == 0)
+        #expect(forced.text.hasPrefix("<!DOCTYPE html>\r\n") && forced.text.hasSuffix("</html>\r\n"))
+
+        let page = scratch.file("top-regions.html")
+        let redirected = try TerminalSession("regions-top", ["--db", db, "--format", "html"], environment: environment, stdout: page)
+        #expect(redirected.finish() == 0)
+        #expect(redirected.text == "")
+        let piped = try Tools.run("regions-top", ["--db", db, "--format", "html"], environment: environment)
+        #expect(try String(contentsOfFile: page, encoding: .utf8) == piped.stdout)
+        #expect(piped.stdout.hasPrefix("<!DOCTYPE html>\n"))
+    }
 }

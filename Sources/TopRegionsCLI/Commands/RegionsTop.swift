@@ -65,6 +65,8 @@ public struct RegionsTop: ToolCommand {
             Thumbnails are the ones thumb-get stored (photos without one show a placeholder); each \
             photo links to its file in the photo cache (--cache-dir) when there, else to its page on \
             Flickr. The page loads nothing and runs no script (its Content-Security-Policy says so). \
+            As gzip does with compressed data, regions-top does not write a page to a terminal \
+            (status 64): send it to a file, or give --force. \
             A region in the top list links to region-ID.html in the same directory: write those \
             pages with regions-top --region ID --format html > region-ID.html.
 
@@ -133,6 +135,9 @@ public struct RegionsTop: ToolCommand {
         completion: .directory)
     public var cacheDir: String?
 
+    @Flag(name: .long, help: "Write a --format html page even when standard output is a terminal.")
+    public var force = false
+
     @Flag(name: .long, help: "Show times (tables, pages) in UTC instead of local time.")
     public var utc = false
 
@@ -156,7 +161,7 @@ public struct RegionsTop: ToolCommand {
     static let regionNamesCommand = "regions-top --regions --no-refresh --quiet 2>/dev/null"
 
     public static let exitStatuses: [ExitStatusDoc] = [
-        .init(.ok), .init(.usage, "Usage error: a bad option, or a region name that fits several regions (give more of it, or the id)."),
+        .init(.ok), .init(.usage, "Usage error: a bad option, a region name that fits several regions (give more of it, or the id), or --format html to a terminal without --force."),
         .init(.dataError, "The database file is damaged or not a database."),
         .init(.noInput, "No database at the path given (and no Flickr key to fill it), or no region of that name."),
         .init(.unavailable, "A missing or empty database could not be refreshed: flickr-recent, place-resolve or regions-load is not installed beside regions-top."),
@@ -192,6 +197,7 @@ public struct RegionsTop: ToolCommand {
     }
 
     public func execute(_ context: ToolContext) throws -> SysExit {
+        try refuseAPageOnATerminal(context)
         let path = try Store.resolvePath(option: database.db, environment: context.environment)
         // One read-only open when the database has photos, the common case; a refresh first
         // when it is missing or empty.

@@ -57,3 +57,17 @@ extension PhotoOrder {
         }
     }
 }
+
+extension RegionsTop {
+    /// A page is for a browser: on a terminal it is a screenful of markup and megabytes of
+    /// base64 thumbnails. As gzip refuses to write compressed data to one, regions-top
+    /// refuses, before anything else happens, unless --force says to.
+    func refuseAPageOnATerminal(_ context: ToolContext) throws {
+        guard format == .html, context.stdoutIsTerminal, !force else { return }
+        let file = recents ? "recents.html" : photos ? "all.html" : region == nil && search == nil ? "top-regions.html" : "page.html"
+        throw ToolError(.usage, """
+            --format html writes a page for a browser, not for a terminal: send it to a file \
+            (> \(file)), or give --force to write it here anyway
+            """)
+    }
+}
