@@ -179,4 +179,23 @@ import Testing
         #expect(try String(contentsOfFile: page, encoding: .utf8) == piped.stdout)
         #expect(piped.stdout.hasPrefix("<!DOCTYPE html>\n"))
     }
+
+    /// flickr-recent's progress on a terminal says where it is in the query, and says so in
+    /// words when the query found nothing (not "1 of 0"); counts agree in number (issue 25.6).
+    @Test(arguments: [
+        (0, "page 1 (the query found no photos), 0 photos", "1 page, 0 photos"),
+        (1, "page 1 (1 of 1 in this query), 1 photo", "1 page, 1 photo"),
+    ])
+    func recentProgressSaysWhatTheQueryFound(photos: Int, progress: String, summary: String) throws {
+        let scratch = Scratch()
+        let fake = try FakeFlickrProcess(["--photos", "\(photos)", "--future-photos", "0"], scratch: scratch)
+        let out = scratch.file("out")
+        let session = try TerminalSession(
+            "flickr-recent", ["--db", scratch.file("photos.db"), "--per-page", "1", "--license", "any"], environment: fake.environment(home: scratch.path), stdout: out)
+        #expect(session.finish() == 0, "\(session.text)")
+        // The last progress line shown, cleared, then the summary.
+        #expect(session.text.hasSuffix("\r\u{1B}[Kflickr-recent: \(progress)\r\u{1B}[Kflickr-recent: \(summary)\r\n"), "\(session.text)")
+        #expect(!session.text.contains(" of 0 "))
+        #expect(try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").count == photos)
+    }
 }
