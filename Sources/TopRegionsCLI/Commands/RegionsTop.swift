@@ -56,7 +56,10 @@ public struct RegionsTop: ToolCommand {
             SQLite's FTS5 table photo_fts, which sqlite3 and Datasette use too.
 
             Output is a table on a terminal and NDJSON otherwise; --format chooses. GeoJSON gives \
-            a FeatureCollection of points (regions or photos) with a bbox that fits them all.
+            a FeatureCollection of points (regions or photos) with a bbox that fits them all. An \
+            empty answer is said on stderr as its page says it ("no photo matches ...", "no photo \
+            has been viewed yet ..."; not with -q), and standard output keeps its shape: a \
+            table's or a CSV's header line, no NDJSON line, an empty FeatureCollection.
 
             --format html writes one self-contained page to open in a browser: for the top regions, \
             a world map (a marker per region, its area by photographers; name and counts on hover) \
@@ -202,8 +205,10 @@ public struct RegionsTop: ToolCommand {
         // One read-only open when the database has photos, the common case; a refresh first
         // when it is missing or empty.
         var opened = FileManager.default.fileExists(atPath: path) ? try database.openForReading(context) : nil
+        // Whether an empty database was said to be empty: its empty answer says no more.
+        var saidEmpty = false
         if try opened.map({ try !Queries(store: $0).hasPhotos() }) ?? true {
-            if try refreshIfEmpty(path: path, context) { opened = nil }
+            if try refreshIfEmpty(path: path, context) { opened = nil } else { saidEmpty = true }
         }
         let store = try opened ?? database.openForReading(context)
         context.trace("database \(store.path)")
@@ -217,13 +222,14 @@ public struct RegionsTop: ToolCommand {
         var regionMatch: RegionRank?
         if let region { regionMatch = try Self.region(named: region, in: queries) }
         func write(_ photos: [StoredPhoto], _ listing: Reports.PhotoListing, page: @autoclosure () throws -> HTMLPage.PhotoListing) throws -> SysExit {
+            if photos.isEmpty && !saidEmpty { context.note(Self.noPhotos(try page())) }
             if format == .html { return try writePage(photos, listing: page(), store: store, times: times, sortedBy: sort.map(\.phrase), context) }
             context.standardOutput.write(Reports.photos(photos, format: format, listing: listing, emphasis: emphasis, times: times, width: width))
             return .ok
         }
 
         if regions {
-            try listRegions(queries, context)
+            try listRegions(queries, context, saidEmpty: saidEmpty)
         } else if let search {
             let query: SearchQuery
             let found: [StoredPhoto]
@@ -248,6 +254,7 @@ public struct RegionsTop: ToolCommand {
             } else if format == .html {
                 rows = try queries.sampledCentres(rows)
             }
+            if rows.isEmpty && !saidEmpty { context.note(try Self.noRegions(queries)) }
             context.standardOutput.write(Reports.regions(rows, format: format, emphasis: emphasis, width: width))
         }
         return .ok
