@@ -70,8 +70,12 @@ public struct RegionsTop: ToolCommand {
             Flickr. The page loads nothing and runs no script (its Content-Security-Policy says so). \
             As gzip does with compressed data, regions-top does not write a page to a terminal \
             (status 64): send it to a file, or give --force. \
-            A region in the top list links to region-ID.html in the same directory: write those \
-            pages with regions-top --region ID --format html > region-ID.html.
+            A region in the top list links to its page in the same directory, named by one rule \
+            (which regions-serve --export follows too): region-ID.html when the id is at most 100 \
+            letters, digits, '.', '-' and '_', as Flickr's ids are; for any other id, region-, the \
+            id with '_' for each other character (cut to 100), '-', a hash of the id, and .html. \
+            --page-name prints that name, so a page written by hand is the one the link finds: \
+            regions-top --region ID --format html > "$(regions-top --region ID --page-name)".
 
             Tables fit the terminal: the widest text columns are cut with "…" to its width \
             (COLUMNS when set). Times in tables and pages are local time (TZ honoured; --utc \
@@ -96,7 +100,8 @@ public struct RegionsTop: ToolCommand {
               regions-top --photos --sort title --limit 50 --format csv
               regions-top --format html > top-regions.html
               regions-top --region R061.TguWePmt | thumb-get > /dev/null
-              regions-top --region R061.TguWePmt --format html > region-R061.TguWePmt.html
+              page=$(regions-top --region ID --page-name)  # the name its links use
+              regions-top --region ID --format html > "$page"
             """,
         version: toolkitVersion)
 
@@ -140,6 +145,10 @@ public struct RegionsTop: ToolCommand {
 
     @Flag(name: .long, help: "Write a --format html page even when standard output is a terminal.")
     public var force = false
+
+    @Flag(name: .long, help: ArgumentHelp(
+        "Print the name of the file the pages link to for this page, not the page: for --region, region-ID.html (see above for other ids); else top-regions.html, recents.html or all.html."))
+    public var pageName = false
 
     @Flag(name: .long, help: "Show times (tables, pages) in UTC instead of local time.")
     public var utc = false
@@ -195,11 +204,17 @@ public struct RegionsTop: ToolCommand {
         if sort != nil && region == nil && !recents && !photos && search == nil {
             throw ValidationError("--sort orders photos: give it with --region, --photos, --recents or --search")
         }
+        if pageName {
+            if search != nil { throw ValidationError("--page-name: no page links to a search's page; name its file yourself") }
+            if regions { throw ValidationError("--page-name: --regions has no page; the top regions' page is top-regions.html") }
+            if let format, format != .html { throw ValidationError("--page-name names the --format html page; leave out --format \(format)") }
+        }
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
         if cacheDir == "" { throw ValidationError("--cache-dir: the path is empty (leave --cache-dir out for the default cache)") }
     }
 
     public func execute(_ context: ToolContext) throws -> SysExit {
+        if pageName { return try printPageName(context) }
         try refuseAPageOnATerminal(context)
         let path = try Store.resolvePath(option: database.db, environment: context.environment)
         // One read-only open when the database has photos, the common case; a refresh first

@@ -71,3 +71,21 @@ extension RegionsTop {
             """)
     }
 }
+
+extension RegionsTop {
+    /// --page-name: the name of the file the pages link this page by (`Site.files`; for a
+    /// region, `HTMLPage.regionPageName`), so a page written by hand is the one its links
+    /// find. Only reads, and never refreshes: a name needs no photos.
+    func printPageName(_ context: ToolContext) throws -> SysExit {
+        let site = Site.files
+        let name: String
+        if let region {
+            let match = try Self.region(named: region, in: Queries(store: database.openForReading(context)))
+            name = site.region(match.regionID)
+        } else {
+            name = recents ? site.recents() : photos ? site.all() : site.top
+        }
+        context.standardOutput.line(name)
+        return .ok
+    }
+}
