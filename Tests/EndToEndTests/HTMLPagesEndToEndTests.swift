@@ -88,6 +88,58 @@ import Testing
 
     // MARK: Pages and links
 
+    /// A region's page has one file name, the one the top page links to: region-ID.html
+    /// for an id of letters, digits, '.', '-' and '_' (Flickr's), '_' for other characters
+    /// and a hash for any other. --page-name prints it, for a region named by id or name,
+    /// and the other pages' names; the top page's footer says so (issue 26.12).
+    @Test func pageNamePrintsTheFileTheTopPageLinksTo() throws {
+        let scratch = Scratch()
+        let environment = Tools.environment(home: scratch.path)
+        let db = scratch.file("photos.db")
+        let ids = ["R061.TguWePmt", "a/../ç", "Ω", String(repeating: "x", count: 120)]
+        let records = ids.enumerated().map { index, id in
+            String(decoding: try! JSONSerialization.data(withJSONObject: [
+                "id": "\(index + 1)", "owner": "\(index)@N01", "region_id": id, "region": "Region \(index)",
+                "latitude": 10.0 + Double(index), "longitude": 20.0,
+            ]), as: UTF8.self)
+        }
+        let load = try Tools.run("regions-load", ["--db", db, "-q"], input: Array((records.joined(separator: "\n") + "\n").utf8), environment: environment)
+        try #require(load.status == 0, "\(load.stderr)")
+        func run(_ arguments: [String]) throws -> RunResult {
+            try Tools.run("regions-top", ["--db", db] + arguments, environment: environment)
+        }
+        let top = try run(["--format", "html"])
+        let links = top.stdout.components(separatedBy: "<td><a href=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+        #expect(links.count == 4 && links[0] == "region-R061.TguWePmt.html" && links[3].hasPrefix("region-" + ids[3].prefix(100) + "-"))
+        #expect(!links.contains("region-a/../ç.html") && links.allSatisfy { !$0.contains("/") })
+        for (index, id) in ids.enumerated() {
+            for named in [id, "Region \(index)", "region \(index)"] {
+                let name = try run(["--region", named, "--page-name"])
+                #expect(name.status == 0 && name.stderr == "", "\(named): \(name.stderr)")
+                #expect(name.stdout == links[index] + "\n", "\(named)")
+            }
+        }
+        #expect(try run(["--page-name"]).stdout == "top-regions.html\n")
+        #expect(try run(["--recents", "--page-name"]).stdout == "recents.html\n")
+        #expect(try run(["--photos", "--page-name", "--format", "html"]).stdout == "all.html\n")
+        let search = try run(["--search", "x", "--page-name"])
+        #expect(search.status == 64 && search.stdout == "")
+        #expect(search.stderr.hasPrefix("regions-top: --page-name: no page links to a search's page; name its file yourself"), "\(search.stderr)")
+        let csv = try run(["--page-name", "--format", "csv"])
+        #expect(csv.status == 64 && csv.stderr.hasPrefix("regions-top: --page-name names the --format html page; leave out --format csv"), "\(csv.stderr)")
+        let unknown = try run(["--region", "nowhere", "--page-name"])
+        #expect(unknown.status == 66 && unknown.stdout == "")
+        // Never a refresh: the name of a database's page needs no photos.
+        let missing = try Tools.run("regions-top", ["--db", scratch.file("none.db"), "--page-name"], environment: environment.merging(["FLICKR_API_KEY": "k"]) { $1 })
+        #expect(missing.status == 0 && missing.stdout == "top-regions.html\n" && missing.stderr == "")
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("none.db")))
+
+        // The footer's command writes the first region's page under its link's name, and
+        // says how to name any other.
+        #expect(top.stdout.contains("<code>regions-top --region R061.TguWePmt --format html &gt; region-R061.TguWePmt.html</code>"))
+        #expect(top.stdout.contains("<code>regions-top --region ID --page-name</code>"), "\(top.stdout.suffix(900))")
+    }
+
     @Test func pagesAreTheSameBytesEveryRunAndLinkEachRegionToItsPage() throws {
         let (scratch, environment, db) = try loadedFixture()
         _ = scratch

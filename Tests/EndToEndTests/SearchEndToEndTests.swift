@@ -42,7 +42,6 @@ import Testing
         #expect(try setup.ids(["--search", "ile"]) == ["4"], "accents aside")
         #expect(try setup.ids(["--search", "photographer:ann"]) == ["1"])
         #expect(try setup.ids(["--search", "harb*", "--sort", "uploaded"]) == ["2", "1"])
-        #expect(try setup.ids(["--search", "nothing"]) == [])
 
         let csv = try Tools.run("regions-top", ["--db", setup.db, "--search", "harbour", "--format", "csv"], environment: setup.environment)
         #expect(csv.status == 0)
@@ -79,6 +78,67 @@ import Testing
         #expect(try setup.ids(["--region", "Nova Scotia, Canada", "--sort", "title"]) == ["3", "1"])
         let alone = try Tools.run("regions-top", ["--db", setup.db, "--sort", "title"], environment: setup.environment)
         #expect(alone.status == 64 && alone.stderr.contains("--sort orders photos"), "\(alone.stderr)")
+    }
+
+    /// An empty answer is said on stderr as its page says it (not with -q), in every
+    /// format; stdout keeps its shape whatever the answer: a table's and a CSV's header
+    /// line, no NDJSON line, an empty FeatureCollection (issue 25.5).
+    @Test func anEmptyAnswerSaysSoOnStderr() throws {
+        let setup = try Setup()
+        // Photo 5 moves from Yukon to Nova Scotia: Yukon is known, with no photo any more.
+        for region in [#""region_id":"R9","region":"Yukon, Canada""#, #""region_id":"R1","region":"Nova Scotia, Canada""#] {
+            let load = try Tools.run("regions-load", ["--db", setup.db, "-q"], input: Array("{\"id\":\"5\",\"owner\":\"e@N01\",\(region)}\n".utf8), environment: setup.environment)
+            try #require(load.status == 0, "\(load.stderr)")
+        }
+        let csvHeader = "id,owner,owner_name,title,description,latitude,longitude,place_id,uploaded,thumb_url,photo_url,region_id,region,viewed_at\r\n"
+        let answers: [([String], String)] = [
+            (["--search", "zzz"], "no photo matches \"zzz\" in title, description, photographer or region"),
+            (["--search", "harbour", "--region", "ile de france"], "no photo matches \"harbour\" in title, description, photographer or region, in Île-de-France, France"),
+            (["--recents"], "no photo has been viewed yet: photo-cache ID views one"),
+            (["--region", "yukon"], "no photo of Yukon, Canada (id R9) is stored (any more)"),
+        ]
+        for (arguments, said) in answers {
+            for format in ["table", "csv", "ndjson", "geojson", "html"] {
+                let run = try Tools.run("regions-top", ["--db", setup.db, "--format", format] + arguments, environment: setup.environment)
+                #expect(run.status == 0, "\(arguments) \(format)")
+                #expect(run.stderr == "regions-top: \(said)\n", "\(arguments) \(format)")
+                switch format {
+                case "table":
+                    #expect(run.stdout.hasPrefix("ID ") && run.stdout.filter { $0 == "\n" }.count == 1, "\(run.stdout)")
+                case "csv": #expect(run.stdout == csvHeader)
+                case "ndjson": #expect(run.stdout == "")
+                case "geojson": #expect(run.stdout.contains("\"features\":[]"), "\(run.stdout)")
+                default: #expect(run.stdout.hasPrefix("<!DOCTYPE html>"))
+                }
+            }
+            let quiet = try Tools.run("regions-top", ["--db", setup.db, "-q", "--format", "table"] + arguments, environment: setup.environment)
+            #expect(quiet.status == 0 && quiet.stderr == "" && quiet.stdout.hasPrefix("ID "), "\(arguments)")
+        }
+        // An answer that is not empty says nothing.
+        let found = try Tools.run("regions-top", ["--db", setup.db, "--format", "table", "--region", "nova scotia"], environment: setup.environment)
+        #expect(found.status == 0 && found.stderr == "")
+
+        // Photos without a region yet: no region to rank.
+        let unresolved = setup.scratch.file("unresolved.db")
+        let load = try Tools.run("regions-load", ["--db", unresolved, "-q"], input: Array(#"{"id":"7","owner":"g@N01"}"#.utf8 + [0x0A]), environment: setup.environment)
+        try #require(load.status == 0, "\(load.stderr)")
+        for arguments in [[], ["--regions"]] {
+            let top = try Tools.run("regions-top", ["--db", unresolved, "--format", "csv"] + arguments, environment: setup.environment)
+            #expect(top.status == 0 && top.stderr == "regions-top: no region has photos yet: the photos stored have no region yet (place-resolve --pending looks their places up)\n", "\(top.stderr)")
+            #expect(top.stdout.hasSuffix("latitude,longitude\r\n") && top.stdout.unicodeScalars.filter { $0 == "\n" }.count == 1)
+        }
+
+        // An empty database (its one photo deleted) already says so once; nothing more.
+        let empty = setup.scratch.file("empty.db")
+        _ = try Tools.run("regions-load", ["--db", empty, "-q"], input: Array(#"{"id":"8","owner":"h@N01"}"#.utf8 + [0x0A]), environment: setup.environment)
+        let deleted = try Tools.run("regions-load", ["--db", empty, "-q", "--delete", "8"], input: [], environment: setup.environment)
+        try #require(deleted.status == 0, "\(deleted.stderr)")
+        for arguments in [["--photos"], [], ["--recents"]] {
+            let run = try Tools.run("regions-top", ["--db", empty, "--format", "csv"] + arguments, environment: setup.environment)
+            #expect(run.status == 0)
+            #expect(run.stderr == "regions-top: the database has no photos yet; fill it with flickr-recent | place-resolve | regions-load, "
+                + "or set FLICKR_API_KEY (or give --api-key-file) and regions-top does that itself\n", "\(arguments)")
+        }
     }
 
     /// Datasette shows the search box on the photo table, and it, sqlite-utils and plain

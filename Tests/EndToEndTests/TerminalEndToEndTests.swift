@@ -140,4 +140,62 @@ import Testing
         #expect(top.finish() == 0)
         #expect(widest(top.text) <= 72, "COLUMNS wins over the terminal's width")
     }
+
+    /// A page is for a browser: sent to a terminal it is refused (64) with the way to a
+    /// file, before anything else happens (no refresh, no database made); --force writes
+    /// it; redirected to a file it is written as before.
+    @Test func aPageIsNotWrittenToATerminal() throws {
+        let (scratch, environment, db) = try StoreEndToEndTests().loadedFixture()
+        func refusal(_ file: String) -> String {
+            "regions-top: --format html writes a page for a browser, not for a terminal: send it to a file (> \(file)), "
+                + "or give --force to write it here anyway\r\n"
+        }
+        for (arguments, file) in [
+            ([], "top-regions.html"), (["--recents"], "recents.html"), (["--photos"], "all.html"),
+            (["--region", "nova scotia"], "page.html"), (["--search", "harbour"], "page.html"),
+        ] as [([String], String)] {
+            let refused = try TerminalSession("regions-top", ["--db", db, "--format", "html"] + arguments, environment: environment)
+            #expect(refused.finish() == 64, "\(arguments)")
+            #expect(refused.text == refusal(file), "\(arguments)")
+        }
+
+        // Refused before a missing database is refreshed (or made): nothing is asked of Flickr.
+        let missing = scratch.file("missing.db")
+        let flickr = Tools.environment(home: scratch.path, ["FLICKR_API_KEY": "k", "FLICKR_API_BASE": "http://127.0.0.1:9/services/rest/"])
+        let early = try TerminalSession("regions-top", ["--db", missing, "--format", "html"], environment: flickr)
+        #expect(early.finish() == 64)
+        #expect(early.text == refusal("top-regions.html"), "\(early.text)")
+        #expect(!FileManager.default.fileExists(atPath: missing))
+
+        let forced = try TerminalSession("regions-top", ["--db", db, "--format", "html", "--force"], environment: environment)
+        #expect(forced.finish() == 0)
+        #expect(forced.text.hasPrefix("<!DOCTYPE html>\r\n") && forced.text.hasSuffix("</html>\r\n"))
+
+        let page = scratch.file("top-regions.html")
+        let redirected = try TerminalSession("regions-top", ["--db", db, "--format", "html"], environment: environment, stdout: page)
+        #expect(redirected.finish() == 0)
+        #expect(redirected.text == "")
+        let piped = try Tools.run("regions-top", ["--db", db, "--format", "html"], environment: environment)
+        #expect(try String(contentsOfFile: page, encoding: .utf8) == piped.stdout)
+        #expect(piped.stdout.hasPrefix("<!DOCTYPE html>\n"))
+    }
+
+    /// flickr-recent's progress on a terminal says where it is in the query, and says so in
+    /// words when the query found nothing (not "1 of 0"); counts agree in number (issue 25.6).
+    @Test(arguments: [
+        (0, "page 1 (the query found no photos), 0 photos", "1 page, 0 photos"),
+        (1, "page 1 (1 of 1 in this query), 1 photo", "1 page, 1 photo"),
+    ])
+    func recentProgressSaysWhatTheQueryFound(photos: Int, progress: String, summary: String) throws {
+        let scratch = Scratch()
+        let fake = try FakeFlickrProcess(["--photos", "\(photos)", "--future-photos", "0"], scratch: scratch)
+        let out = scratch.file("out")
+        let session = try TerminalSession(
+            "flickr-recent", ["--db", scratch.file("photos.db"), "--per-page", "1", "--license", "any"], environment: fake.environment(home: scratch.path), stdout: out)
+        #expect(session.finish() == 0, "\(session.text)")
+        // The last progress line shown, cleared, then the summary.
+        #expect(session.text.hasSuffix("\r\u{1B}[Kflickr-recent: \(progress)\r\u{1B}[Kflickr-recent: \(summary)\r\n"), "\(session.text)")
+        #expect(!session.text.contains(" of 0 "))
+        #expect(try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").count == photos)
+    }
 }

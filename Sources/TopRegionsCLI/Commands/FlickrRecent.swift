@@ -125,7 +125,9 @@ public struct FlickrRecent: ToolCommand {
         var failure: FlickrError?
         do throws(FlickrError) {
             try fetcher.fetch(options, report: &report, progress: { report, page in
-                progress.update("page \(report.pages) (\(page.page) of \(page.pages) in this query), \(report.photos) photos")
+                // Flickr says 0 pages for a query that found nothing, and it is still asked once.
+                let whereInQuery = page.pages == 0 ? "the query found no photos" : "\(page.page) of \(page.pages) in this query"
+                progress.update("page \(report.pages) (\(whereInQuery)), \(Grammar.count(report.photos, "photo"))")
             }, warn: { context.note($0) }) { photos in
                 var writer = JSONWriter(capacity: photos.count * 600)
                 for photo in photos {

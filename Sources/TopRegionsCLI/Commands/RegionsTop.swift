@@ -56,7 +56,10 @@ public struct RegionsTop: ToolCommand {
             SQLite's FTS5 table photo_fts, which sqlite3 and Datasette use too.
 
             Output is a table on a terminal and NDJSON otherwise; --format chooses. GeoJSON gives \
-            a FeatureCollection of points (regions or photos) with a bbox that fits them all.
+            a FeatureCollection of points (regions or photos) with a bbox that fits them all. An \
+            empty answer is said on stderr as its page says it ("no photo matches ...", "no photo \
+            has been viewed yet ..."; not with -q), and standard output keeps its shape: a \
+            table's or a CSV's header line, no NDJSON line, an empty FeatureCollection.
 
             --format html writes one self-contained page to open in a browser: for the top regions, \
             a world map (a marker per region, its area by photographers; name and counts on hover) \
@@ -65,8 +68,14 @@ public struct RegionsTop: ToolCommand {
             Thumbnails are the ones thumb-get stored (photos without one show a placeholder); each \
             photo links to its file in the photo cache (--cache-dir) when there, else to its page on \
             Flickr. The page loads nothing and runs no script (its Content-Security-Policy says so). \
-            A region in the top list links to region-ID.html in the same directory: write those \
-            pages with regions-top --region ID --format html > region-ID.html.
+            As gzip does with compressed data, regions-top does not write a page to a terminal \
+            (status 64): send it to a file, or give --force. \
+            A region in the top list links to its page in the same directory, named by one rule \
+            (which regions-serve --export follows too): region-ID.html when the id is at most 100 \
+            letters, digits, '.', '-' and '_', as Flickr's ids are; for any other id, region-, the \
+            id with '_' for each other character (cut to 100), '-', a hash of the id, and .html. \
+            --page-name prints that name, so a page written by hand is the one the link finds: \
+            regions-top --region ID --format html > "$(regions-top --region ID --page-name)".
 
             Tables fit the terminal: the widest text columns are cut with "…" to its width \
             (COLUMNS when set). Times in tables and pages are local time (TZ honoured; --utc \
@@ -91,7 +100,8 @@ public struct RegionsTop: ToolCommand {
               regions-top --photos --sort title --limit 50 --format csv
               regions-top --format html > top-regions.html
               regions-top --region R061.TguWePmt | thumb-get > /dev/null
-              regions-top --region R061.TguWePmt --format html > region-R061.TguWePmt.html
+              page=$(regions-top --region ID --page-name)  # the name its links use
+              regions-top --region ID --format html > "$page"
             """,
         version: toolkitVersion)
 
@@ -133,6 +143,13 @@ public struct RegionsTop: ToolCommand {
         completion: .directory)
     public var cacheDir: String?
 
+    @Flag(name: .long, help: "Write a --format html page even when standard output is a terminal.")
+    public var force = false
+
+    @Flag(name: .long, help: ArgumentHelp(
+        "Print the name of the file the pages link to for this page, not the page: for --region, region-ID.html (see above for other ids); else top-regions.html, recents.html or all.html."))
+    public var pageName = false
+
     @Flag(name: .long, help: "Show times (tables, pages) in UTC instead of local time.")
     public var utc = false
 
@@ -156,7 +173,7 @@ public struct RegionsTop: ToolCommand {
     static let regionNamesCommand = "regions-top --regions --no-refresh --quiet 2>/dev/null"
 
     public static let exitStatuses: [ExitStatusDoc] = [
-        .init(.ok), .init(.usage, "Usage error: a bad option, or a region name that fits several regions (give more of it, or the id)."),
+        .init(.ok), .init(.usage, "Usage error: a bad option, a region name that fits several regions (give more of it, or the id), or --format html to a terminal without --force."),
         .init(.dataError, "The database file is damaged, not a database, or another program's."),
         .init(.noInput, "No database at the path given (and no Flickr key to fill it), or no region of that name."),
         .init(.unavailable, "A missing or empty database could not be refreshed: flickr-recent, place-resolve or regions-load is not installed beside regions-top."),
@@ -187,17 +204,26 @@ public struct RegionsTop: ToolCommand {
         if sort != nil && region == nil && !recents && !photos && search == nil {
             throw ValidationError("--sort orders photos: give it with --region, --photos, --recents or --search")
         }
+        if pageName {
+            if search != nil { throw ValidationError("--page-name: no page links to a search's page; name its file yourself") }
+            if regions { throw ValidationError("--page-name: --regions has no page; the top regions' page is top-regions.html") }
+            if let format, format != .html { throw ValidationError("--page-name names the --format html page; leave out --format \(format)") }
+        }
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
         if cacheDir == "" { throw ValidationError("--cache-dir: the path is empty (leave --cache-dir out for the default cache)") }
     }
 
     public func execute(_ context: ToolContext) throws -> SysExit {
+        if pageName { return try printPageName(context) }
+        try refuseAPageOnATerminal(context)
         let path = try Store.resolvePath(option: database.db, environment: context.environment)
         // One read-only open when the database has photos, the common case; a refresh first
         // when it is missing or empty.
         var opened = FileManager.default.fileExists(atPath: path) ? try database.openForReading(context) : nil
+        // Whether an empty database was said to be empty: its empty answer says no more.
+        var saidEmpty = false
         if try opened.map({ try !Queries(store: $0).hasPhotos() }) ?? true {
-            if try refreshIfEmpty(path: path, context) { opened = nil }
+            if try refreshIfEmpty(path: path, context) { opened = nil } else { saidEmpty = true }
         }
         let store = try opened ?? database.openForReading(context)
         context.trace("database \(store.path)")
@@ -211,13 +237,14 @@ public struct RegionsTop: ToolCommand {
         var regionMatch: RegionRank?
         if let region { regionMatch = try Self.region(named: region, in: queries) }
         func write(_ photos: [StoredPhoto], _ listing: Reports.PhotoListing, page: @autoclosure () throws -> HTMLPage.PhotoListing) throws -> SysExit {
+            if photos.isEmpty && !saidEmpty { context.note(Self.noPhotos(try page())) }
             if format == .html { return try writePage(photos, listing: page(), store: store, times: times, sortedBy: sort.map(\.phrase), context) }
             context.standardOutput.write(Reports.photos(photos, format: format, listing: listing, emphasis: emphasis, times: times, width: width))
             return .ok
         }
 
         if regions {
-            try listRegions(queries, context)
+            try listRegions(queries, context, saidEmpty: saidEmpty)
         } else if let search {
             let query: SearchQuery
             let found: [StoredPhoto]
@@ -242,6 +269,7 @@ public struct RegionsTop: ToolCommand {
             } else if format == .html {
                 rows = try queries.sampledCentres(rows)
             }
+            if rows.isEmpty && !saidEmpty { context.note(try Self.noRegions(queries)) }
             context.standardOutput.write(Reports.regions(rows, format: format, emphasis: emphasis, width: width))
         }
         return .ok

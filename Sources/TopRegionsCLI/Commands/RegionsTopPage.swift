@@ -57,3 +57,35 @@ extension PhotoOrder {
         }
     }
 }
+
+extension RegionsTop {
+    /// A page is for a browser: on a terminal it is a screenful of markup and megabytes of
+    /// base64 thumbnails. As gzip refuses to write compressed data to one, regions-top
+    /// refuses, before anything else happens, unless --force says to.
+    func refuseAPageOnATerminal(_ context: ToolContext) throws {
+        guard format == .html, context.stdoutIsTerminal, !force else { return }
+        let file = recents ? "recents.html" : photos ? "all.html" : region == nil && search == nil ? "top-regions.html" : "page.html"
+        throw ToolError(.usage, """
+            --format html writes a page for a browser, not for a terminal: send it to a file \
+            (> \(file)), or give --force to write it here anyway
+            """)
+    }
+}
+
+extension RegionsTop {
+    /// --page-name: the name of the file the pages link this page by (`Site.files`; for a
+    /// region, `HTMLPage.regionPageName`), so a page written by hand is the one its links
+    /// find. Only reads, and never refreshes: a name needs no photos.
+    func printPageName(_ context: ToolContext) throws -> SysExit {
+        let site = Site.files
+        let name: String
+        if let region {
+            let match = try Self.region(named: region, in: Queries(store: database.openForReading(context)))
+            name = site.region(match.regionID)
+        } else {
+            name = recents ? site.recents() : photos ? site.all() : site.top
+        }
+        context.standardOutput.line(name)
+        return .ok
+    }
+}

@@ -44,8 +44,10 @@ extension RegionsTop {
     }
 
     /// `--regions`: every region by name; the names alone unless a format is asked for.
-    func listRegions(_ queries: Queries, _ context: ToolContext) throws {
+    /// `saidEmpty`: the database was said to be empty, so an empty list needs no word.
+    func listRegions(_ queries: Queries, _ context: ToolContext, saidEmpty: Bool) throws {
         var rows = try queries.allRegions(limit: limit)
+        if rows.isEmpty && !saidEmpty { context.note(try Self.noRegions(queries)) }
         if format == .geojson { rows = try queries.sampledCentres(rows) }
         let table = format == .table
         context.standardOutput.write(Reports.regionList(

@@ -26,7 +26,8 @@ extension HTMLPage {
         page.footer("""
             Each region links to its own page, <code>\(escape(regionPageName(example)))</code> and so on, in the same \
             directory as this one. Make one with <code>regions-top --region \(escape(shellWord(example))) --format html \
-            &gt; \(escape(regionPageName(example)))</code>.
+            &gt; \(escape(regionPageName(example)))</code>; <code>regions-top --region ID --page-name</code> prints the \
+            name of any region's page.
             """)
         return page.finish()
     }

@@ -1,0 +1,27 @@
+import TopRegionsFormatting
+import TopRegionsStore
+
+/// An empty answer is said on stderr, in the words its page uses (not with -q), so that a
+/// table that is only its header, or a pipe that carries nothing, is no mystery. Standard
+/// output keeps its shape whatever the answer (a table's and a CSV's header line, no NDJSON
+/// line, an empty FeatureCollection): what reads it finds the same columns either way.
+extension RegionsTop {
+    /// Why a photo listing is empty.
+    static func noPhotos(_ listing: HTMLPage.PhotoListing) -> String {
+        switch listing {
+        case .region(let region):
+            "no photo of \(region.name) (id \(region.regionID)) is stored (any more)"
+        case .recents:
+            "no photo has been viewed yet: photo-cache ID views one"
+        case .all:
+            "no photo is stored yet"
+        case .search(let query, let region):
+            "no photo matches \"\(query)\" in title, description, photographer or region" + (region.map { ", in \($0.name)" } ?? "")
+        }
+    }
+
+    /// Why no region is ranked or listed: no photo at all, or none with a region yet.
+    static func noRegions(_ queries: Queries) throws -> String {
+        try queries.hasPhotos() ? "no region has photos yet: the photos stored have no region yet (place-resolve --pending looks their places up)" : "no photo is stored yet"
+    }
+}
