@@ -75,18 +75,48 @@ import Testing
         #expect(page.stderr == "regions-top: 2 stored thumbnails are not an image (photo \(ids[1]), \(ids[2])); the page shows placeholders\n")
         #expect(Self.occurrences("<img ", in: page.stdout) == 1)
         #expect(page.stdout.contains("<img src=\"data:image/jpeg;base64,\(Data(Self.jpegStart).base64EncodedString())\""))
-        #expect(Self.occurrences("<span class=\"placeholder\">no thumbnail</span>", in: page.stdout) == 78)
-        #expect(page.stdout.contains("76 of 79 photos have no thumbnail yet. Fetch them with <code>regions-top --region R001.iRFHXRzZ | thumb-get</code>"))
+        // The first page of 30: one shows its thumbnail, two have unusable ones, 27 none yet.
+        #expect(Self.occurrences("<span class=\"placeholder\">no thumbnail</span>", in: page.stdout) == 29)
+        #expect(page.stdout.contains("27 of 30 photos have no thumbnail yet. Fetch them with <code>regions-top --region R001.iRFHXRzZ | thumb-get</code>"))
 
         try sql("DROP TABLE thumbnail")
         let bare = try Tools.run("regions-top", ["--db", db, "--region", region, "--format", "html"], environment: environment)
         #expect(bare.status == 0)
         #expect(bare.stderr == "regions-top: the database has no thumbnail table; the page shows placeholders\n")
         #expect(Self.occurrences("<img ", in: bare.stdout) == 0)
-        #expect(Self.occurrences("<span class=\"placeholder\">no thumbnail</span>", in: bare.stdout) == 79)
+        #expect(Self.occurrences("<span class=\"placeholder\">no thumbnail</span>", in: bare.stdout) == 30)
     }
 
     // MARK: Pages and links
+
+    /// Flickr's terms: at most 30 photos on a page. A region of 79 is three pages, each
+    /// linking to the ones before and after by the file names the rule gives; its count
+    /// and its map cover all 79.
+    @Test func aLongListIsWrittenThirtyPhotosToAPage() throws {
+        let (scratch, environment, db) = try loadedFixture()
+        _ = scratch
+        let region = "R001.iRFHXRzZ"
+        let ids = Self.lines(try Tools.run("regions-top", ["--db", db, "--region", region], environment: environment).stdout).map { $0["id"] as! String }
+        #expect(ids.count == 79)
+        var shown: [String] = []
+        for number in 1...3 {
+            let run = try Tools.run("regions-top", ["--db", db, "--region", region, "--format", "html", "--page", "\(number)"], environment: environment)
+            #expect(run.status == 0)
+            let cards = run.stdout.components(separatedBy: "<li class=\"card\" id=\"photo-").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+            #expect(cards.count == (number < 3 ? 30 : 19))
+            shown += cards
+            #expect(run.stdout.contains("79 photos by") && run.stdout.contains("\((number - 1) * 30 + 1)–\((number - 1) * 30 + cards.count) here"))
+            #expect(run.stdout.contains("rel=\"prev\" href=\"\(number == 2 ? "region-\(region).html" : "region-\(region)+2.html")\"") == (number > 1))
+            #expect(run.stdout.contains("rel=\"next\" href=\"region-\(region)+\(number + 1).html\"") == (number < 3))
+            let name = try Tools.run("regions-top", ["--db", db, "--region", region, "--page", "\(number)", "--page-name"], environment: environment)
+            #expect(name.stdout == (number == 1 ? "region-\(region).html\n" : "region-\(region)+\(number).html\n"))
+        }
+        #expect(shown == ids)
+        let beyond = try Tools.run("regions-top", ["--db", db, "--region", region, "--format", "html", "--page", "4"], environment: environment)
+        #expect(beyond.status == 66 && beyond.stdout == "" && beyond.stderr == "regions-top: --page 4: the list has 3 pages of 30 photos\n")
+        let notHTML = try Tools.run("regions-top", ["--db", db, "--region", region, "--page", "2"], environment: environment)
+        #expect(notHTML.status == 64)
+    }
 
     /// A region's page has one file name, the one the top page links to: region-ID.html
     /// for an id of letters, digits, '.', '-' and '_' (Flickr's), '_' for other characters
@@ -191,7 +221,7 @@ import Testing
             // Every card links back to the photo's page on Flickr (Flickr's terms); the one not
             // cached also leads there from its thumbnail.
             let cards = Self.occurrences("<li class=\"card\"", in: page.stdout)
-            #expect(cards == 79)
+            #expect(cards == 30)
             #expect(Self.occurrences("<a class=\"flickr\" href=\"https://www.flickr.com/photos/", in: page.stdout) == cards)
             #expect(Self.occurrences("href=\"https://www.flickr.com/photos/", in: page.stdout) == 2 * cards - 1)
         }
@@ -263,13 +293,23 @@ import Testing
             try Data(run.stdoutBytes).write(to: URL(fileURLWithPath: pages + "/" + file))
         }
         try page("top-regions.html", ["--limit", "200"])
+        // A region is shown 30 photos to a page: its first (the hostile texts) and its last
+        // (the two photos without a thumbnail).
+        let regionPages = (photos.count + 29) / 30
+        try #require(regionPages >= 2)
         try page("region-\(topID).html", ["--region", topID])
+        try page("region-\(topID)+\(regionPages).html", ["--region", topID, "--page", "\(regionPages)"])
         try page("region-R-hostile.1.html", ["--region", "R-hostile.1"])
         try page("recents.html", ["--recents"])
 
         let rows = Self.lines(try tool("regions-top", ["--limit", "200"]).stdout).count
         let placed = try JSONSerialization.jsonObject(with: Data(try tool("regions-top", ["--limit", "200", "--format", "geojson"]).stdoutBytes)) as! [String: Any]
         let regionPoints = try JSONSerialization.jsonObject(with: Data(try tool("regions-top", ["--region", topID, "--format", "geojson"]).stdoutBytes)) as! [String: Any]
+        // A pin for each photo of the page that has a position (the map's dots are all of them).
+        let placedIDs = Set((regionPoints["features"] as! [[String: Any]]).compactMap { $0["id"] as? String })
+        let ordered = photos.map { $0["id"] as! String }
+        let firstPins = ordered.prefix(30).filter(placedIDs.contains).count
+        let lastPins = ordered.dropFirst(30 * (regionPages - 1)).filter(placedIDs.contains).count
         let expect: [String: Any] = [
             "pages": [
                 [
@@ -278,9 +318,12 @@ import Testing
                     "follow": ["file": "region-\(topID).html", "h1": topName],
                 ],
                 [
-                    "file": "region-\(topID).html", "points": (regionPoints["features"] as! [Any]).count,
-                    "thumbnails": photos.count - 2, "placeholders": 2,
+                    "file": "region-\(topID).html", "points": firstPins, "thumbnails": 30, "placeholders": 0,
                     "texts": [Self.hostileScript, Self.hostileAttribute], "rtl": ["דוד כהן", "محمد"],
+                ],
+                [
+                    "file": "region-\(topID)+\(regionPages).html", "points": lastPins,
+                    "thumbnails": photos.count - 30 * (regionPages - 1) - 2, "placeholders": 2,
                 ],
                 [
                     "file": "region-R-hostile.1.html", "points": 3, "thumbnails": 3, "placeholders": 0,

@@ -67,7 +67,11 @@ public struct RegionsTop: ToolCommand {
             GeoJSON bbox and a grid of their thumbnails with title, photographer and upload time. \
             Thumbnails are the ones thumb-get stored (photos without one show a placeholder); each \
             photo links to its file in the photo cache (--cache-dir) when there, else to its page on \
-            Flickr. The page loads nothing and runs no script (its Content-Security-Policy says so). \
+            Flickr, and to its page on Flickr. A list of photos is shown 30 to a page, as Flickr's \
+            terms ask, with the count and the map of the whole list: --page N writes its Nth page, \
+            which links to the pages before and after (region-ID+2.html for a region's second; \
+            regions-serve --export writes them all). The page loads nothing and runs no script \
+            (its Content-Security-Policy says so). \
             As gzip does with compressed data, regions-top does not write a page to a terminal \
             (status 64): send it to a file, or give --force. \
             A region in the top list links to its page in the same directory, named by one rule \
@@ -137,6 +141,10 @@ public struct RegionsTop: ToolCommand {
     @Option(name: .long, help: ArgumentHelp(
         "table, ndjson, csv, geojson or html (default: table on a terminal, ndjson otherwise).", valueName: "format"))
     public var format: ReportFormat?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
+        "With --format html, a list of photos is shown 30 to a page: write this page of it (default: the first).", valueName: "n"))
+    public var page: Int?
 
     @Option(name: .long, help: ArgumentHelp(
         "The photo cache, for --format html's links to cached photos (default: as photo-cache).", valueName: "dir"),
@@ -210,6 +218,12 @@ public struct RegionsTop: ToolCommand {
             if let format, format != .html { throw ValidationError("--page-name names the --format html page; leave out --format \(format)") }
         }
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
+        if let page {
+            guard page >= 1 else { throw ValidationError("--page must be at least 1") }
+            guard format == .html || pageName, region != nil || recents || photos || search != nil else {
+                throw ValidationError("--page chooses a page of a list of photos with --format html (--region, --recents, --photos or --search)")
+            }
+        }
         if cacheDir == "" { throw ValidationError("--cache-dir: the path is empty (leave --cache-dir out for the default cache)") }
     }
 
@@ -236,9 +250,16 @@ public struct RegionsTop: ToolCommand {
 
         var regionMatch: RegionRank?
         if let region { regionMatch = try Self.region(named: region, in: queries) }
-        func write(_ photos: [StoredPhoto], _ listing: Reports.PhotoListing, page: @autoclosure () throws -> HTMLPage.PhotoListing) throws -> SysExit {
+        /// The photos of `list`: a page of 30 in HTML, else every one (up to --limit).
+        func write(
+            _ list: PhotoList, _ listing: Reports.PhotoListing, page: @autoclosure () throws -> HTMLPage.PhotoListing,
+            _ photos: () throws -> [StoredPhoto]
+        ) throws -> SysExit {
+            if format == .html {
+                return try writePage(list, listing: page(), queries: queries, store: store, times: times, saidEmpty: saidEmpty, context)
+            }
+            let photos = try photos()
             if photos.isEmpty && !saidEmpty { context.note(Self.noPhotos(try page())) }
-            if format == .html { return try writePage(photos, listing: page(), store: store, times: times, sortedBy: sort.map(\.phrase), context) }
             context.standardOutput.write(Reports.photos(photos, format: format, listing: listing, emphasis: emphasis, times: times, width: width))
             return .ok
         }
@@ -246,22 +267,25 @@ public struct RegionsTop: ToolCommand {
         if regions {
             try listRegions(queries, context, saidEmpty: saidEmpty)
         } else if let search {
-            let query: SearchQuery
-            let found: [StoredPhoto]
             do {
-                query = try SearchQuery(search)
-                found = try queries.search(query, inRegion: regionMatch?.regionID, order: sort, limit: limit)
+                let query = try SearchQuery(search)
+                context.trace("--search: the index is asked for \(query.match)")
+                return try write(.search(query, regionID: regionMatch?.regionID), .search, page: .search(query: search, region: regionMatch)) {
+                    try queries.search(query, inRegion: regionMatch?.regionID, order: sort, limit: limit)
+                }
             } catch let problem as SearchQuery.Problem {
                 throw ToolError(.usage, "--search: \(problem.message)")
             }
-            context.trace("--search: the index is asked for \(query.match)")
-            return try write(found, .search, page: .search(query: search, region: regionMatch))
         } else if let match = regionMatch {
-            return try write(try queries.photos(inRegion: match.regionID, order: sort ?? .uploaded, limit: limit), .region, page: .region(match))
+            return try write(.region(match.regionID), .region, page: .region(match)) {
+                try queries.photos(inRegion: match.regionID, order: sort ?? .uploaded, limit: limit)
+            }
         } else if recents {
-            return try write(try queries.recents(order: sort ?? .viewed, limit: limit ?? 50), .recents, page: .recents)
+            return try write(.recents, .recents, page: .recents) { try queries.recents(order: sort ?? .viewed, limit: limit ?? 50) }
         } else if photos {
-            return try write(try queries.allPhotos(order: sort ?? .uploaded, limit: limit), .all, page: .all(stored: try queries.photoCount()))
+            return try write(.all, .all, page: .all(stored: try queries.photoCount())) {
+                try queries.allPhotos(order: sort ?? .uploaded, limit: limit)
+            }
         } else {
             var rows = try queries.topRegions(limit: limit ?? 50)
             if format == .geojson {

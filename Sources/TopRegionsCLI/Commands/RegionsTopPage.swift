@@ -8,9 +8,35 @@ import TopRegionsSupport
 extension RegionsTop {
     /// `--format html` for photos: the page, with the stored thumbnails and links to the
     /// photos the cache holds. Thumbnails it cannot show are placeholders, said on stderr.
+    ///
+    /// A page shows 30 photos at most (Flickr's terms): the list's `--page` (the first by
+    /// default), with links to the pages before and after by their file names, and the
+    /// count and the map of the whole list. `--limit` makes the list its first N photos.
     func writePage(
-        _ photos: [StoredPhoto], listing: HTMLPage.PhotoListing, store: Store, times: TimeFormat, sortedBy: String? = nil, _ context: ToolContext
+        _ list: PhotoList, listing: HTMLPage.PhotoListing, queries: Queries, store: Store, times: TimeFormat, saidEmpty: Bool,
+        _ context: ToolContext
     ) throws -> SysExit {
+        // Recents are the 50 latest views unless --limit says otherwise, as in every format.
+        let cap = limit ?? (list == .recents ? 50 : nil)
+        let total = min(try queries.count(of: list), cap ?? .max)
+        let paging = Paging(page: page ?? 1, total: total)
+        guard paging.exists else {
+            throw ToolError(.noInput, "--page \(paging.page): the list has \(paging.pages) page\(paging.pages == 1 ? "" : "s") of \(Paging.size) photos")
+        }
+        if total == 0 && !saidEmpty { context.note(Self.noPhotos(listing)) }
+        let photos = try queries.photos(
+            in: list, order: sort, limit: min(Paging.size, total - paging.offset), offset: paging.offset)
+        // The map covers the whole list; a list cut by --limit is mapped by the page's photos.
+        var positions: [HTMLPage.MapPoint]?
+        var places: [HTMLPage.PlaceLabel] = []
+        if cap == nil || cap! >= total {
+            var decimals = 1
+            if case .region(let regionID) = list {
+                decimals = 3
+                places = try queries.places(inRegion: regionID).map { HTMLPage.PlaceLabel(name: $0.name, latitude: $0.latitude, longitude: $0.longitude) }
+            }
+            positions = try queries.positions(of: list, decimals: decimals).map { HTMLPage.MapPoint(latitude: $0.latitude, longitude: $0.longitude) }
+        }
         let ids = photos.map(\.record.id)
         let images = HTMLPage.Images(
             thumbnails: try ThumbnailStore(store: store).bytes(of: ids), cachedFiles: cachedFiles(ids, context))
@@ -23,7 +49,9 @@ extension RegionsTop {
             context.note(
                 "\(unusable.count) stored thumbnail\(unusable.count == 1 ? " is" : "s are") not an image (photo \(named)); the page shows placeholders")
         }
-        context.standardOutput.write(HTMLPage.photos(photos, listing: listing, images: images, formatTime: { times.string($0) }, sortedBy: sortedBy))
+        context.standardOutput.write(HTMLPage.photos(
+            photos, listing: listing, images: images, paging: paging, mapPoints: positions, places: places,
+            formatTime: { times.string($0) }, sortedBy: sort.map(\.phrase), sort: sort?.rawValue))
         return .ok
     }
 
@@ -81,9 +109,9 @@ extension RegionsTop {
         let name: String
         if let region {
             let match = try Self.region(named: region, in: Queries(store: database.openForReading(context)))
-            name = site.region(match.regionID)
+            name = site.region(match.regionID, page: page ?? 1)
         } else {
-            name = recents ? site.recents() : photos ? site.all() : site.top
+            name = recents ? site.recents(page: page ?? 1) : photos ? site.all(page: page ?? 1) : site.top
         }
         context.standardOutput.line(name)
         return .ok

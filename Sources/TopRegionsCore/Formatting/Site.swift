@@ -86,7 +86,9 @@ public struct Site: Sendable, Equatable {
         case .region(let region): self.region(region.regionID, page: page, sort: sort)
         case .recents: recents(page: page)
         case .all: all(page: page, sort: sort)
-        case .search(let text, let region): search(text, regionID: region?.regionID, page: page)
+        case .search(let text, let region):
+            // A file cannot search: its pages are named as the other lists' are.
+            isServed ? search(text, regionID: region?.regionID, page: page) : HTMLPage.listPageName("search", page: page)
         }
     }
 
