@@ -37,12 +37,7 @@ For example:
         ratio = csv.median / ndjson.median
         ctx.budget("csv top 50", f"within {CSV_AT_MOST}× NDJSON", f"{ratio:.2f}×", ratio <= CSV_AT_MOST)
 
-    def case_serve(ctx):
-    """regions-serve vs Datasette on the same file (wrk, 16 connections): top page, a 500-photo region, a search; p99 at 1M"""
-    bench_serve.case_serve(ctx, html_database, SEARCH_CANDIDATES)
-
-
-CASES = {..., "csv": case_csv}
+    CASES = {..., "csv": case_csv}
 """
 
 import os
@@ -715,12 +710,15 @@ def search_index_ingest_cost(ctx):
 
 
 # ----------------------------------------------------------------------------------------
-# The registry: name -> case, in the order a run takes them.
+# serve: regions-serve against Datasette serving the same file (bin/lib/bench_serve.py)
 
 def case_serve(ctx):
     """regions-serve vs Datasette on the same file (wrk, 16 connections): top page, a 500-photo region, a search; p99 at 1M"""
     bench_serve.case_serve(ctx, html_database, SEARCH_CANDIDATES)
 
+
+# ----------------------------------------------------------------------------------------
+# The registry: name -> case, in the order a run takes them.
 
 CASES = {
     "ingest": case_ingest,
