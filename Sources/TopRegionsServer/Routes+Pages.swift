@@ -52,8 +52,13 @@ extension ServedApp {
                 return Responses.seeOther("/refresh")
             }
         }
+        let store = self.store, topRows = self.topRows
         let page = try await blocking.run {
-            HTMLPage.regions(try queries.fillingCentres(try queries.topRegions(limit: 50)), site: site)
+            // The top 50 and their markers' places, until the next commit.
+            let rows = try topRows.value(for: "top", stamp: store.changeStamp()) {
+                try queries.sampledCentres(try queries.topRegions(limit: 50))
+            }
+            return HTMLPage.regions(rows, site: site)
         }
         return Responses.page(page)
     }

@@ -24,6 +24,8 @@ final class ServedApp: Sendable {
     let refresher: Refresher
     /// Each list's count and map, until the database changes.
     let maps = ComputedOnce<ListSummary>(capacity: 256)
+    /// The top regions with their markers' positions, until the database changes.
+    let topRows = ComputedOnce<[RegionRank]>(capacity: 1)
     /// Photos deleted here, for their undo.
     let deleted = DeletedPhotos()
     let times: TimeFormat

@@ -24,7 +24,7 @@ struct SiteExport {
             throw ToolError(.cantCreate, "cannot create the --export directory \(directory): \(error.reason)")
         }
         var written = 0
-        let top = try queries.fillingCentres(try queries.topRegions(limit: 50))
+        let top = try queries.sampledCentres(try queries.topRegions(limit: 50))
         try save(HTMLPage.regions(top, site: .files), as: Site.files.top)
         written += 1
         for region in top {

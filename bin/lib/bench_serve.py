@@ -59,7 +59,9 @@ class Server:
     """A server process for the case, stopped (SIGTERM, then waited for) at the end."""
 
     def __init__(self, argv, env=None, url=None):
-        self.process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+        # Only regions-serve's first line is read: Datasette, told its port, logs every request
+        # on stdout, which would block it once a pipe nobody reads is full.
+        self.process = subprocess.Popen(argv, stdout=subprocess.DEVNULL if url else subprocess.PIPE, stderr=subprocess.DEVNULL,
                                         env=dict(os.environ, **(env or {})), start_new_session=True)
         Runner.live.add(self.process)
         # regions-serve prints its address first; Datasette is told its port.
