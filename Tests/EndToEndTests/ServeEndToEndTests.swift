@@ -451,6 +451,32 @@ import Testing
         #expect(bad.status == 64 && bad.stderr.contains("--bind"))
     }
 
+    @Test func aRequestUnderWayWhenStoppedIsFinishedAndLeavesNoPartialFile() throws {
+        let setup = try Setup()
+        let regionID = setup.top[0]["region_id"] as! String
+        let id = try setup.regionsTop(["--region", regionID, "--limit", "1"])[0]["id"] as! String
+        // The image host takes 1.5 s to answer: the photo's download is under way meanwhile.
+        try setup.fake.control("/_fake/faults?latency_ms=1500&faults_on=images")
+        func received() throws -> Int {
+            let object = try JSONSerialization.jsonObject(with: Data(try setup.fake.control("/_fake/received", post: false).utf8)) as! [String: Any]
+            return object["requests"] as! Int
+        }
+        let before = try received()
+        let body = setup.scratch.file("photo.jpg")
+        let curl = try Tools.start("/usr/bin/curl", ["-sS", "-o", body, "-w", "%{http_code}", setup.server.base + "/photos/\(id).jpg"],
+                                   environment: setup.environment)
+        while try received() == before {}  // the server has asked the fake: the request is under way
+        let stopped = setup.server.stop()
+        let fetched = try curl.wait()
+        #expect(stopped.status == 0, "\(stopped.stderr)")
+        #expect(fetched.stdout == "200", "\(fetched.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: body)).count == 20_000)
+        // The photo is in the cache whole, and nothing half-written is left beside it.
+        let names = try FileManager.default.contentsOfDirectory(atPath: setup.cache).sorted()
+        #expect(names.filter { !$0.hasPrefix(".") && $0 != "CACHEDIR.TAG" } == ["\(id).topregions.jpg"], "\(names)")
+        #expect(names.allSatisfy { !$0.contains("tmp") }, "\(names)")
+    }
+
     @Test func listeningBeyondThisMachineIsSaidOnStderr() throws {
         let setup = try Setup(["--bind", "0.0.0.0"])
         #expect(setup.server.url.hasPrefix("http://0.0.0.0:"))
