@@ -70,8 +70,6 @@ let package = Package(
                 "TopRegionsSupport", "TopRegionsRecords", "TopRegionsStore", "TopRegionsHTTP", "TopRegionsFlickr",
                 "TopRegionsCache", "TopRegionsFormatting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                // Only to map SQLite's result codes to exit statuses.
-                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strict),
 

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import TopRegionsFlickr
 import TopRegionsHTTP
 import TopRegionsStore
@@ -35,6 +34,9 @@ public enum ExitStatuses {
 
     /// The status and the message (without the tool's name) for an error that ended a command.
     static func classify(_ error: any Error) -> (status: SysExit, message: String) {
+        if let failure = Store.failure(ifDatabaseError: error) {
+            return (status(of: failure.kind), failure.message)
+        }
         switch error {
         case let error as ToolError:
             return (error.status, error.message)
@@ -49,16 +51,6 @@ public enum ExitStatuses {
         case let error as HTTPError:
             if case .osResource = error { return (.osResource, error.description) }
             return (error.isTransient ? .tempFail : .unavailable, error.description)
-        case let error as DatabaseError:
-            if let described = Store.describe(error, path: nil) { return (status(of: described.kind), described.message) }
-            let message = "database error: \(error.message ?? "\(error.resultCode)")"
-            switch error.resultCode {
-            case .SQLITE_BUSY, .SQLITE_LOCKED: return (.tempFail, message)
-            case .SQLITE_CORRUPT, .SQLITE_NOTADB: return (.dataError, message)
-            case .SQLITE_FULL, .SQLITE_IOERR: return (.ioError, message)
-            case .SQLITE_CANTOPEN, .SQLITE_READONLY, .SQLITE_PERM: return (.cantCreate, message)
-            default: return (.software, message)
-            }
         case let error as ErrnoError:
             let described = SystemFailure.error(error.code, error.operation, otherwise: .inputOutput)
             return (status(of: described.kind), described.message)

@@ -26,7 +26,7 @@ extension Store {
     /// The kind and words for an SQLite failure that is about the machine (descriptors,
     /// memory, disk) or about another process (busy), or about damaged data; nil for
     /// anything else.
-    public static func describe(_ error: DatabaseError, path: String?) -> Failure? {
+    static func describe(_ error: DatabaseError, path: String?) -> Failure? {
         let detail = error.message ?? "\(error)"
         let database = path.map { "the database \($0)" } ?? "the database"
         switch error.resultCode {
@@ -49,6 +49,20 @@ extension Store {
             return nil
         default:
             return nil
+        }
+    }
+
+    /// An SQLite error from any database, as the user reads it (its kind and words): what
+    /// `describe` says of the machine, another process or damaged data, else its result code's
+    /// kind (a read-only file or one that cannot be opened cannot be created there; anything
+    /// else is a bug). Nil for an error that is not SQLite's, so callers need not know GRDB.
+    public static func failure(ifDatabaseError error: any Error) -> Failure? {
+        guard let error = error as? DatabaseError else { return nil }
+        if let described = describe(error, path: nil) { return described }
+        let message = "database error: \(error.message ?? "\(error.resultCode)")"
+        switch error.resultCode {
+        case .SQLITE_CANTOPEN, .SQLITE_READONLY, .SQLITE_PERM: return Failure(.cannotCreate, message)
+        default: return Failure(.internalError, message)
         }
     }
 

@@ -26,7 +26,9 @@ public final class Store: Sendable {
     /// Writers: a `DatabasePool` (readers beside one writer). Readers: a `DatabaseQueue` on
     /// one read-only connection; a reader asks one question at a time, and a pool would open
     /// a second connection (and parse the schema twice) before the first answer.
-    public let pool: any DatabaseWriter
+    /// `package`, as `write` and `read` are: GRDB's types stay inside Store (and its tests);
+    /// the other modules go through Store's queries and writers.
+    package let pool: any DatabaseWriter
     /// Opened with `openForReading`: nothing can be written, and there are no key locks.
     public let isReadOnly: Bool
     private let lockFile: KeyLockFile?
@@ -265,7 +267,7 @@ public final class Store: Sendable {
     }
 
     /// Runs `body` in one `BEGIN IMMEDIATE` transaction: all of it is committed, or none.
-    public func write<T>(_ body: (Database) throws -> T) throws -> T {
+    package func write<T>(_ body: (Database) throws -> T) throws -> T {
         try pool.writeWithoutTransaction { db in
             var result: T?
             try db.inTransaction(.immediate) {
@@ -276,7 +278,7 @@ public final class Store: Sendable {
         }
     }
 
-    public func read<T>(_ body: (Database) throws -> T) throws -> T {
+    package func read<T>(_ body: (Database) throws -> T) throws -> T {
         try pool.read(body)
     }
 
