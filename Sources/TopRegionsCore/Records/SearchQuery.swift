@@ -25,6 +25,10 @@ public struct SearchQuery: Sendable, Equatable {
     public struct Problem: Error, Equatable, CustomStringConvertible {
         public var message: String
         public var description: String { message }
+
+        package init(message: String) {
+            self.message = message
+        }
     }
 
     /// The fields `field:` may name, and the index columns they are.

@@ -1,23 +1,22 @@
 import Foundation
-import TopRegionsRecords
 
 /// How region names compare.
-enum RegionName {
+package enum RegionName {
     /// Case-insensitive ordering key for region names (ties in the ranking sort by it).
-    static func sortKey(_ name: String) -> String {
+    package static func sortKey(_ name: String) -> String {
         name.lowercased()
     }
 
     /// The same name in any case and any Unicode normalization: "Île-de-France" typed
     /// decomposed (as macOS keyboards and file names give it) equals the precomposed one.
-    static func exactKey(_ name: String) -> String {
+    package static func exactKey(_ name: String) -> String {
         name.lowercased().precomposedStringWithCanonicalMapping
     }
 
     /// What is left of a name for loose matching: its letters and digits, without case or
     /// diacritics, each run of anything else one space ("Île-de-France, France" → "ile de
     /// france france").
-    static func looseKey(_ name: String) -> String {
+    package static func looseKey(_ name: String) -> String {
         let folded = name.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
         var key = ""
         var pendingSpace = false
@@ -34,7 +33,7 @@ enum RegionName {
     }
 
     /// The words of a loose key.
-    static func words(_ looseKey: String) -> [Substring] {
+    package static func words(_ looseKey: String) -> [Substring] {
         looseKey.split(separator: " ")
     }
 }
@@ -65,13 +64,17 @@ public enum RegionMatch: Sendable, Equatable {
 /// the answer, several are ambiguous. When none matches, the names nearest the query
 /// (by edit distance, to the name, its start, its comma-separated parts or its words; else
 /// by shared words) are the suggestions.
-struct RegionMatcher {
-    let regions: [RegionRank]
+package struct RegionMatcher {
+    package let regions: [RegionRank]
+
+    package init(regions: [RegionRank]) {
+        self.regions = regions
+    }
 
     /// How many suggestions an unknown name gets.
     static let suggestions = 5
 
-    func match(_ query: String) -> RegionMatch {
+    package func match(_ query: String) -> RegionMatch {
         let trimmed = query.trimmingCharacters(in: .whitespacesAndNewlines)
         if let byID = regions.first(where: { $0.regionID == trimmed }) { return .found(byID) }
 
@@ -150,7 +153,7 @@ struct RegionMatcher {
 
     /// Edits (insert, delete, replace, swap two neighbours) from `a` to `b`: the optimal
     /// string alignment distance.
-    static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+    package static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var before = [Int](repeating: 0, count: b.count + 1)
