@@ -140,8 +140,8 @@ public struct PhotoCacheCommand: ToolCommand {
         // libcurl is needed from the first batch with a stored photo on (every photo, cached
         // or not, goes through a downloader's worker), after the database's answers: it loads
         // meanwhile (returning waits for the load).
-        CurlSession.loadInBackground()
-        defer { CurlSession.awaitLoading() }
+        context.network.loadInBackground()
+        defer { context.network.awaitLoading() }
         let store = try database.open(context, create: false)
         context.trace("database \(store.path)")
         let retry = RetryPolicy.from(environment: context.environment, maxAttempts: 5)
@@ -153,7 +153,7 @@ public struct PhotoCacheCommand: ToolCommand {
         let (progress, trace) = (report.progress, context.tracer)
         defer { report.finish(cache) }
         let run = PhotoCacheRun(cache: cache, store: store, parallel: workers, limits: limits, now: context.now) {
-            try Downloader(retry: retry, now: context.now, trace: trace, received: { progress.received($0) })
+            try Downloader(network: context.network, retry: retry, now: context.now, trace: trace, received: { progress.received($0) })
         }
         try PhotoInput.read(ids: ids, context: context, chunk: 50) { items in
             let lines = try run.batch(items.map(\.id), starting: { progress.begin($0) }, completed: { progress.completed() }) {

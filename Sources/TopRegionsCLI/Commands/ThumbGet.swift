@@ -74,8 +74,8 @@ public struct ThumbGet: ToolCommand {
     public func execute(_ context: ToolContext) throws -> SysExit {
         // libcurl is needed from the first download on, after the database's answers: it
         // loads meanwhile. Returning waits for the load, so the process never exits during it.
-        CurlSession.loadInBackground()
-        defer { CurlSession.awaitLoading() }
+        context.network.loadInBackground()
+        defer { context.network.awaitLoading() }
         let store = try database.open(context, create: false)
         context.trace("database \(store.path)")
         if let out {
@@ -95,7 +95,7 @@ public struct ThumbGet: ToolCommand {
         let trace = context.tracer
         defer { report.finish() }
         let run = ThumbnailRun(store: store, parallel: workers, limits: limits, now: context.now) {
-            try Downloader(retry: retry, now: context.now, trace: trace)
+            try Downloader(network: context.network, retry: retry, now: context.now, trace: trace)
         }
         try PhotoInput.read(ids: ids, context: context) { items in
             let batch = try run.batch(items.map(\.id), progress: report.batchProgress)
