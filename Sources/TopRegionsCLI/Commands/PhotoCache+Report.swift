@@ -47,11 +47,9 @@ struct PhotoCacheReport {
                     context.diagnose("photo \(item.id): download failed: \(error)\(Self.hint(error))")
                 }
             case .unknownPhoto:
-                tally.unknown += 1
-                context.diagnose("photo \(item.id) is not in the database")
+                tally.unknownPhoto(item.id, context)
             case .noURL:
-                tally.unknown += 1
-                context.diagnose("photo \(item.id) has no photo URL")
+                tally.noURL(item.id, image: "photo", context)
             case nil:
                 continue  // not tried: the run stopped for a resource failure
             }

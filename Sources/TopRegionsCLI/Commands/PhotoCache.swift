@@ -152,9 +152,9 @@ public struct PhotoCacheCommand: ToolCommand {
         var report = PhotoCacheReport(context, pathsOnly: path || context.stdoutIsTerminal, capBytes: cache.capBytes)
         let (progress, trace) = (report.progress, context.tracer)
         defer { report.finish(cache) }
-        let run = PhotoCacheRun(cache: cache, store: store, parallel: workers, limits: limits, now: context.now) {
+        let run = PhotoCacheRun(cache: cache, store: store, downloads: RunDownloads(parallel: workers, limits: limits, now: context.now) {
             try Downloader(network: context.network, retry: retry, now: context.now, trace: trace, received: { progress.received($0) })
-        }
+        })
         try PhotoInput.read(ids: ids, context: context, chunk: 50) { items in
             let lines = try run.batch(items.map(\.id), starting: { progress.begin($0) }, completed: { progress.completed() }) {
                 report.lines(items, $0)

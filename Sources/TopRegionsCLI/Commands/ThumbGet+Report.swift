@@ -45,11 +45,9 @@ struct ThumbGetReport {
                 fields.append(("thumb_bytes", .number(Int64(bytes.count))))
                 lines += PhotoInput.line(for: item, stored: batch.photos[item.id], adding: fields)
             case .unknownPhoto:
-                tally.unknown += 1
-                context.diagnose("photo \(item.id) is not in the database")
+                tally.unknownPhoto(item.id, context)
             case .noURL:
-                tally.unknown += 1
-                context.diagnose("photo \(item.id) has no thumbnail URL")
+                tally.noURL(item.id, image: "thumbnail", context)
             case .failed(let error):
                 if tally.record(error) {
                     let hint = switch error {

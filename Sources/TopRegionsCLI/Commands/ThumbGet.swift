@@ -94,9 +94,9 @@ public struct ThumbGet: ToolCommand {
         var report = ThumbGetReport(context, out: out)
         let trace = context.tracer
         defer { report.finish() }
-        let run = ThumbnailRun(store: store, parallel: workers, limits: limits, now: context.now) {
+        let run = ThumbnailRun(store: store, downloads: RunDownloads(parallel: workers, limits: limits, now: context.now) {
             try Downloader(network: context.network, retry: retry, now: context.now, trace: trace)
-        }
+        })
         try PhotoInput.read(ids: ids, context: context) { items in
             let batch = try run.batch(items.map(\.id), progress: report.batchProgress)
             try report.report(items, batch)

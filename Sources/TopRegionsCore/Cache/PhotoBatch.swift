@@ -1,3 +1,4 @@
+import TopRegionsHTTP
 import TopRegionsRecords
 
 /// What one batch of photos asked for came to: the stored photos (ids the database does not
@@ -6,4 +7,21 @@ import TopRegionsRecords
 public struct PhotoBatch<Result: Sendable>: Sendable {
     public var photos: [String: StoredPhoto]
     public var results: [String: Result]
+}
+
+/// How a run's downloads go, batch after batch: `parallel` at a time, each within `limits`,
+/// through downloaders made by `makeDownloader` and kept for the next batch (their
+/// connections, and what they resolved).
+public struct RunDownloads {
+    let parallel: Int
+    let limits: DownloadLimits
+    let now: @Sendable () -> Double
+    let downloaders: Downloaders
+
+    public init(parallel: Int, limits: DownloadLimits, now: @escaping @Sendable () -> Double, makeDownloader: @escaping () throws -> Downloader) {
+        self.parallel = parallel
+        self.limits = limits
+        self.now = now
+        downloaders = Downloaders(makeDownloader)
+    }
 }

@@ -1,4 +1,3 @@
-import TopRegionsHTTP
 import TopRegionsStore
 
 /// photo-cache's work, batch after batch: the photos asked for, looked up in the database,
@@ -9,24 +8,13 @@ public final class PhotoCacheRun {
     public let cache: PhotoCache
     private let queries: Queries
     private let writer: PhotoWriter
-    private let parallel: Int
-    private let limits: DownloadLimits
-    private let now: @Sendable () -> Double
-    private let downloaders: Downloaders
+    private let downloads: RunDownloads
 
-    /// Downloads go `parallel` at a time, each within `limits`, through downloaders made by
-    /// `makeDownloader` (kept for the next batch).
-    public init(
-        cache: PhotoCache, store: Store, parallel: Int, limits: DownloadLimits, now: @escaping @Sendable () -> Double,
-        makeDownloader: @escaping () throws -> Downloader
-    ) {
+    public init(cache: PhotoCache, store: Store, downloads: RunDownloads) {
         self.cache = cache
         queries = Queries(store: store)
         writer = PhotoWriter(store: store)
-        self.parallel = parallel
-        self.limits = limits
-        self.now = now
-        downloaders = Downloaders(makeDownloader)
+        self.downloads = downloads
     }
 
     /// The photos of `photoIDs` in the cache; `starting` hears how many are to be made sure
@@ -40,11 +28,11 @@ public final class PhotoCacheRun {
     ) throws -> Report {
         let photos = try queries.photos(ids: photoIDs)
         let results = try cache.photos(
-            photoIDs, stored: photos, parallel: parallel, limits: limits, now: now,
-            makeDownloader: downloaders.forBatch(), starting: starting, completed: completed)
+            photoIDs, stored: photos, parallel: downloads.parallel, limits: downloads.limits, now: downloads.now,
+            makeDownloader: downloads.downloaders.forBatch(), starting: starting, completed: completed)
         let reported = try report(PhotoBatch(photos: photos, results: results))
         let viewed = photoIDs.filter { if case .cached = results[$0] { true } else { false } }
-        try writer.recordViews(viewed, now: Int64(now().rounded(.down)))
+        try writer.recordViews(viewed, now: Int64(downloads.now().rounded(.down)))
         return reported
     }
 }

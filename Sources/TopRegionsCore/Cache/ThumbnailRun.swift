@@ -1,4 +1,3 @@
-import TopRegionsHTTP
 import TopRegionsStore
 
 /// thumb-get's work, batch after batch: the photos asked for, looked up in the database, and
@@ -7,31 +6,20 @@ import TopRegionsStore
 public final class ThumbnailRun {
     private let queries: Queries
     private let thumbnails: Thumbnails
-    private let parallel: Int
-    private let limits: DownloadLimits
-    private let now: @Sendable () -> Double
-    private let downloaders: Downloaders
+    private let downloads: RunDownloads
 
-    /// Downloads go `parallel` at a time, each within `limits`, through downloaders made by
-    /// `makeDownloader` (kept for the next batch).
-    public init(
-        store: Store, parallel: Int, limits: DownloadLimits, now: @escaping @Sendable () -> Double,
-        makeDownloader: @escaping () throws -> Downloader
-    ) {
+    public init(store: Store, downloads: RunDownloads) {
         queries = Queries(store: store)
         thumbnails = Thumbnails(store: store)
-        self.parallel = parallel
-        self.limits = limits
-        self.now = now
-        downloaders = Downloaders(makeDownloader)
+        self.downloads = downloads
     }
 
     /// The thumbnails of `photoIDs`; `progress` hears (done, to download) after each download.
     public func batch(_ photoIDs: [String], progress: @escaping @Sendable (Int, Int) -> Void) throws -> PhotoBatch<ThumbnailResult> {
         let photos = try queries.photos(ids: photoIDs)
         let results = try thumbnails.thumbnails(
-            for: photoIDs, photos: photos, parallel: parallel, limits: limits, now: now,
-            makeDownloader: downloaders.forBatch(), progress: progress)
+            for: photoIDs, photos: photos, parallel: downloads.parallel, limits: downloads.limits, now: downloads.now,
+            makeDownloader: downloads.downloaders.forBatch(), progress: progress)
         return PhotoBatch(photos: photos, results: results)
     }
 }
