@@ -31,14 +31,14 @@ final class ThumbnailService: Sendable {
     let now: @Sendable () -> Double
 
     init(
-        store: Store, workers: Int, limits: DownloadLimits, retry: RetryPolicy, now: @escaping @Sendable () -> Double,
+        store: Store, workers: Int, limits: DownloadLimits, network: Network, retry: RetryPolicy, now: @escaping @Sendable () -> Double,
         trace: (@Sendable (String) -> Void)?
     ) throws {
         self.store = store
         self.limits = limits
         self.now = now
         slots = WorkerSlots((0..<workers).map { _ in
-            Worker(store: store) { try Downloader(retry: retry, now: now, trace: trace) }
+            Worker(store: store) { try Downloader(network: network, retry: retry, now: now, trace: trace) }
         })
     }
 
@@ -73,13 +73,13 @@ final class PhotoService: Sendable {
     let now: @Sendable () -> Double
 
     init(
-        cache: PhotoCache, workers: Int, limits: DownloadLimits, retry: RetryPolicy, now: @escaping @Sendable () -> Double,
+        cache: PhotoCache, workers: Int, limits: DownloadLimits, network: Network, retry: RetryPolicy, now: @escaping @Sendable () -> Double,
         trace: (@Sendable (String) -> Void)?
     ) throws {
         self.cache = cache
         self.limits = limits
         self.now = now
-        slots = WorkerSlots((0..<workers).map { _ in Worker { try Downloader(retry: retry, now: now, trace: trace) } })
+        slots = WorkerSlots((0..<workers).map { _ in Worker { try Downloader(network: network, retry: retry, now: now, trace: trace) } })
     }
 
     /// The photo's file in the cache, downloaded when not there, opened before anything else

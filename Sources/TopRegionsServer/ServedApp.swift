@@ -37,7 +37,7 @@ final class ServedApp: Sendable {
 
     init(
         store: Store, cache: PhotoCache, refresher: Refresher, formToken: String, allowedHosts: Set<String>?, downloads: Int,
-        photoLimits: DownloadLimits, thumbnailLimits: DownloadLimits, retry: RetryPolicy, times: TimeFormat,
+        photoLimits: DownloadLimits, thumbnailLimits: DownloadLimits, network: Network, retry: RetryPolicy, times: TimeFormat,
         now: @escaping @Sendable () -> Double, trace: (@Sendable (String) -> Void)?
     ) throws {
         self.store = store
@@ -48,8 +48,8 @@ final class ServedApp: Sendable {
         self.refresher = refresher
         // Reads, writes and downloads each hold a thread while they work.
         blocking = BlockingWork(threads: 4 + 2 * downloads)
-        thumbnails = try ThumbnailService(store: store, workers: downloads, limits: thumbnailLimits, retry: retry, now: now, trace: trace)
-        photos = try PhotoService(cache: cache, workers: max(1, downloads / 2), limits: photoLimits, retry: retry, now: now, trace: trace)
+        thumbnails = try ThumbnailService(store: store, workers: downloads, limits: thumbnailLimits, network: network, retry: retry, now: now, trace: trace)
+        photos = try PhotoService(cache: cache, workers: max(1, downloads / 2), limits: photoLimits, network: network, retry: retry, now: now, trace: trace)
         self.times = times
         self.now = now
         self.trace = trace

@@ -19,8 +19,8 @@ public enum Serving {
             return try export(command, to: directory, context)
         }
         let address = ListenAddress.parse(command.bind)!
-        CurlSession.loadInBackground()
-        defer { CurlSession.awaitLoading() }
+        context.network.loadInBackground()
+        defer { context.network.awaitLoading() }
         let refresher = Refresher(
             path: try Store.resolvePath(option: command.database.db, environment: context.environment), environment: context.environment,
             apiKeyFile: command.apiKeyFile, quiet: context.verbosity == .quiet, now: context.now)
@@ -43,7 +43,7 @@ public enum Serving {
             makeApp: { allowedHosts in
                 try ServedApp(
                     store: store, cache: cache, refresher: refresher, formToken: newToken(), allowedHosts: allowedHosts, downloads: parallel,
-                    photoLimits: DownloadLimits(maxBytes: 32 << 20, seconds: 300), thumbnailLimits: .thumbnail, retry: retry,
+                    photoLimits: DownloadLimits(maxBytes: 32 << 20, seconds: 300), thumbnailLimits: .thumbnail, network: context.network, retry: retry,
                     times: utc ? .utc : .local, now: context.now, trace: context.tracer)
             },
             announce: { url in

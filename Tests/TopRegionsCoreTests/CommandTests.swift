@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TopRegionsHTTP
 @testable import TopRegionsCLI
 
 /// The commands run in this process, through the context the executables get (streams,
@@ -12,8 +13,11 @@ import Testing
         var stderr: String
     }
 
-    static func run<Command: ToolCommand>(_: Command.Type, _ arguments: [String], input: String = "", now: Double = 1_700_000_000) -> Run {
-        let context = ToolContext.memory(toolName: Command.toolName, input: Array(input.utf8), now: now)
+    static func run<Command: ToolCommand>(
+        _: Command.Type, _ arguments: [String], input: String = "", now: Double = 1_700_000_000, environment: [String: String] = [:],
+        network: Network = .curl
+    ) -> Run {
+        let context = ToolContext.memory(toolName: Command.toolName, environment: environment, input: Array(input.utf8), now: now, network: network)
         let status = Command.main(arguments, context: context)
         return Run(status: status, stdout: context.standardOutput.text, stderr: context.standardError.text)
     }

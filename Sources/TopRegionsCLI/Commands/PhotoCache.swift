@@ -135,115 +135,32 @@ public struct PhotoCacheCommand: ToolCommand {
         let cache = try PhotoCache(directory: directory, capBytes: maxBytes.bytes, claim: claimDir)
         context.trace("cache \(directory), cap \(Units.formatSize(cache.capBytes))")
         Self.report(cache.adoption, in: directory, context)
-        if prune {
-            let eviction = try cache.enforceCap()
-            for entry in eviction.removed { context.trace("removed \(entry.name) (\(Units.formatSize(entry.bytes)))") }
-            var said = "removed \(Self.photos(eviction.removed))"
-            if !eviction.inUse.isEmpty {
-                said += "; \(Self.photos(eviction.inUse)) printed by a photo-cache still running \(eviction.inUse.count == 1 ? "stays" : "stay")"
-            }
-            context.note(said)
-            return .ok
-        }
+        if prune { return try Self.prune(cache, context) }
 
         // libcurl is needed from the first batch with a stored photo on (every photo, cached
         // or not, goes through a downloader's worker), after the database's answers: it loads
         // meanwhile (returning waits for the load).
-        CurlSession.loadInBackground()
-        defer { CurlSession.awaitLoading() }
+        context.network.loadInBackground()
+        defer { context.network.awaitLoading() }
         let store = try database.open(context, create: false)
         context.trace("database \(store.path)")
-        let queries = Queries(store: store)
-        let writer = PhotoWriter(store: store)
         let retry = RetryPolicy.from(environment: context.environment, maxAttempts: 5)
         let limits = DownloadLimits(maxBytes: maxPhotoBytes.bytes, seconds: downloadTimeout.seconds)
         // A download holds a socket (and a resolver's pair while it resolves), the photo's
         // lock, the index lock, its temporary file and a directory listing.
         let workers = try ParallelLimit(perWorker: 8, work: "downloads").workers(parallel, context)
-        var tally = FailureTally()
-        // A person at a terminal wants the file; a pipe gets records to pass on.
-        let pathsOnly = path || context.stdoutIsTerminal
-        let progress = DownloadProgress(ProgressLine(context))
-        let trace = context.tracer
-        defer {
-            progress.finish()
-            _ = try? cache.enforceCap()
-            // What it printed stays until it exits, even past the cap: say so.
-            let kept = cache.keptByThisRun
-            if kept.bytes > cache.capBytes {
-                let (photos, are, they) = kept.photos == 1 ? ("photo", "is", "it stays") : ("\(kept.photos) photos", "are", "they stay")
-                context.note("""
-                    this run's \(photos) (\(Units.formatSize(kept.bytes))) \(are) more than the cache's cap \
-                    (\(Units.formatSize(cache.capBytes))): \(they), \(Units.formatSize(kept.bytes - cache.capBytes)) over it, \
-                    until photo-cache next runs
-                    """)
-            }
-        }
-
-        let received = { @Sendable (bytes: Int) in progress.received(bytes) }
-        let downloaders = Downloaders { try Downloader(retry: retry, now: context.now, trace: trace, received: received) }
+        var report = PhotoCacheReport(context, pathsOnly: path || context.stdoutIsTerminal, capBytes: cache.capBytes)
+        let (progress, trace) = (report.progress, context.tracer)
+        defer { report.finish(cache) }
+        let run = PhotoCacheRun(cache: cache, store: store, downloads: RunDownloads(parallel: workers, limits: limits, now: context.now) {
+            try Downloader(network: context.network, retry: retry, now: context.now, trace: trace, received: { progress.received($0) })
+        })
         try PhotoInput.read(ids: ids, context: context, chunk: 50) { items in
-            let photos = try queries.photos(ids: items.map(\.id))
-            let results = try cache.photos(
-                items.map(\.id), stored: photos, parallel: workers, limits: limits, now: context.now,
-                makeDownloader: downloaders.forBatch(),
-                starting: { progress.begin($0) }, completed: { progress.completed() })
-
-            var lines: [UInt8] = []
-            var viewed: [String] = []
-            for item in items {
-                switch results[item.id] {
-                case .cached(let outcome):
-                    viewed.append(item.id)
-                    switch outcome {
-                    case .hit(let entry): context.trace("photo \(item.id): in the cache, \(entry.path)")
-                    case .downloaded(let entry): context.trace("photo \(item.id): downloaded, \(Units.formatSize(entry.bytes)), \(entry.path)")
-                    }
-                    if outcome.entry.bytes > cache.capBytes {
-                        context.trace("photo \(item.id): larger than the cap, kept only until photo-cache next runs")
-                    }
-                    if pathsOnly {
-                        lines += Array((outcome.entry.path + "\n").utf8)
-                    } else {
-                        lines += PhotoInput.line(for: item, stored: photos[item.id], adding: [
-                            ("path", .string(outcome.entry.path)), ("bytes", .number(outcome.entry.bytes)),
-                        ])
-                    }
-                case .failed(let error):
-                    if tally.record(error) {
-                        context.diagnose("photo \(item.id): download failed: \(error)\(Self.hint(error))")
-                    }
-                case .unknownPhoto:
-                    tally.unknown += 1
-                    context.diagnose("photo \(item.id) is not in the database")
-                case .noURL:
-                    tally.unknown += 1
-                    context.diagnose("photo \(item.id) has no photo URL")
-                case nil:
-                    continue  // not tried: the run stopped for a resource failure
-                }
+            let lines = try run.batch(items.map(\.id), starting: { progress.begin($0) }, completed: { progress.completed() }) {
+                report.lines(items, $0)
             }
-            try writer.recordViews(viewed, now: context.nowSeconds)
-            progress.finish()
-            context.standardOutput.write(lines)
-            context.standardOutput.flush()
-            if let stopping = tally.stopping { throw stopping }
+            try report.write(lines)
         }
-        return tally.status
-    }
-
-    /// "2 photos (200K)".
-    static func photos(_ entries: [PhotoCache.Entry]) -> String {
-        "\(Grammar.count(entries.count, "photo")) (\(Units.formatSize(entries.reduce(0) { $0 + $1.bytes })))"
-    }
-
-    /// Which option changes a limit the download ran into.
-    static func hint(_ error: DownloadError) -> String {
-        switch error {
-        case .transport(.tooLarge): "; nothing was kept (--max-photo-bytes)"
-        case .transport(.timeLimit): "; nothing was kept (--download-timeout)"
-        case .notAnImage: "; nothing was kept"
-        default: ""
-        }
+        return report.status
     }
 }

@@ -3,8 +3,26 @@ import TopRegionsFormatting
 import TopRegionsRecords
 import TopRegionsSupport
 
-/// photo-cache: what the cache directory is and holds (--info), and what opening it did.
+/// photo-cache: what the cache directory is and holds (--info), what opening it did, and
+/// --prune.
 extension PhotoCacheCommand {
+    /// --prune: evicts down to the cap, but for photos a photo-cache still running printed.
+    static func prune(_ cache: PhotoCache, _ context: ToolContext) throws -> SysExit {
+        let eviction = try cache.enforceCap()
+        for entry in eviction.removed { context.trace("removed \(entry.name) (\(Units.formatSize(entry.bytes)))") }
+        var said = "removed \(photos(eviction.removed))"
+        if !eviction.inUse.isEmpty {
+            said += "; \(photos(eviction.inUse)) printed by a photo-cache still running \(eviction.inUse.count == 1 ? "stays" : "stay")"
+        }
+        context.note(said)
+        return .ok
+    }
+
+    /// "2 photos (200K)".
+    static func photos(_ entries: [PhotoCache.Entry]) -> String {
+        "\(Grammar.count(entries.count, "photo")) (\(Units.formatSize(entries.reduce(0) { $0 + $1.bytes })))"
+    }
+
     /// What taking over an earlier version's cache did, when it did anything.
     static func report(_ adoption: PhotoCache.Adoption, in directory: String, _ context: ToolContext) {
         if adoption.adopted > 0 {

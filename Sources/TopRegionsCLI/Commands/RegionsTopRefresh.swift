@@ -39,15 +39,15 @@ extension RegionsTop {
             // lock file made for it.
             if lockFile.createdFile && !FileManager.default.fileExists(atPath: path) { lockFile.removeIfUnused() }
         }
-        guard try !Self.hasPhotos(path) else { return true }
+        guard try !Self.hasPhotos(path, context) else { return true }
         try runRefresh(stages, holding: lock, context)
         return true
     }
 
     /// Whether the database at `path` exists and holds a photo. Only reads.
-    static func hasPhotos(_ path: String) throws -> Bool {
+    static func hasPhotos(_ path: String, _ context: ToolContext) throws -> Bool {
         guard FileManager.default.fileExists(atPath: path) else { return false }
-        return try Queries(store: Store.openForReading(path: path)).hasPhotos()
+        return try Queries(store: context.store.openForReading(path)).hasPhotos()
     }
 
     /// The three stages installed beside this executable, on the database at `path`.

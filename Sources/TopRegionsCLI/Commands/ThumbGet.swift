@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import TopRegionsCache
 import TopRegionsHTTP
-import TopRegionsRecords
 import TopRegionsStore
 import TopRegionsSupport
 
@@ -75,12 +74,10 @@ public struct ThumbGet: ToolCommand {
     public func execute(_ context: ToolContext) throws -> SysExit {
         // libcurl is needed from the first download on, after the database's answers: it
         // loads meanwhile. Returning waits for the load, so the process never exits during it.
-        CurlSession.loadInBackground()
-        defer { CurlSession.awaitLoading() }
+        context.network.loadInBackground()
+        defer { context.network.awaitLoading() }
         let store = try database.open(context, create: false)
         context.trace("database \(store.path)")
-        let queries = Queries(store: store)
-        let thumbnails = Thumbnails(store: store)
         if let out {
             do {
                 try FileSystem.createDirectories(out)
@@ -94,59 +91,16 @@ public struct ThumbGet: ToolCommand {
         // A download holds its connection, the photo's lock and a read-only database
         // connection to look for the thumbnail in (Thumbnails.descriptorsPerDownloader).
         let workers = try ParallelLimit(perWorker: Thumbnails.descriptorsPerDownloader, work: "downloads").workers(parallel, context)
-        var tally = FailureTally()
-        let progress = ProgressLine(context)
+        var report = ThumbGetReport(context, out: out)
         let trace = context.tracer
-        var downloaded = 0
-        defer { progress.finish() }
-        let downloaders = Downloaders { try Downloader(retry: retry, now: context.now, trace: trace) }
+        defer { report.finish() }
+        let run = ThumbnailRun(store: store, downloads: RunDownloads(parallel: workers, limits: limits, now: context.now) {
+            try Downloader(network: context.network, retry: retry, now: context.now, trace: trace)
+        })
         try PhotoInput.read(ids: ids, context: context) { items in
-            let photos = try queries.photos(ids: items.map(\.id))
-            let before = downloaded
-            let results = try thumbnails.thumbnails(
-                for: items.map(\.id), photos: photos, parallel: workers, limits: limits, now: context.now,
-                makeDownloader: downloaders.forBatch(),
-                progress: { done, total in
-                    progress.update("\(before + done) \(before + done == 1 ? "thumbnail" : "thumbnails") downloaded (\(done) of \(total) in this batch)", force: done == total)
-                })
-            var lines: [UInt8] = []
-            for item in items {
-                switch results[item.id] {
-                case .found(let bytes, let fresh):
-                    if fresh { downloaded += 1 }
-                    context.trace("photo \(item.id): \(fresh ? "downloaded" : "from the database"), \(Grammar.count(bytes.count, "byte"))")
-                    var fields: [(String, JSONValue)] = []
-                    if let out {
-                        let path = (out as NSString).appendingPathComponent(SafeName.fileName(for: item.id, extension: "jpg"))
-                        try SafeName.writeAtomically(bytes, to: path)
-                        fields.append(("thumb_path", .string(path)))
-                    }
-                    fields.append(("thumb_bytes", .number(Int64(bytes.count))))
-                    lines += PhotoInput.line(for: item, stored: photos[item.id], adding: fields)
-                case .unknownPhoto:
-                    tally.unknown += 1
-                    context.diagnose("photo \(item.id) is not in the database")
-                case .noURL:
-                    tally.unknown += 1
-                    context.diagnose("photo \(item.id) has no thumbnail URL")
-                case .failed(let error):
-                    if tally.record(error) {
-                        let hint = switch error {
-                        case .transport(.tooLarge), .notAnImage: "; nothing was stored"
-                        case .transport(.timeLimit): "; nothing was stored (--download-timeout)"
-                        default: ""
-                        }
-                        context.diagnose("photo \(item.id): thumbnail download failed: \(error)\(hint)")
-                    }
-                case nil:
-                    continue  // not tried: the run stopped for a resource failure
-                }
-            }
-            progress.finish()
-            context.standardOutput.write(lines)
-            context.standardOutput.flush()
-            if let stopping = tally.stopping { throw stopping }
+            let batch = try run.batch(items.map(\.id), progress: report.batchProgress)
+            try report.report(items, batch)
         }
-        return tally.status
+        return report.status
     }
 }

@@ -46,7 +46,7 @@ public struct FlickrOptions: ParsableArguments {
     }
 
     private static func configuration(apiKeyFile: String?, maxCalls: Int, retries: Int, _ context: ToolContext) throws -> Configuration {
-        try CurlSession.requireLibrary()
+        try context.network.requireAvailable()
         let key = try FlickrAPIKey.load(file: apiKeyFile, environment: context.environment)
         let endpoints = FlickrEndpoints.from(environment: context.environment)
         guard CurlSession.isFetchable(endpoints.apiBase) else {
@@ -60,7 +60,7 @@ public struct FlickrOptions: ParsableArguments {
     /// Everything a Flickr client of this run needs, its calls counted in `store`.
     public static func settings(_ configuration: Configuration, store: Store, _ context: ToolContext) -> FlickrSettings {
         FlickrSettings(
-            endpoints: configuration.endpoints, key: configuration.key, budget: RunBudget(limit: configuration.maxCalls),
+            network: context.network, endpoints: configuration.endpoints, key: configuration.key, budget: RunBudget(limit: configuration.maxCalls),
             ledger: CallLedger(store: store, limit: configuration.hourlyLimit),
             retry: RetryPolicy.from(environment: context.environment, maxAttempts: configuration.retries + 1), now: context.now,
             trace: context.tracer)

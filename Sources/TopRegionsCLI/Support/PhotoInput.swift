@@ -103,6 +103,18 @@ struct FailureTally {
         return true
     }
 
+    /// A photo the database does not have, said on stderr.
+    mutating func unknownPhoto(_ id: String, _ context: ToolContext) {
+        unknown += 1
+        context.diagnose("photo \(id) is not in the database")
+    }
+
+    /// A photo stored without the URL of the image asked for ("thumbnail", "photo").
+    mutating func noURL(_ id: String, image: String, _ context: ToolContext) {
+        unknown += 1
+        context.diagnose("photo \(id) has no \(image) URL")
+    }
+
     var status: SysExit {
         if let stopping { return ExitStatuses.status(of: stopping.kind) }
         for status in [SysExit.ioError, .unavailable, .tempFail] where failures.contains(status) { return status }

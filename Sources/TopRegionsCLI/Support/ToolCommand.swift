@@ -155,19 +155,19 @@ public struct DatabaseOptions: ParsableArguments {
 
     /// The store; `create: false` for tools that must not start a new database.
     public func open(_ context: ToolContext, create: Bool = true) throws -> Store {
-        try Store.open(path: Store.resolvePath(option: db, environment: context.environment), create: create)
+        try context.store.open(Store.resolvePath(option: db, environment: context.environment), create)
     }
 
     /// The store, opened now when the database exists, created only when something is about
     /// to be written to it (see `StoreOnFirstWrite`).
     public func openOnFirstWrite(_ context: ToolContext) throws -> StoreOnFirstWrite {
-        try StoreOnFirstWrite(path: Store.resolvePath(option: db, environment: context.environment))
+        try context.store.openOnFirstWrite(Store.resolvePath(option: db, environment: context.environment))
     }
 
     /// The store, read-only: for tools that only ask questions (no lock, no write, so a
     /// user without write access to the database can query it).
     public func openForReading(_ context: ToolContext) throws -> Store {
-        try Store.openForReading(path: Store.resolvePath(option: db, environment: context.environment))
+        try context.store.openForReading(Store.resolvePath(option: db, environment: context.environment))
     }
 }
 

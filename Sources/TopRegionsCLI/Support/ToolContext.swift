@@ -1,9 +1,11 @@
 import Foundation
+import TopRegionsHTTP
 import TopRegionsRecords
 import TopRegionsSupport
 
 /// Everything a tool touches outside its arguments, injected so that commands run
-/// in-process in tests: streams, environment, clock, terminal facts.
+/// in-process in tests: streams, environment, clock, terminal facts, the network and the
+/// database.
 public struct ToolContext: Sendable {
     /// The tool's name, which prefixes its diagnostics.
     public var toolName: String
@@ -20,6 +22,11 @@ public struct ToolContext: Sendable {
     public var terminalColumns: Int?
     /// -q, -v or neither; set from the command's options before it runs.
     public var verbosity = Verbosity.normal
+    /// Where HTTP connections come from (Flickr's API, image downloads): libcurl unless a
+    /// test gives canned answers.
+    public var network = Network.curl
+    /// How the database is opened: its file unless a test says otherwise.
+    public var store = StoreOpener.files
 
     public init(
         toolName: String, environment: [String: String], standardInput: InputSource, standardOutput: Output,
@@ -56,14 +63,18 @@ public struct ToolContext: Sendable {
         return context
     }
 
-    /// An in-memory context for tests.
+    /// An in-memory context for tests: the streams in memory, the clock fixed, and the
+    /// network the test gives (libcurl when it gives none).
     public static func memory(
-        toolName: String, environment: [String: String] = [:], input: [UInt8] = [], now: Double = 1_700_000_000
+        toolName: String, environment: [String: String] = [:], input: [UInt8] = [], now: Double = 1_700_000_000,
+        network: Network = .curl
     ) -> ToolContext {
-        ToolContext(
+        var context = ToolContext(
             toolName: toolName, environment: environment, standardInput: .bytes("stdin", input),
             standardOutput: .memory(), standardError: .memory(), stdinIsTerminal: false,
             stdoutIsTerminal: false, stderrIsTerminal: false, now: { now })
+        context.network = network
+        return context
     }
 
     static func clock(environment: [String: String]) -> @Sendable () -> Double {

@@ -6,6 +6,8 @@ import TopRegionsSupport
 /// What every Flickr client of a run shares: where Flickr is, the key, the limits, how to
 /// retry, and where to report requests (`--verbose`).
 public struct FlickrSettings: Sendable {
+    /// Where the client's connection comes from.
+    public var network: Network
     public var endpoints: FlickrEndpoints
     public var key: FlickrAPIKey
     public var budget: RunBudget
@@ -18,10 +20,11 @@ public struct FlickrSettings: Sendable {
     public var trace: (@Sendable (String) -> Void)?
 
     public init(
-        endpoints: FlickrEndpoints, key: FlickrAPIKey, budget: RunBudget, ledger: CallLedger?, retry: RetryPolicy,
+        network: Network, endpoints: FlickrEndpoints, key: FlickrAPIKey, budget: RunBudget, ledger: CallLedger?, retry: RetryPolicy,
         now: @escaping @Sendable () -> Double, sleep: @escaping @Sendable (Double) -> Void = { Thread.sleep(forTimeInterval: $0) },
         trace: (@Sendable (String) -> Void)? = nil
     ) {
+        self.network = network
         self.endpoints = endpoints
         self.key = key
         self.budget = budget
@@ -75,7 +78,7 @@ public struct SearchQuery: Sendable {
 /// numbers. Not for sharing between threads: each worker makes its own.
 public final class FlickrClient {
     public let settings: FlickrSettings
-    private let session: CurlSession
+    private let session: any HTTPConnection
 
     /// The descriptors a client may hold at once: its connection, the socket pair libcurl's
     /// internal multi handle wakes up with, and two more while a resolver thread looks the
@@ -85,7 +88,7 @@ public final class FlickrClient {
     /// Throws when no HTTP handle can be made (out of memory or descriptors, 71).
     public init(settings: FlickrSettings) throws {
         self.settings = settings
-        session = try CurlSession()
+        session = try settings.network.connect()
     }
 
     // MARK: Methods

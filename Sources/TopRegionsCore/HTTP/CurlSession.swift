@@ -100,7 +100,7 @@ public struct HTTPTimeouts: Sendable {
 /// Every transfer has timeouts, follows at most 5 redirects, refuses any scheme but
 /// http/https (redirects included), verifies TLS certificates, and takes proxies from the
 /// environment as libcurl does (http_proxy, https_proxy/HTTPS_PROXY, ALL_PROXY, NO_PROXY).
-public final class CurlSession {
+public final class CurlSession: HTTPConnection {
     private let handle: UnsafeMutableRawPointer
     /// libcurl keeps this pointer and writes its error message there, so it must not move.
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
@@ -152,22 +152,7 @@ public final class CurlSession {
         errorBuffer.deallocate()
     }
 
-    /// What to do with a response once its status and headers are in, before its body.
-    public enum HeadDecision {
-        /// Read the body.
-        case read
-        /// Stop here, without reading the body (it may be endless): the response is the head
-        /// alone, with `bodyBytes` 0.
-        case stop
-    }
-
-    /// GETs `url`, handing the body to `body` as it arrives (so a download never needs to
-    /// fit in memory). Throws for transport failures; any HTTP status is a response.
-    ///
-    /// A body over `maxBytes` is refused as early as possible: from its Content-Length
-    /// before any byte is read, else the moment the bytes pass the limit. `head` sees the
-    /// final response's status and headers (not those of redirects) and may stop the
-    /// transfer, or throw to refuse it; either way the body is not drained.
+    /// GETs `url` (see `HTTPConnection.get`).
     public func get(
         _ url: String, headers: [String] = [], timeouts: HTTPTimeouts = .api, maxBytes: Int64? = nil,
         head: ((HTTPResponseHead) throws -> HeadDecision)? = nil,
@@ -258,15 +243,6 @@ public final class CurlSession {
         }
     }
 
-    /// GETs `url` into memory, refusing bodies larger than `limit`.
-    public func fetch(_ url: String, headers: [String] = [], timeouts: HTTPTimeouts = .api, limit: Int = 16 << 20) throws(HTTPError) -> (HTTPResponseHead, [UInt8]) {
-        var data: [UInt8] = []
-        let head = try get(url, headers: headers, timeouts: timeouts, maxBytes: Int64(limit)) { chunk in
-            data.append(contentsOf: chunk)
-        }
-        return (head, data)
-    }
-
     static func monotonicSeconds() -> Double {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
@@ -332,7 +308,7 @@ public final class CurlSession {
 private final class Transfer {
     let body: (UnsafeRawBufferPointer) throws -> Void
     let maxBytes: Int64?
-    var onHead: ((HTTPResponseHead) throws -> CurlSession.HeadDecision)?
+    var onHead: ((HTTPResponseHead) throws -> HeadDecision)?
     var status = 0
     var headers: [String: String] = [:]
     var received: Int64 = 0

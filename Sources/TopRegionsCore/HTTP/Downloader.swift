@@ -82,11 +82,11 @@ public final class Downloader {
     public let trace: (@Sendable (String) -> Void)?
     /// Told of the size of each chunk of body received (progress on a terminal).
     public let received: (@Sendable (Int) -> Void)?
-    private let session: CurlSession
+    private let session: any HTTPConnection
 
-    /// Throws when no HTTP handle can be made (out of memory or descriptors, 71).
+    /// Throws when no connection can be made on `network` (out of memory or descriptors, 71).
     public init(
-        retry: RetryPolicy, now: @escaping @Sendable () -> Double,
+        network: Network, retry: RetryPolicy, now: @escaping @Sendable () -> Double,
         sleep: @escaping @Sendable (Double) -> Void = { Thread.sleep(forTimeInterval: $0) },
         trace: (@Sendable (String) -> Void)? = nil, received: (@Sendable (Int) -> Void)? = nil
     ) throws {
@@ -95,7 +95,7 @@ public final class Downloader {
         self.sleep = sleep
         self.trace = trace
         self.received = received
-        session = try CurlSession()
+        session = try network.connect()
     }
 
     /// Downloads `url`. `begin` is called before each attempt (to start the sink afresh),
@@ -120,7 +120,7 @@ public final class Downloader {
                 var thrown: (any Error)?
                 let head: HTTPResponseHead
                 do {
-                    head = try session.get(url, timeouts: .download(total: limits.seconds), maxBytes: limits.maxBytes, head: { head in
+                    head = try session.get(url, headers: [], timeouts: .download(total: limits.seconds), maxBytes: limits.maxBytes, head: { head in
                         // An error page's body is not worth reading (and may never end).
                         guard head.status == 200 else { return .stop }
                         if let type = head.headers["content-type"], !Self.mayBeImage(contentType: type) {
