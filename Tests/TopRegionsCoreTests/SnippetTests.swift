@@ -37,6 +37,31 @@ struct SnippetTests {
         #expect(Reports.snippet("<p>a&nbsp;b</p>") == "a b")
     }
 
+    /// A long description's snippet, read from its start only, is the one its whole plain
+    /// text gives: random texts of half a kilobyte to 12 KB of words in several scripts, whitespace of every
+    /// kind, combining marks, tags (some cut by the 256th character), entities (some cut, some
+    /// read twice) and lone "<", ">" and "&".
+    @Test func aLongDescriptionsSnippetIsTheWholeTextsStart() {
+        var generator = SeededGenerator(seed: 2026)  // a failure replays
+        let pieces = ["word", "Île", "θέα", "Москва", "東京", "e\u{301}", "\u{301}", "a", " ", " ", "  ", "\n", "\r\n", "\t", "\u{A0}", "\u{2003}",
+                      "<b>", "</b>", "<a href=\"x y\">", "<", ">", "&", "&amp;", "&lt;", "&gt;", "&quot;", "&#39;", "&nbsp;", "&amp;lt;",
+                      "&amp;nbsp;", "&amp;amp;", "&&amp;", "&am", "p;", "<!-- a comment with words -->"]
+        var checked = 0
+        for round in 0..<600 {
+            let count = Int.random(in: 80...(round % 10 == 0 ? 4_000 : 600), using: &generator)
+            let text = (0..<count).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            guard text.utf8.count > 512 else { continue }
+            let whole = Reports.plainText(text)
+            let expected = whole.count > 140 ? String(whole.prefix(139)) + "…" : whole
+            #expect(Reports.generalSnippet(text) == expected, "\(Array(text.utf8))")
+            checked += 1
+        }
+        #expect(checked > 300)
+        // A long text whose start is mostly markup: the head holds too little, so the whole is read.
+        let sparse = String(repeating: "<i>", count: 300) + "after the tags"
+        #expect(Reports.generalSnippet(sparse) == "after the tags")
+    }
+
     /// Escaping gives what the scalar-by-scalar path gives, for the texts the ASCII shortcut
     /// returns unchanged and for those it does not.
     @Test func escapingTakesTheShortcutOnlyForPlainText() {
