@@ -1,16 +1,23 @@
-import Synchronization
+import Foundation
 import TopRegionsStore
 
-/// What a page computes from a whole list (the positions of all 15,000 photos of a region
-/// for its map), kept by the list's key until the database changes (`ChangeStamp`): every
-/// page of the list after the first then costs only its 30 photos.
-final class ComputedOnce<Value: Sendable>: Sendable {
+/// What a page computes from a whole list (the map of all 15,000 photos of a region, a
+/// search's ranked matches), kept by the list's key until the database changes
+/// (`ChangeStamp`): every page of the list after the first then costs only its 30 photos.
+/// While one request computes a key, the others asking for it wait for its answer instead
+/// of computing it beside it (16 connections opening a big list at once computed it 16
+/// times, each slower for the others).
+final class ComputedOnce<Value: Sendable>: @unchecked Sendable {
     private struct Kept {
         var stamp: ChangeStamp
         var value: Value
         var used: UInt64
     }
-    private let kept = Mutex<(entries: [String: Kept], clock: UInt64)>(([:], 0))
+    // Guarded by `condition`.
+    private var entries: [String: Kept] = [:]
+    private var computing: Set<String> = []
+    private var clock: UInt64 = 0
+    private let condition = NSCondition()
     /// Lists kept at most; the least recently used goes first.
     let capacity: Int
 
@@ -20,22 +27,34 @@ final class ComputedOnce<Value: Sendable>: Sendable {
 
     /// The value kept for `key` if the database has not changed since, else `compute()`'s.
     func value(for key: String, stamp: ChangeStamp, _ compute: () throws -> Value) rethrows -> Value {
-        let found: Value? = kept.withLock { state in
-            guard var entry = state.entries[key], entry.stamp == stamp else { return nil }
-            state.clock += 1
-            entry.used = state.clock
-            state.entries[key] = entry
-            return entry.value
-        }
-        if let found { return found }
-        let value = try compute()
-        kept.withLock { state in
-            state.clock += 1
-            state.entries[key] = Kept(stamp: stamp, value: value, used: state.clock)
-            if state.entries.count > capacity, let oldest = state.entries.min(by: { $0.value.used < $1.value.used })?.key {
-                state.entries[oldest] = nil
+        condition.lock()
+        while true {
+            if var entry = entries[key], entry.stamp == stamp {
+                clock += 1
+                entry.used = clock
+                entries[key] = entry
+                condition.unlock()
+                return entry.value
             }
+            guard computing.contains(key) else { break }
+            condition.wait()
         }
+        computing.insert(key)
+        condition.unlock()
+        defer {
+            condition.lock()
+            computing.remove(key)
+            condition.broadcast()
+            condition.unlock()
+        }
+        let value = try compute()
+        condition.lock()
+        clock += 1
+        entries[key] = Kept(stamp: stamp, value: value, used: clock)
+        if entries.count > capacity, let oldest = entries.min(by: { $0.value.used < $1.value.used })?.key {
+            entries[oldest] = nil
+        }
+        condition.unlock()
         return value
     }
 }

@@ -52,13 +52,12 @@ extension ServedApp {
                 return Responses.seeOther("/refresh")
             }
         }
-        let store = self.store, topRows = self.topRows
+        let store = self.store, topPage = self.topPage
         let page = try await blocking.run {
-            // The top 50 and their markers' places, until the next commit.
-            let rows = try topRows.value(for: "top", stamp: store.changeStamp()) {
-                try queries.sampledCentres(try queries.topRegions(limit: 50))
+            // The same page for everyone until the next commit: the top 50 and their markers' places.
+            try topPage.value(for: "top", stamp: store.changeStamp()) {
+                HTMLPage.regions(try queries.sampledCentres(try queries.topRegions(limit: 50)), site: site)
             }
-            return HTMLPage.regions(rows, site: site)
         }
         return Responses.page(page)
     }
@@ -141,21 +140,25 @@ extension ServedApp {
         let (summary, photos) = try await blocking.run {
             // The count and the map cover the whole list: computed once per list until the
             // next commit, so each page costs its 30 photos.
-            let summary = try maps.value(for: ListSummary.key(list), stamp: store.changeStamp()) { try ListSummary(list, queries) }
+            let summary = try maps.value(for: ListSummary.key(list, order: chosen), stamp: store.changeStamp()) {
+                try ListSummary(list, order: chosen, queries)
+            }
             let paging = Paging(page: number, total: summary.total)
             guard paging.exists else { return (summary, [StoredPhoto]()) }
+            if let ranked = summary.ranked {
+                return (summary, try queries.photos(rowids: Array(ranked[paging.offset..<min(paging.offset + Paging.size, ranked.count)])))
+            }
             return (summary, try queries.photos(in: list, order: chosen, limit: Paging.size, offset: paging.offset))
         }
-        let (total, positions, places) = (summary.total, summary.positions, summary.places)
-        let paging = Paging(page: number, total: total)
+        let paging = Paging(page: number, total: summary.total)
         guard paging.exists else {
             let last = site.listing(listing, page: paging.pages, sort: order?.rawValue)
             throw HTTPAnswer.notFound("This list has \(paging.pages) page\(paging.pages == 1 ? "" : "s"); the last is <a href=\"\(HTMLPage.escape(last))\">page \(paging.pages)</a>.")
         }
         var shown = listing
-        if case .all = listing { shown = .all(stored: total) }
+        if case .all = listing { shown = .all(stored: summary.total) }
         var page = HTMLPage.photos(
-            photos, listing: shown, images: HTMLPage.Images(thumbnails: nil), site: site, paging: paging, mapPoints: positions, places: places,
+            photos, listing: shown, images: HTMLPage.Images(thumbnails: nil), site: site, paging: paging, map: summary.map,
             formatTime: { times.string($0) }, sortedBy: sortedBy, sort: order?.rawValue)
         if !notice.isEmpty { page = HTMLPage.inserting(notice, afterHeaderOf: page) }
         return Responses.page(page)
@@ -178,31 +181,33 @@ extension ServedApp {
     }
 }
 
-/// What a page says of its whole list: how many photos, where all of them are, and (a
-/// region's) the names of its places.
+/// What a page says of its whole list: how many photos and the map of all of them (a
+/// region's with its places named); for a search, its matches in order, so each page reads
+/// its 30 by row id instead of ranking every match again.
 struct ListSummary: Sendable {
     var total: Int
-    var positions: [HTMLPage.MapPoint]
-    var places: [HTMLPage.PlaceLabel]
+    var map: HTMLPage.ListMap?
+    var ranked: [Int64]?
 
-    init(_ list: PhotoList, _ queries: Queries) throws {
-        total = try queries.count(of: list)
-        var decimals = 1
-        places = []
-        if case .region(let regionID) = list {
-            decimals = 3
-            places = try queries.places(inRegion: regionID).map { HTMLPage.PlaceLabel(name: $0.name, latitude: $0.latitude, longitude: $0.longitude) }
+    init(_ list: PhotoList, order: PhotoOrder?, _ queries: Queries) throws {
+        if case .search(let query, let regionID) = list {
+            let rowids = try queries.searchRowids(query, inRegion: regionID, order: order)
+            ranked = rowids
+            total = rowids.count
+        } else {
+            total = try queries.count(of: list)
         }
-        positions = try queries.positions(of: list, decimals: decimals).map { HTMLPage.MapPoint(latitude: $0.latitude, longitude: $0.longitude) }
+        map = try queries.listMap(of: list)
     }
 
-    /// The list, as a key: its kind and its parameters.
-    static func key(_ list: PhotoList) -> String {
+    /// The list, as a key: its kind and its parameters (a search's order too: its matches
+    /// are kept in it).
+    static func key(_ list: PhotoList, order: PhotoOrder?) -> String {
         switch list {
         case .region(let regionID): "region " + regionID
         case .all: "all"
         case .recents: "recents"
-        case .search(let query, let regionID): "search \(regionID ?? "") \(query.match)"
+        case .search(let query, let regionID): "search \(order?.rawValue ?? "") \(regionID ?? "") \(query.match)"
         }
     }
 }

@@ -22,10 +22,11 @@ final class ServedApp: Sendable {
     let thumbnails: ThumbnailService
     let photos: PhotoService
     let refresher: Refresher
-    /// Each list's count and map, until the database changes.
-    let maps = ComputedOnce<ListSummary>(capacity: 256)
-    /// The top regions with their markers' positions, until the database changes.
-    let topRows = ComputedOnce<[RegionRank]>(capacity: 1)
+    /// Each list's count, drawn map (tens to hundreds of KB for a big region) and a search's
+    /// matches, until the database changes; the 64 last used.
+    let maps = ComputedOnce<ListSummary>(capacity: 64)
+    /// The top regions' page, until the database changes.
+    let topPage = ComputedOnce<[UInt8]>(capacity: 1)
     /// Photos deleted here, for their undo.
     let deleted = DeletedPhotos()
     let times: TimeFormat

@@ -38,20 +38,14 @@ struct SiteExport {
     /// Every page of one list.
     private func writeList(_ list: PhotoList, listing: HTMLPage.PhotoListing) throws -> Int {
         let total = try queries.count(of: list)
-        var decimals = 1
-        var places: [HTMLPage.PlaceLabel] = []
-        if case .region(let regionID) = list {
-            decimals = 3
-            places = try queries.places(inRegion: regionID).map { HTMLPage.PlaceLabel(name: $0.name, latitude: $0.latitude, longitude: $0.longitude) }
-        }
-        let positions = try queries.positions(of: list, decimals: decimals).map { HTMLPage.MapPoint(latitude: $0.latitude, longitude: $0.longitude) }
+        let map = try queries.listMap(of: list)
         let pages = Paging(page: 1, total: total).pages
         for number in 1...pages {
             let paging = Paging(page: number, total: total)
             let photos = try queries.photos(in: list, order: nil, limit: Paging.size, offset: paging.offset)
             let images = HTMLPage.Images(thumbnails: try ThumbnailStore(store: store).bytes(of: photos.map(\.record.id)))
             let page = HTMLPage.photos(
-                photos, listing: listing, images: images, site: .files, paging: paging, mapPoints: positions, places: places,
+                photos, listing: listing, images: images, site: .files, paging: paging, map: map,
                 formatTime: { times.string($0) })
             try save(page, as: Site.files.listing(listing, page: number, sort: nil))
         }

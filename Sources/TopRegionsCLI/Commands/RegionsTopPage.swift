@@ -27,16 +27,7 @@ extension RegionsTop {
         let photos = try queries.photos(
             in: list, order: sort, limit: min(Paging.size, total - paging.offset), offset: paging.offset)
         // The map covers the whole list; a list cut by --limit is mapped by the page's photos.
-        var positions: [HTMLPage.MapPoint]?
-        var places: [HTMLPage.PlaceLabel] = []
-        if cap == nil || cap! >= total {
-            var decimals = 1
-            if case .region(let regionID) = list {
-                decimals = 3
-                places = try queries.places(inRegion: regionID).map { HTMLPage.PlaceLabel(name: $0.name, latitude: $0.latitude, longitude: $0.longitude) }
-            }
-            positions = try queries.positions(of: list, decimals: decimals).map { HTMLPage.MapPoint(latitude: $0.latitude, longitude: $0.longitude) }
-        }
+        let map = cap == nil || cap! >= total ? try queries.listMap(of: list) : nil
         let ids = photos.map(\.record.id)
         let images = HTMLPage.Images(
             thumbnails: try ThumbnailStore(store: store).bytes(of: ids), cachedFiles: cachedFiles(ids, context))
@@ -50,7 +41,7 @@ extension RegionsTop {
                 "\(unusable.count) stored thumbnail\(unusable.count == 1 ? " is" : "s are") not an image (photo \(named)); the page shows placeholders")
         }
         context.standardOutput.write(HTMLPage.photos(
-            photos, listing: listing, images: images, paging: paging, mapPoints: positions, places: places,
+            photos, listing: listing, images: images, paging: paging, map: map,
             formatTime: { times.string($0) }, sortedBy: sort.map(\.phrase), sort: sort?.rawValue))
         return .ok
     }

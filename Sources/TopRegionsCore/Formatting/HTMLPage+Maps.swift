@@ -18,13 +18,20 @@ extension HTMLPage {
     /// bearings where the world outline shows nothing (a city's streets are all land).
     public typealias PlaceLabel = PlaceLabelInfo
 
-    /// The photos on the world outline, framed on the GeoJSON bounding box of `all` (every
-    /// photo of the list; the page's `photos` when nil), each of `all` a dot and each of
-    /// `photos` a pin whose callout shows its title, the start of its description and (served)
-    /// its thumbnail, and leads to the photo; `places` are named where they lie.
-    static func photoMap(_ photos: [StoredPhoto], all: [MapPoint]? = nil, places: [PlaceLabel] = [], site: Site = .files) -> String? {
-        let placed = photos.filter { $0.record.latitude != nil && $0.record.longitude != nil }
-        let points = all ?? placed.map { MapPoint(latitude: $0.record.latitude!, longitude: $0.record.longitude!) }
+    /// A list's map without its page's pins: the world outline framed on the GeoJSON bounding
+    /// box of every photo of the list, a dot for each, and the list's places named where they
+    /// lie. The same for every page of the list, so it is drawn once and kept with the list
+    /// (a region of 15,000 photos draws thousands of dots); each page adds its 30 pins.
+    public struct ListMap: Sendable {
+        /// `<svg>` … `</svg>`.
+        let svg: String
+        /// The view in projected units, and the longitudes' scale, to place the pins.
+        let x: Double, y: Double, width: Double, height: Double, xScale: Double
+    }
+
+    /// The map of `points` (every photo of a list) with `places` named; nil when no photo is
+    /// placed.
+    public static func listMap(of points: [MapPoint], places: [PlaceLabel] = []) -> ListMap? {
         let features = points.map { Reports.GeoFeature(id: "", longitude: $0.longitude, latitude: $0.latitude, properties: []) }
         guard let box = Reports.boundingBox(features) else { return nil }
         let (west, south, east, north) = (box[0], box[1], box[2], box[3])
@@ -80,9 +87,23 @@ extension HTMLPage {
             svg += "</g>\n"
         }
         svg += "</svg>\n"
+        return ListMap(svg: svg, x: x, y: y, width: width, height: height, xScale: xScale)
+    }
+
+    /// The photos on the world outline: `map` (the whole list's, see `ListMap`; the page's
+    /// `photos` alone when nil) with each of `photos` a pin whose callout shows its title, the
+    /// start of its description and (served) its thumbnail, and leads to the photo.
+    /// `snippets`: each photo's `Reports.snippet`, when already cut.
+    static func photoMap(
+        _ photos: [StoredPhoto], map: ListMap? = nil, places: [PlaceLabel] = [], site: Site = .files, snippets: [String]? = nil
+    ) -> String? {
+        let placed = photos.filter { $0.record.latitude != nil && $0.record.longitude != nil }
+        guard let map = map ?? listMap(of: placed.map { MapPoint(latitude: $0.record.latitude!, longitude: $0.record.longitude!) }, places: places)
+        else { return nil }
+        let (x, y, width, height, xScale) = (map.x, map.y, map.width, map.height, map.xScale)
         // The page's photos as pins over the map, placed in percent of its frame.
         var pins = ""
-        for photo in placed {
+        for (index, photo) in photos.enumerated() where photo.record.latitude != nil && photo.record.longitude != nil {
             let record = photo.record
             let left = (projectX(record.longitude!) * xScale - x) / width * 100
             let top = (projectY(record.latitude!) - y) / height * 100
@@ -94,11 +115,11 @@ extension HTMLPage {
                 pins += "<img src=\"\(site.thumbnail(record.id))\" loading=\"lazy\" alt=\"\" width=\"75\" height=\"75\">"
             }
             pins += "<b dir=\"auto\">\(escape(title))</b>"
-            let description = Reports.snippet(record.description)
+            let description = snippets?[index] ?? Reports.snippet(record.description)
             if !description.isEmpty { pins += "<span dir=\"auto\">\(escape(description))</span>" }
             pins += "</span></a>\n"
         }
-        return "<figure class=\"map photo-map\">\n<div class=\"frame\">\n\(svg)\(pins)</div>\n</figure>\n"
+        return "<figure class=\"map photo-map\">\n<div class=\"frame\">\n\(map.svg)\(pins)</div>\n</figure>\n"
     }
 
     /// Text from Flickr inside a first-strong isolate, for places where it cannot be put in an

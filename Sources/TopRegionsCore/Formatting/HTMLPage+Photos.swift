@@ -54,11 +54,11 @@ extension HTMLPage {
     /// order ("by title"), for the heading; `sort`: that order's name, for links.
     ///
     /// With `paging`, `photos` are one page of a longer list (at most `Paging.size`), and
-    /// `mapPoints` every photo of the list: the map and the counts cover the whole list, the
+    /// `map` the whole list's (`listMap`): the map and the counts cover the whole list, the
     /// grid and the map's callouts the page.
     public static func photos(
         _ photos: [StoredPhoto], listing: PhotoListing, images: Images, site: Site = .files,
-        paging: Paging? = nil, mapPoints: [MapPoint]? = nil, places: [PlaceLabel] = [],
+        paging: Paging? = nil, map listMap: ListMap? = nil,
         formatTime: TimeFormatter = Reports.formatTime, sortedBy: String? = nil, sort: String? = nil
     ) -> [UInt8] {
         var page: Page
@@ -111,7 +111,9 @@ extension HTMLPage {
         let embedded = site.isServed ? nil : images.thumbnails
         let thumbnailBytes = photos.reduce(0) { $0 + (embedded?[$1.record.id]?.count ?? 0) }
         page.html.bytes.reserveCapacity(page.html.bytes.count + thumbnailBytes / 3 * 4 + photos.count * 1_024 + 64 << 10)
-        let map = photoMap(photos, all: mapPoints, places: places, site: site)
+        // Each description's start is shown twice (the card's hover and the pin's callout): cut once.
+        let snippets = photos.map { Reports.snippet($0.record.description) }
+        let map = photoMap(photos, map: listMap, site: site, snippets: snippets)
         if let map { page.html += "<div class=\"split\">\n\(map)<div class=\"photos\">\n" }
 
         if photos.isEmpty, case .region = listing {
@@ -136,7 +138,7 @@ extension HTMLPage {
         // Sorted by title, the grid has a heading for each initial (the app's section index).
         var section: String?
         page.html += sort == "title" ? "" : "<ul class=\"grid\">\n"
-        for photo in photos {
+        for (index, photo) in photos.enumerated() {
             if sort == "title" {
                 let initial = sectionInitial(photo.record.title)
                 if initial != section {
@@ -145,7 +147,7 @@ extension HTMLPage {
                     section = initial
                 }
             }
-            card(photo, listing: listing, images: images, site: site, formatTime: formatTime, into: &page.html)
+            card(photo, listing: listing, images: images, site: site, formatTime: formatTime, snippet: snippets[index], into: &page.html)
         }
         if sort != "title" || section != nil { page.html += "</ul>\n" }
         if let paging { page.pager(paging, link: pageLink) }
@@ -199,7 +201,7 @@ extension HTMLPage {
     /// ask of every photo shown).
     static func card(
         _ photo: StoredPhoto, listing: PhotoListing, images: Images, site: Site = .files, formatTime: TimeFormatter,
-        into html: inout PageText
+        snippet: String? = nil, into html: inout PageText
     ) {
         let record = photo.record
         let title = record.title.isEmpty ? "(untitled)" : record.title
@@ -217,7 +219,7 @@ extension HTMLPage {
             link = flickr
             hover = "Open on Flickr"
         }
-        let description = Reports.snippet(record.description)
+        let description = snippet ?? Reports.snippet(record.description)
         if !description.isEmpty { hover += ": " + description }
 
         html += "<li class=\"card\" id=\"photo-\(anchor(record.id))\"><a class=\"thumb\" href=\"\(escape(link))\" title=\"\(escape(hover))\">"
