@@ -17,6 +17,7 @@ let package = Package(
         .executable(name: "thumb-get", targets: ["thumb-get"]),
         .executable(name: "photo-cache", targets: ["photo-cache"]),
         .executable(name: "regions-serve", targets: ["regions-serve"]),
+        .executable(name: "topregions", targets: ["topregions"]),
         .executable(name: "flickr-fake", targets: ["flickr-fake"]),
         // The records code (JSON parser, record decoder) for Benchmarks/JSONDecode.
         .library(name: "TopRegionsRecords", targets: ["TopRegionsRecords"]),
@@ -91,6 +92,11 @@ let package = Package(
         .executableTarget(name: "thumb-get", dependencies: ["TopRegionsCLI"], swiftSettings: strict),
         .executableTarget(name: "photo-cache", dependencies: ["TopRegionsCLI"], swiftSettings: strict),
         .executableTarget(name: "regions-serve", dependencies: ["TopRegionsServer"], swiftSettings: strict),
+        // The seven tools in one program, run by their names (links to it) or as `topregions
+        // TOOL`: what bin/install and bin/package install, so the Swift runtime and Foundation's
+        // ICU tables are installed once (README, "Installing"). It links Hummingbird for
+        // regions-serve; the seven executables above stay for development and the tests.
+        .executableTarget(name: "topregions", dependencies: ["TopRegionsCLI", "TopRegionsServer"], swiftSettings: strict),
         // Writes man/*.1 and the README's tables from the commands' declarations (bin/gen-man).
         .executableTarget(
             name: "topregions-docs",

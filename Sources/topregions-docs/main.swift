@@ -11,8 +11,9 @@ struct Docs: ParsableCommand {
         commandName: "topregions-docs",
         abstract: "Write the man pages and the README's tables from the commands' declarations.",
         discussion: """
-            Writes man/<tool>.1 for the six tools and flickr-fake (whose description comes from \
-            the flickr-fake built next to this program), and the tables between the BEGIN/END \
+            Writes man/<tool>.1 for the seven tools, topregions (the program they are links to \
+            once installed) and flickr-fake (whose description comes from the flickr-fake built \
+            next to this program), and the tables between the BEGIN/END \
             markers in README.md. A page whose text is unchanged keeps its date. With --check, \
             writes nothing, names what is out of date on stderr, and exits 1 if anything is.
             """)
@@ -41,6 +42,8 @@ struct Docs: ParsableCommand {
             let page = try Toolkit.manualPage(command, date: "")
             try update("man/\(command.toolName).1") { old in Self.dated(page, old: old, date: date) }
         }
+        let program = try Toolkit.programPage(date: "")
+        try update("man/topregions.1") { old in Self.dated(program, old: old, date: date) }
         let fake = try fakePage()
         try update("man/flickr-fake.1") { old in Self.dated(fake, old: old, date: date) }
         try update("README.md") { old in

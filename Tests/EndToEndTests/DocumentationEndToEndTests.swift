@@ -19,7 +19,7 @@ import Testing
         let scratch = Scratch()
         let root = scratch.file("root")
         try FileManager.default.createDirectory(atPath: root + "/man", withIntermediateDirectories: true)
-        for name in Self.tools + ["flickr-fake"] {
+        for name in Self.tools + ["topregions", "flickr-fake"] {
             try FileManager.default.copyItem(atPath: Tools.packageRoot.path + "/man/\(name).1", toPath: root + "/man/\(name).1")
         }
         let readme = try String(contentsOfFile: Tools.packageRoot.path + "/README.md", encoding: .utf8)

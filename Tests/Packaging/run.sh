@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # The toolkit installed as a user would get it, tested from the outside:
-#   Packaging.install  bin/install into a temporary prefix; the pipeline against flickr-fake
-#                      from PATH alone; man pages; bash, zsh and fish completions; a refused
-#                      foreign file; a re-install; --uninstall leaves the prefix as it was.
-#   Packaging.deb      bin/package; the .deb's Depends; dpkg-deb -x into a temporary
-#                      directory; the pipeline from there with no Swift on PATH (ldd: no
-#                      libswift); man page and completion from the package; lintian: no errors.
+#   Packaging.install  bin/install into a temporary prefix: what it weighs (at most 100 MB:
+#                      one program, each tool a link to it), then flickr-fake added (--dry-run
+#                      first); the pipeline against flickr-fake from PATH alone; man pages;
+#                      bash, zsh and fish completions; a refused foreign file; a re-install;
+#                      --uninstall leaves the prefix as it was.
+#   Packaging.deb      bin/package; the .deb's Depends and Installed-Size; dpkg-deb -x into a
+#                      temporary directory; the pipeline from there with no Swift on PATH (ldd:
+#                      no libswift); man page and completion from the package; lintian: no errors.
 # Both use the same static build (.build-static), built once by the first.
 #   Tests/Packaging/run.sh [--filter REGEX]     bin/test runs it after swift test
 # Prints one line per check and "packaging: N passed, N failed"; exits 1 if any failed.
@@ -123,6 +125,14 @@ run_pipeline() {
     regions="$(wc -l < "$run_dir/truth.txt")"
     check "regions-top equals flickr-fake's ground truth ($regions regions, every photographer and photo count)" \
         bash -c '[ "$(wc -l < "$1")" -gt 20 ] && diff "$1" "$2"' _ "$run_dir/truth.txt" "$run_dir/top.txt"
+    # The program itself, the tool named first: the same answer as by the tool's own name.
+    clean_env "$tools" 'topregions regions-top --limit 1000 --format ndjson' 2>&1 | ranking > "$run_dir/named.txt"
+    check "topregions regions-top, from PATH, answers as regions-top does" diff "$run_dir/top.txt" "$run_dir/named.txt"
+    # regions-top's own refresh runs flickr-recent | place-resolve | regions-load beside it.
+    clean_env "$tools" "regions-top --db '$run_dir/refreshed.db' --limit 1000 --format ndjson" 2> "$run_dir/refresh.err" \
+        | ranking > "$run_dir/refreshed.txt"
+    check "regions-top on a new database refreshes it through the tools beside it, to the same ranking" \
+        bash -c 'grep -q "refreshing it from Flickr" "$3" && diff "$1" "$2"' _ "$run_dir/truth.txt" "$run_dir/refreshed.txt" "$run_dir/refresh.err"
     local region
     region="$(head -1 "$run_dir/top.txt" | cut -d' ' -f1)"
     clean_env "$tools" "regions-top --region '$region' --limit 3 | thumb-get --out '$run_dir/thumbs'" \
@@ -131,6 +141,15 @@ run_pipeline() {
         bash -c '[ "$(ls "$1" | wc -l)" -eq 3 ] && for f in "$1"/*; do [ "$(head -c 2 "$f" | od -An -tx1 | tr -d " ")" = ffd8 ] || exit 1; done' \
         _ "$run_dir/thumbs"
     stop_fake
+}
+
+# one_program DIR: DIR holds the program, and each tool's name as a link to it beside it.
+one_program() {
+    [ -f "$1/$TOPREGIONS_PROGRAM" ] && [ ! -L "$1/$TOPREGIONS_PROGRAM" ] || { echo "$1/$TOPREGIONS_PROGRAM is not a file"; return 1; }
+    local tool
+    for tool in "${TOPREGIONS_TOOLS[@]}"; do
+        [ "$(readlink "$1/$tool")" = "$TOPREGIONS_PROGRAM" ] || { echo "$1/$tool: $(ls -l "$1/$tool")"; return 1; }
+    done
 }
 
 # no_swift_runtime DIR: every binary in DIR loads no libswift and nothing missing.
@@ -180,11 +199,31 @@ if selected "$current"; then
     snapshot() { (cd "$prefix" && find . -printf '%p %y %m\n' | sort && find . -type f -exec md5sum {} + | sort); }
     snapshot > "$work/before.txt"
 
-    if bin/install --prefix "$prefix" --with-fake > "$work/install.out" 2> "$work/install.err"; then
+    if bin/install --prefix "$prefix" > "$work/install.out" 2> "$work/install.err"; then
+        pass "bin/install --prefix PREFIX exits 0"
+    else
+        fail "bin/install --prefix PREFIX exits 0" "$(tail -20 "$work/install.err")"
+    fi
+    check "PREFIX/bin holds one program, topregions, and each tool's name as a link to it" one_program "$prefix/bin"
+    # Everything it put there, links by their own size, as du counts them.
+    weight="$(cd "$prefix" && grep "^file " share/topregions/install-manifest | cut -c6- | tr '\n' '\0' | xargs -0 stat -c %s |
+        awk '{ bytes += $1 } END { print bytes }')"
+    check "the install weighs at most 100 MB (${weight:-?} bytes in 38 files)" bash -c '
+        [ "$(grep -c "^file " "$2/share/topregions/install-manifest")" -eq 38 ] && [ "$1" -le 100000000 ]' _ "${weight:-0}" "$prefix"
+
+    # flickr-fake added to the installation: said first, then done.
+    snapshot > "$work/installed.without-fake"
+    bin/install --prefix "$prefix" --with-fake --dry-run > /dev/null 2> "$work/dry-run.err"
+    check "--dry-run --with-fake says it would add flickr-fake's 5 files" bash -c '
+        grep -q "would install 5 files (38 already up to date)" "$1" && grep -q "would install $2/bin/flickr-fake$" "$1"' \
+        _ "$work/dry-run.err" "$prefix"
+    check "--dry-run changes nothing" diff "$work/installed.without-fake" <(snapshot)
+    if bin/install --prefix "$prefix" --with-fake > /dev/null 2> "$work/install.err"; then
         pass "bin/install --prefix PREFIX --with-fake exits 0"
     else
         fail "bin/install --prefix PREFIX --with-fake exits 0" "$(tail -20 "$work/install.err")"
     fi
+    check "it adds flickr-fake, leaving the rest as it was" grep -q "(5 files written, 38 already up to date)" "$work/install.err"
     check "every tool, man page and completion is where its reader looks" bash -c '
         p="$1"; shift
         for tool in "$@" flickr-fake; do
@@ -196,8 +235,8 @@ if selected "$current"; then
         done
         [ -s "$p/share/man/man7/topregions-record.7" ] || { echo "missing: topregions-record.7"; exit 1; }' \
         _ "$prefix" "${TOPREGIONS_TOOLS[@]}"
-    check "the manifest lists exactly the files installed (41)" bash -c '
-        cd "$1" && [ "$(grep -c "^file " share/topregions/install-manifest)" -eq 41 ] &&
+    check "the manifest lists exactly the files installed (43)" bash -c '
+        cd "$1" && [ "$(grep -c "^file " share/topregions/install-manifest)" -eq 43 ] &&
         grep "^file " share/topregions/install-manifest | cut -c6- | while read -r f; do [ -f "$f" ] || { echo "listed, absent: $f"; exit 1; }; done' \
         _ "$prefix"
     check "installed binaries load no Swift runtime (ldd)" no_swift_runtime "$prefix/bin"
@@ -207,6 +246,8 @@ if selected "$current"; then
 
     check "man -M PREFIX/share/man -w regions-top finds the installed page" \
         bash -c '[ "$(man -M "$1/share/man" -w regions-top)" = "$1/share/man/man1/regions-top.1" ]' _ "$prefix"
+    check "man -M PREFIX/share/man -w topregions finds the program's page" \
+        bash -c '[ "$(man -M "$1/share/man" -w topregions)" = "$1/share/man/man1/topregions.1" ]' _ "$prefix"
     check "man -M PREFIX/share/man -w 7 topregions-record finds the record reference" \
         bash -c '[ "$(man -M "$1/share/man" -w 7 topregions-record)" = "$1/share/man/man7/topregions-record.7" ]' _ "$prefix"
     check "man renders regions-top's page" \
@@ -227,7 +268,7 @@ if selected "$current"; then
     (cd "$prefix" && find . -printf '%p %y %m %s %T@\n' | sort) > "$work/installed.first"
     bin/install --prefix "$prefix" --with-fake > /dev/null 2> "$work/reinstall.err"
     check "a second install writes nothing and keeps the manifest" bash -c '
-        grep -q "(0 files written, 41 already up to date)" "$1" && cmp "$2" "$3/share/topregions/install-manifest" &&
+        grep -q "(0 files written, 43 already up to date)" "$1" && cmp "$2" "$3/share/topregions/install-manifest" &&
         diff "$4" <(cd "$3" && find . -printf "%p %y %m %s %T@\n" | sort)' \
         _ "$work/reinstall.err" "$work/manifest.first" "$prefix" "$work/installed.first"
 
@@ -250,7 +291,7 @@ if selected "$current"; then
 
     bin/install --uninstall --prefix "$prefix" > /dev/null 2> "$work/uninstall.err"
     status=$?
-    check "bin/install --uninstall exits 0 and says what it removed" bash -c '[ "$1" -eq 0 ] && grep -q "removed 41 files" "$2"' \
+    check "bin/install --uninstall exits 0 and says what it removed" bash -c '[ "$1" -eq 0 ] && grep -q "removed 43 files" "$2"' \
         _ "$status" "$work/uninstall.err"
     check "after --uninstall the prefix is exactly as before (files, directories, modes, contents)" \
         diff "$work/before.txt" <(snapshot)
@@ -281,18 +322,23 @@ if selected "$current"; then
     root="$work/extracted"
     check "dpkg-deb -x extracts it" dpkg-deb -x "$deb" "$root"
     check "the package holds the seven tools and no flickr-fake" bash -c '
-        [ "$(ls "$1/usr/bin" | tr "\n" " ")" = "flickr-recent photo-cache place-resolve regions-load regions-serve regions-top thumb-get " ]' _ "$root"
+        [ "$(ls "$1/usr/bin" | tr "\n" " ")" = "flickr-recent photo-cache place-resolve regions-load regions-serve regions-top thumb-get topregions " ]' _ "$root"
+    check "/usr/bin holds one program, topregions, and each tool's name as a link to it" one_program "$root/usr/bin"
+    check "Installed-Size is at most 100 MB" bash -c '
+        size="$(dpkg-deb -f "$1" Installed-Size)"; echo "Installed-Size: $size KiB"; [ "$size" -le $((100000000 / 1024)) ]' _ "$deb"
     check "packaged binaries are stripped (no symbol table)" bash -c '
         for b in "$1"/usr/bin/*; do ! readelf -S "$b" | grep -q "\.symtab" || { echo "$b has symbols"; exit 1; }; done' _ "$root"
     check "packaged binaries load no Swift runtime (ldd)" no_swift_runtime "$root/usr/bin"
     check "man pages are gzipped; copyright and changelog.gz are in /usr/share/doc/topregions" bash -c '
-        cd "$1/usr/share" && [ "$(ls man/man1 | grep -c "\.1\.gz$")" -eq 7 ] && [ -f man/man7/topregions-record.7.gz ] &&
+        cd "$1/usr/share" && [ "$(ls man/man1 | grep -c "\.1\.gz$")" -eq 8 ] && [ -f man/man1/topregions.1.gz ] && [ -f man/man7/topregions-record.7.gz ] &&
         [ -s doc/topregions/copyright ] && zcat doc/topregions/changelog.gz | head -1 | grep -q "^topregions ($2)"' _ "$root" "$version"
 
-    run_pipeline "$root/usr/bin" "$(topregions_static_build 2>/dev/null)/flickr-fake"
+    run_pipeline "$root/usr/bin" "$(topregions_static_build flickr-fake 2>/dev/null)/flickr-fake"
 
     check "man -M finds regions-top's page in the package" \
         bash -c '[ "$(man -M "$1/usr/share/man" -w regions-top)" = "$1/usr/share/man/man1/regions-top.1.gz" ]' _ "$root"
+    check "man -M finds topregions' page in the package" \
+        bash -c '[ "$(man -M "$1/usr/share/man" -w topregions)" = "$1/usr/share/man/man1/topregions.1.gz" ]' _ "$root"
     check "bash completion from the package offers --db and --limit" bash_completes "$root/usr/share" --db --limit
     lintian --fail-on error "$deb" > "$work/lintian.out" 2>&1
     status=$?

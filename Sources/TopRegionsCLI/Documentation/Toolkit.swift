@@ -11,6 +11,11 @@ public enum Toolkit {
 
     public static var names: [String] { commands.map { $0.toolName } }
 
+    /// The tool called `name`, if one is.
+    public static func command(named name: String) -> (any ToolCommand.Type)? {
+        commands.first { $0.toolName == name }
+    }
+
     /// The man page of `command`, from its parser and its declarations.
     public static func manualPage(_ command: any ToolCommand.Type, date: String) throws -> ManualPage {
         let others = names.filter { $0 != command.toolName }.map { "\($0)(1)" }
@@ -18,6 +23,17 @@ public enum Toolkit {
             interface: try CommandInterface(dumpHelp: command._dumpHelp()), environment: command.environment,
             exitStatuses: command.exitStatuses.map { (code: $0.status.rawValue, meaning: $0.meaning) },
             seeAlso: others + ["topregions-record(7)"], date: date, version: toolkitVersion)
+    }
+
+    /// The man page of `topregions`, the program the tools are links to.
+    public static func programPage(date: String) throws -> ManualPage {
+        ManualPage(
+            interface: try CommandInterface(dumpHelp: ToolkitProgram._dumpHelp()), environment: [],
+            exitStatuses: [
+                (0, "Printed its help or version (run as a tool, the status is the tool's)."),
+                (64, "No tool named, or none by that name."),
+            ],
+            seeAlso: names.map { "\($0)(1)" } + ["topregions-record(7)"], date: date, version: toolkitVersion)
     }
 
     // MARK: The README's tables

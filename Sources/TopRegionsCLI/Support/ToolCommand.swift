@@ -33,12 +33,18 @@ extension ToolCommand {
     /// The executable's entry point: runs the command in this process's context and exits
     /// with its status.
     public static func main() {
+        main(arguments: Array(CommandLine.arguments.dropFirst()))
+    }
+
+    /// The entry point with the arguments that follow the tool's name (for the program the
+    /// tools are links to, which may be run as `topregions TOOL ARGUMENTS`).
+    public static func main(arguments: [String]) -> Never {
         let context = ToolContext.process(toolName: toolName)
         if let failure = Descriptors.prepareDispatch() {
             context.diagnose(failure.message)
             Glibc.exit(ExitStatuses.status(of: failure.kind).rawValue)
         }
-        let status = main(Array(CommandLine.arguments.dropFirst()), context: context)
+        let status = main(arguments, context: context)
         context.standardOutput.flush()
         Glibc.exit(status)
     }
