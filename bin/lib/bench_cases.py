@@ -594,6 +594,7 @@ def case_serve(ctx):
 
 CASES = {
     "ingest": bench_ingest.case_ingest,
+    "ingest-many": bench_ingest.case_ingest_many,
     "query": case_query,
     "resolve": case_resolve,
     "refresh": case_refresh,
