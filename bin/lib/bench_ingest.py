@@ -26,6 +26,23 @@ FOLLOWING_SECONDS_AT_MOST = 1.5  # the 20k following records into the 1M databas
 # that one: memory bounded by the batch, not by the photographers, photos or regions stored.
 FOLLOWING_RSS_GROWTH_AT_MOST = 4
 
+# What both SQL-by-hand peers make as ours does: the photo table's indexes, then the
+# search index, and (in the transaction) the lines imported into `line`.
+PHOTO_INDEXES_SQL = """\
+CREATE INDEX photo_in_region ON photo (region, uploaded DESC, id) WHERE region IS NOT NULL;
+CREATE INDEX photo_awaiting_place ON photo (place_id) WHERE region IS NULL AND place_id IS NOT NULL;
+CREATE INDEX photo_by_view_order ON photo (view_seq DESC) WHERE view_seq IS NOT NULL;
+CREATE INDEX photo_by_upload ON photo (uploaded DESC, id);
+"""
+SEARCH_INDEX_AND_IMPORT_SQL = """\
+CREATE VIRTUAL TABLE photo_fts USING fts5(title, description, owner_name, region_name,
+    content=[photo], tokenize='unicode61 remove_diacritics 2');
+BEGIN;
+.mode ascii
+.separator "\\037" "\\n"
+.import {records} line
+"""
+
 # The second peer: SQLite itself, by hand. The sqlite3 CLI imports the NDJSON lines into a
 # one-column table, then one INSERT ... SELECT json_extract(...) fills a photo table with the
 # columns and indexes of ours (the unique id, the b-tree indexes and the FTS5 index over
@@ -40,16 +57,7 @@ CREATE TABLE photo (
     latitude REAL, longitude REAL, place_id TEXT, region TEXT, uploaded INTEGER,
     thumb_url TEXT, photo_url TEXT, extra TEXT, added_at INTEGER NOT NULL, viewed_at INTEGER,
     view_seq INTEGER, owner_name TEXT NOT NULL DEFAULT '', region_name TEXT);
-CREATE INDEX photo_in_region ON photo (region, uploaded DESC, id) WHERE region IS NOT NULL;
-CREATE INDEX photo_awaiting_place ON photo (place_id) WHERE region IS NULL AND place_id IS NOT NULL;
-CREATE INDEX photo_by_view_order ON photo (view_seq DESC) WHERE view_seq IS NOT NULL;
-CREATE INDEX photo_by_upload ON photo (uploaded DESC, id);
-CREATE VIRTUAL TABLE photo_fts USING fts5(title, description, owner_name, region_name,
-    content=[photo], tokenize='unicode61 remove_diacritics 2');
-BEGIN;
-.mode ascii
-.separator "\\037" "\\n"
-.import {records} line
+""" + PHOTO_INDEXES_SQL + SEARCH_INDEX_AND_IMPORT_SQL + """\
 INSERT INTO photo (id, owner, owner_name, title, description, latitude, longitude, place_id,
                    uploaded, thumb_url, photo_url, region, region_name, added_at)
     SELECT json_extract(j, '$.id'), json_extract(j, '$.owner'), json_extract(j, '$.owner_name'),
@@ -86,19 +94,11 @@ CREATE TABLE photo (
     region INTEGER REFERENCES region(id), uploaded INTEGER, thumb_url TEXT, photo_url TEXT, extra TEXT,
     added_at INTEGER NOT NULL, viewed_at INTEGER, view_seq INTEGER, owner_name TEXT NOT NULL DEFAULT '',
     region_name TEXT);
-CREATE INDEX photo_in_region ON photo (region, uploaded DESC, id) WHERE region IS NOT NULL;
-CREATE INDEX photo_awaiting_place ON photo (place_id) WHERE region IS NULL AND place_id IS NOT NULL;
-CREATE INDEX photo_by_view_order ON photo (view_seq DESC) WHERE view_seq IS NOT NULL;
-CREATE INDEX photo_by_upload ON photo (uploaded DESC, id);
+""" + PHOTO_INDEXES_SQL + """\
 CREATE TABLE region_photographer (
     region INTEGER NOT NULL, photographer INTEGER NOT NULL, photos INTEGER NOT NULL,
     PRIMARY KEY (region, photographer)) WITHOUT ROWID;
-CREATE VIRTUAL TABLE photo_fts USING fts5(title, description, owner_name, region_name,
-    content=[photo], tokenize='unicode61 remove_diacritics 2');
-BEGIN;
-.mode ascii
-.separator "\\037" "\\n"
-.import {records} line
+""" + SEARCH_INDEX_AND_IMPORT_SQL + """\
 CREATE TEMP TABLE staged AS
     SELECT j ->> '$.id' AS id, j ->> '$.owner' AS owner, j ->> '$.owner_name' AS owner_name,
            j ->> '$.title' AS title, j ->> '$.description' AS description, j ->> '$.latitude' AS latitude,
