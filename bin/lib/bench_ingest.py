@@ -298,6 +298,10 @@ def ingest_following(ctx, shape, sizes):
     ctx.budget(f"ingest {label}: time", f"≤ {FOLLOWING_SECONDS_AT_MOST} s", f"{took:.2f} s",
                took <= FOLLOWING_SECONDS_AT_MOST)
     peak = max(memory[largest])
+    if not compared:  # --quick: one size, nothing to grow from
+        ctx.budget(f"ingest {label}: peak RSS", f"≤ {INGEST_RSS_AT_MOST} MB", f"{peak:.0f} MB",
+                   peak <= INGEST_RSS_AT_MOST)
+        return
     growth = peak - max(memory[smallest])
     ctx.budget(f"ingest {label}: peak RSS", f"≤ {INGEST_RSS_AT_MOST} MB, ≤ +{FOLLOWING_RSS_GROWTH_AT_MOST} MB over "
                f"{count_label(smallest)}", f"{peak:.0f} MB, {growth:+.1f} MB",
