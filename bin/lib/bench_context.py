@@ -3,7 +3,8 @@
 ctx.quick and ctx.runs say how big and how often; ctx.tool(name) is a built executable;
 ctx.run() and ctx.pipeline() time processes (bench_runner); ctx.path(name) is a file in
 the run's work directory (removed at the end); ctx.records(n) is the deterministic file
-of n photo records; ctx.add(Row) and ctx.budget() are the tables; ctx.once(key, make)
+of n photo records (ctx.following_records(n): the 20k that come after them); ctx.add(Row)
+and ctx.budget() are the tables; ctx.once(key, make)
 shares what one case builds with another (a database, a fake) whichever of them runs
 first, so that each case can also run alone.
 """
@@ -60,17 +61,30 @@ class Context:
             self.kept[key] = make()
         return self.kept[key]
 
-    def records(self, count):
-        """The deterministic record file of this size, generated once per run."""
+    def records(self, count, shape="bench"):
+        """The deterministic record file of this size and shape (bench_records.SHAPES),
+        generated once per run."""
+        return self._generated(count, shape)[0]
+
+    def following_records(self, count, shape="bench"):
+        """FOLLOWING records newer than records(count, shape)'s, of the same world (its
+        photographers and new ones): what a later refresh brings to that database."""
+        return self._generated(count, shape)[1]
+
+    FOLLOWING = 20_000
+
+    def _generated(self, count, shape):
         def generate():
-            path = self.path(f"records-{count_label(count)}.ndjson")
+            name = f"records-{count_label(count)}{'' if shape == 'bench' else '-' + shape}"
+            path, following = self.path(f"{name}.ndjson"), self.path(f"{name}-next-{count_label(self.FOLLOWING)}.ndjson")
             started = time.perf_counter()
-            shape = bench_records.generate(path, count, seed=SEED)
-            log(f"   generated {count:,} records ({os.path.getsize(path) / 1e6:,.0f} MB, {shape['photographers']:,} "
-                f"photographers, {shape['regions']} regions, {shape['places']} places) in "
-                f"{time.perf_counter() - started:.1f} s")
-            return path
-        return self.once(f"records {count}", generate)
+            made = bench_records.generate(path, count, seed=SEED, shape=shape, following_path=following,
+                                          following=self.FOLLOWING)
+            log(f"   generated {count:,} records, {shape} shape ({os.path.getsize(path) / 1e6:,.0f} MB, "
+                f"{made['photographers']:,} photographers, {made['regions']} regions, {made['places']} places), "
+                f"and {self.FOLLOWING:,} following, in {time.perf_counter() - started:.1f} s")
+            return path, following
+        return self.once(f"records {count} {shape}", generate)
 
     @staticmethod
     def alternate(ours, peer, *, runs, warmup=0):

@@ -4,8 +4,11 @@ The same (count, seed) always gives byte-identical NDJSON, so a benchmark run on
 machine can be repeated on another. The shape follows what flickr-recent writes from
 Flickr's recent geotagged photos:
 
-  * photographers are heavy-tailed: a few upload a lot, most upload a handful (Zipf-like
-    weights), and there are thousands of them at the larger sizes;
+  * photographers are heavy-tailed: a few upload a lot, most upload a handful. Two shapes:
+    "bench" (Zipf-like weights over 1 photographer per 40 photos: thousands of them, most
+    photos from the busiest) and "many", Flickr's geotagged stream as it is (a power law
+    of photos per photographer, P(at least k) = 1/k², so about 0.6 photographers per photo,
+    most with one or two photos, a few with hundreds: ~120k photographers per 200k photos);
   * about 110 regions (Flickr states/provinces), each with a few places (towns) below it,
     and region popularity is skewed too;
   * about 10% of photos lie in country-level places, which have no region: those records
@@ -94,13 +97,44 @@ def _description(rng):
     return " ".join(rng.choices(SENTENCES, k=rng.randint(2, 40)))
 
 
+SHAPES = ("bench", "many")
+
+
 def photographer_count(records):
-    """Thousands of photographers at the larger sizes: 1 per 40 photos, at least 250."""
+    """The bench shape: thousands of photographers at the larger sizes, 1 per 40 photos, at least 250."""
     return max(250, records // 40)
 
 
-def generate(path, records, seed=2013):
-    """Writes `records` photo records to `path` as NDJSON; returns a summary dict."""
+def _nsid(rng):
+    return f"{rng.randint(10_000_000, 199_999_999)}@N0{rng.randint(0, 8)}"
+
+
+def _many_owners(rng, total, places, place_cumulative):
+    """The "many" shape's photographers and the owner of each of `total` photos, in upload
+    order: each photographer takes floor(Pareto(2)) photos (1 for most, hundreds for a few),
+    until there are enough, and their photos are shuffled over the stream."""
+    counts = []
+    while sum(counts) < total:
+        counts.extend(min(int(rng.paretovariate(2.0)), 5_000) for _ in range(1_000))
+    nsids = set()
+    while len(nsids) < len(counts):
+        nsids.add(_nsid(rng))
+    homes = rng.choices(range(len(places)), cum_weights=place_cumulative, k=len(counts))
+    photographers = [(nsid, rng.choice(FIRST_NAMES) + rng.choice(SURNAMES), home)
+                     for nsid, home in zip(sorted(nsids), homes)]
+    owners = [photographer for photographer, count in zip(photographers, counts) for _ in range(count)]
+    del owners[total:]
+    rng.shuffle(owners)
+    return photographers, owners
+
+
+def generate(path, records, seed=2013, shape="bench", following_path=None, following=0):
+    """Writes `records` photo records to `path` as NDJSON, and when asked the `following`
+    newer records of the same world (later ids and uploads, the same photographers and
+    new ones: a later refresh) to `following_path`; returns a summary dict.
+
+    The bench shape's first `records` do not depend on `following`."""
+    assert shape in SHAPES, shape
     rng = random.Random(seed)
 
     regions = [(f"{_place_id(rng)}", name) for name in REGION_NAMES]
@@ -120,53 +154,72 @@ def generate(path, records, seed=2013):
     place_weights = [w * scale for w in regional_weights] + [0.1 / 40] * 40
     place_cumulative = list(itertools.accumulate(place_weights))
 
-    photographers = []
-    for index in range(photographer_count(records)):
-        nsid = f"{rng.randint(10_000_000, 199_999_999)}@N0{rng.randint(0, 8)}"
-        name = rng.choice(FIRST_NAMES) + rng.choice(SURNAMES)
-        # Each photographer shoots around a home place most of the time.
-        home = rng.choices(range(len(places)), cum_weights=place_cumulative)[0]
-        photographers.append((nsid, name, home))
-    photographer_cumulative = list(itertools.accumulate(1 / (rank + 1) ** 0.95 for rank in range(len(photographers))))
-
-    # The skewed draws, all at once (one call each is much faster than one per record).
-    owners = rng.choices(photographers, cum_weights=photographer_cumulative, k=records)
+    # Each photographer shoots around a home place most of the time.
+    if shape == "many":
+        photographers, owners = _many_owners(rng, records + following, places, place_cumulative)
+    else:
+        photographers = []
+        for index in range(photographer_count(records)):
+            nsid = _nsid(rng)
+            name = rng.choice(FIRST_NAMES) + rng.choice(SURNAMES)
+            home = rng.choices(range(len(places)), cum_weights=place_cumulative)[0]
+            photographers.append((nsid, name, home))
+        photographer_cumulative = list(itertools.accumulate(1 / (rank + 1) ** 0.95 for rank in range(len(photographers))))
+        # The skewed draws, all at once (one call each is much faster than one per record).
+        owners = rng.choices(photographers, cum_weights=photographer_cumulative, k=records)
     elsewhere = rng.choices(places, cum_weights=place_cumulative, k=records)
 
-    photo_id = FIRST_ID
-    uploaded = FIRST_UPLOAD
+    next_photo = (FIRST_ID, FIRST_UPLOAD)
     dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
     with open(path, "w", encoding="utf-8") as out:
-        for index in range(records):
-            photo_id += 1 + rng.getrandbits(5)
-            uploaded += rng.getrandbits(1)
-            nsid, owner_name, home = owners[index]
-            # 70% at the photographer's home place, the rest wherever photos are taken.
-            place_id, region_id, region, lat, lon = places[home] if rng.random() < 0.7 else elsewhere[index]
-            secret = f"{rng.getrandbits(40):010x}"
-            server = rng.choice(("65535", "4578", "7372", "31337"))
-            record = {
-                "id": str(photo_id),
-                "owner": nsid,
-                "owner_name": owner_name,
-                "title": " ".join(rng.choices(TITLE_WORDS, k=rng.randrange(5))),
-                "description": _description(rng),
-                "latitude": round(lat + rng.uniform(-0.2, 0.2), 6),
-                "longitude": round(lon + rng.uniform(-0.2, 0.2), 6),
-                "place_id": place_id,
-                "uploaded": uploaded,
-                "thumb_url": f"https://live.staticflickr.com/{server}/{photo_id}_{secret}_s.jpg",
-                "photo_url": f"https://live.staticflickr.com/{server}/{photo_id}_{secret}_b.jpg",
-            }
-            if region_id is not None:
-                record["region_id"] = region_id
-                record["region"] = region
-            out.write(dumps(record))
-            out.write("\n")
-    return {"records": records, "photographers": len(photographers), "regions": len(regions),
-            "places": len(places)}
+        next_photo = _write(out, rng, owners[:records], elsewhere, places, next_photo, dumps)
+    stored = len({owner[0] for owner in owners[:records]})
+    if following_path:
+        # The many shape drew the following records' owners with the first ones'.
+        later = owners[records:] if shape == "many" else rng.choices(
+            photographers, cum_weights=photographer_cumulative, k=following)
+        elsewhere = rng.choices(places, cum_weights=place_cumulative, k=following)
+        with open(following_path, "w", encoding="utf-8") as out:
+            _write(out, rng, later, elsewhere, places, next_photo, dumps)
+    return {"records": records, "photographers": stored, "regions": len(regions), "places": len(places)}
+
+
+def _write(out, rng, owners, elsewhere, places, next_photo, dumps):
+    """Writes one record per owner; returns the next photo's id and upload time."""
+    photo_id, uploaded = next_photo
+    for index in range(len(owners)):
+        photo_id += 1 + rng.getrandbits(5)
+        uploaded += rng.getrandbits(1)
+        nsid, owner_name, home = owners[index]
+        # 70% at the photographer's home place, the rest wherever photos are taken.
+        place_id, region_id, region, lat, lon = places[home] if rng.random() < 0.7 else elsewhere[index]
+        secret = f"{rng.getrandbits(40):010x}"
+        server = rng.choice(("65535", "4578", "7372", "31337"))
+        record = {
+            "id": str(photo_id),
+            "owner": nsid,
+            "owner_name": owner_name,
+            "title": " ".join(rng.choices(TITLE_WORDS, k=rng.randrange(5))),
+            "description": _description(rng),
+            "latitude": round(lat + rng.uniform(-0.2, 0.2), 6),
+            "longitude": round(lon + rng.uniform(-0.2, 0.2), 6),
+            "place_id": place_id,
+            "uploaded": uploaded,
+            "thumb_url": f"https://live.staticflickr.com/{server}/{photo_id}_{secret}_s.jpg",
+            "photo_url": f"https://live.staticflickr.com/{server}/{photo_id}_{secret}_b.jpg",
+        }
+        if region_id is not None:
+            record["region_id"] = region_id
+            record["region"] = region
+        out.write(dumps(record))
+        out.write("\n")
+    return photo_id, uploaded
 
 
 if __name__ == "__main__":
+    # bench_records.py PATH COUNT [SHAPE [FOLLOWING_PATH FOLLOWING]]
     import sys
-    print(generate(sys.argv[1], int(sys.argv[2])), file=sys.stderr)
+    arguments = sys.argv[1:]
+    more = {"following_path": arguments[3], "following": int(arguments[4])} if len(arguments) > 4 else {}
+    print(generate(arguments[0], int(arguments[1]), shape=arguments[2] if len(arguments) > 2 else "bench", **more),
+          file=sys.stderr)

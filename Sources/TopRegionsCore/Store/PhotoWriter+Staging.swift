@@ -60,6 +60,11 @@ extension PhotoWriter {
     /// Upserts photographers (a non-empty name replaces the stored one); returns NSID → row
     /// id and name. A renamed photographer's stored photos take the new name, in the search
     /// index too.
+    ///
+    /// The NSID index is as random as NSIDs are: with many photographers stored, its pages
+    /// and the rows it leads to are mostly not in the page cache. So each is read once per
+    /// batch: one pass finds the stored photographers (ids, names, who is renamed), and the
+    /// insert of the others returns their ids.
     static func upsertPhotographers(_ photographers: [(nsid: String, name: String)], _ db: Database) throws -> [String: Named] {
         let stage = try BulkStatement(db, sql: "INSERT INTO incoming_photographer (nsid, name) VALUES (?, ?)")
         for (nsid, name) in photographers {
@@ -67,27 +72,49 @@ extension PhotoWriter {
             stage.bind(2, name)
             try stage.run()
         }
-        // The same condition as the upsert's: who gets a new name.
-        try db.execute(sql: """
-            INSERT INTO renamed (id)
-                SELECT p.id FROM incoming_photographer i JOIN photographer p ON p.nsid = i.nsid
-                WHERE i.name <> '' AND p.name <> i.name
+        var map: [String: Named] = [:]
+        map.reserveCapacity(photographers.count)
+        var renamed = false
+        let stored = try Row.fetchCursor(db, sql: """
+            SELECT i.nsid, p.id, p.name, i.name FROM incoming_photographer i JOIN photographer p ON p.nsid = i.nsid
             """)
-        let renamed = db.changesCount > 0
-        try db.execute(sql: """
-            INSERT INTO photographer (nsid, name)
-                SELECT nsid, name FROM incoming_photographer WHERE true
-                ON CONFLICT (nsid) DO UPDATE SET name = excluded.name
-                WHERE excluded.name <> '' AND name <> excluded.name
-            """)
+        while let row = try stored.next() {
+            let id: Int64 = row[1], name: String = row[2], incoming: String = row[3]
+            if !incoming.isEmpty && incoming != name {
+                renamed = true
+                map[row[0]] = Named(id: id, name: incoming)
+            } else {
+                map[row[0]] = Named(id: id, name: name)
+            }
+        }
+        if map.count < photographers.count {
+            let inserted = try Row.fetchCursor(db, sql: """
+                INSERT INTO photographer (nsid, name) SELECT nsid, name FROM incoming_photographer WHERE true
+                ON CONFLICT (nsid) DO NOTHING
+                RETURNING nsid, id, name
+                """)
+            while let row = try inserted.next() {
+                map[row[0]] = Named(id: row[1], name: row[2])
+            }
+        }
         if renamed {
+            // The same condition as above: who gets a new name.
+            try db.execute(sql: """
+                INSERT INTO renamed (id)
+                    SELECT p.id FROM incoming_photographer i JOIN photographer p ON p.nsid = i.nsid
+                    WHERE i.name <> '' AND p.name <> i.name
+                """)
             let theirPhotos = "photographer IN (SELECT id FROM renamed)"
             try SearchIndex.reindexing(db, photosWhere: theirPhotos) {
+                try db.execute(sql: """
+                    UPDATE photographer SET name = i.name FROM incoming_photographer i
+                    WHERE photographer.id IN (SELECT id FROM renamed) AND i.nsid = photographer.nsid
+                    """)
                 try db.execute(sql: "UPDATE photo SET owner_name = (SELECT name FROM photographer WHERE id = photo.photographer) WHERE \(theirPhotos)")
             }
             try db.execute(sql: "DELETE FROM renamed")
         }
-        return try namedMap(db, sql: "SELECT p.nsid, p.id, p.name FROM incoming_photographer i JOIN photographer p ON p.nsid = i.nsid")
+        return map
     }
 
     /// Key → row id and name, from a query of those three columns.
