@@ -38,16 +38,19 @@ let package = Package(
         // Sources/TopRegionsCore. The compiler holds the layering: a module sees only the
         // modules it lists here (README, "Layout", draws the graph).
         //
-        //   Support ← Records ← Store ← Flickr
-        //   Support ← HTTP ←──────────── Flickr
+        //   Support ← Records ← Ingest ← Store ← Flickr
+        //   Support ← HTTP ←─────────────────── Flickr
         //             HTTP, Store ← Cache
         //             Records ← Formatting
         .target(name: "TopRegionsSupport", dependencies: ["CSupport"], path: "Sources/TopRegionsCore/Support", swiftSettings: strict),
         .target(name: "TopRegionsRecords", dependencies: ["TopRegionsSupport"], path: "Sources/TopRegionsCore/Records", swiftSettings: strict),
+        // From NDJSON lines to batches ready for the store: the scanner, the batch's byte
+        // buffer and layout, the decoding thread.
+        .target(name: "TopRegionsIngest", dependencies: ["TopRegionsSupport", "TopRegionsRecords", "CSupport"], path: "Sources/TopRegionsCore/Ingest", swiftSettings: strict),
         .target(
             name: "TopRegionsStore",
             dependencies: [
-                "TopRegionsSupport", "TopRegionsRecords", "CSupport",
+                "TopRegionsSupport", "TopRegionsRecords", "TopRegionsIngest", "CSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
@@ -117,7 +120,7 @@ let package = Package(
         .testTarget(
             name: "TopRegionsCoreTests",
             dependencies: [
-                "TopRegionsSupport", "TopRegionsRecords", "TopRegionsStore", "TopRegionsHTTP", "TopRegionsFlickr",
+                "TopRegionsSupport", "TopRegionsRecords", "TopRegionsIngest", "TopRegionsStore", "TopRegionsHTTP", "TopRegionsFlickr",
                 "TopRegionsCache", "TopRegionsFormatting", "TopRegionsCLI",
             ],
             swiftSettings: strict),

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import TopRegionsIngest
 @testable import TopRegionsRecords
 @testable import TopRegionsStore
 

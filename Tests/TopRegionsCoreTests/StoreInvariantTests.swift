@@ -1,5 +1,6 @@
 import GRDB
 import Testing
+@testable import TopRegionsIngest
 @testable import TopRegionsRecords
 @testable import TopRegionsStore
 @testable import TopRegionsSupport

@@ -38,7 +38,7 @@ public struct JSONParser: ~Copyable {
     /// Parses the one value that starts at `index` (no whitespace before it) in a text
     /// where it is nested `depth` levels deep; `index` ends just after it. For the record
     /// scanner, which reads the members it does not know as values.
-    static func parseValue(in bytes: UnsafeBufferPointer<UInt8>, at index: inout Int, depth: Int) throws(JSONSyntaxError) -> JSONValue {
+    package static func parseValue(in bytes: UnsafeBufferPointer<UInt8>, at index: inout Int, depth: Int) throws(JSONSyntaxError) -> JSONValue {
         var parser = JSONParser(bytes)
         parser.index = index
         parser.depth = depth
@@ -233,7 +233,7 @@ public struct JSONParser: ~Copyable {
     /// RFC 8259 §7) stands for; nil for `\u` and for anything that is no escape. The
     /// record scanner reads strings by the same table.
     @inline(__always)
-    static func singleCharacterEscape(_ escape: UInt8) -> UInt8? {
+    package static func singleCharacterEscape(_ escape: UInt8) -> UInt8? {
         switch escape {
         case UInt8(ascii: "\""): 0x22
         case UInt8(ascii: "\\"): 0x5C

@@ -71,7 +71,7 @@ public struct PhotoRecord: Sendable, Equatable {
 
     /// Names the decoder understands: the record's own, and the Flickr names that mean the
     /// same thing. They never end up in `extra`.
-    enum Field: Int, CaseIterable {
+    package enum Field: Int, CaseIterable {
         case id, owner, ownerName, flickrOwnerName, title, description, latitude, longitude, placeID
         case uploaded, flickrUploaded, thumbURL, flickrThumbURL, photoURL, flickrPhotoURL, regionID, region
 
@@ -117,7 +117,7 @@ public struct PhotoRecord: Sendable, Equatable {
         }
 
         /// The field named by `count` bytes at `name`.
-        init?(utf8 name: UnsafePointer<UInt8>, count: Int) {
+        package init?(utf8 name: UnsafePointer<UInt8>, count: Int) {
             guard count < Self.byLength.count,
                   let found = Self.byLength[count].first(where: { memcmp(name, $0.name.utf8Start, count) == 0 })
             else { return nil }

@@ -1,6 +1,7 @@
 import GRDB
 import GRDBSQLite
 import Synchronization
+import TopRegionsIngest
 import TopRegionsRecords
 
 /// A cached prepared statement driven through SQLite's C API, for the one place where a
@@ -110,24 +111,5 @@ struct BulkStatement {
         guard code == SQLITE_DONE else {
             throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(connection)))
         }
-    }
-}
-
-/// The text parameters of a group of rows: spans of a batch's byte buffer, which all the
-/// batch's rows share.
-struct TextRow {
-    let bytes: [UInt8]
-    /// Parameter, and where its text is in `bytes` (start -1: NULL).
-    fileprivate(set) var fields: [(index: Int32, start: Int32, count: Int32)] = []
-
-    /// Parameters that are spans of `bytes`, set with `set(_:_: TextSpan)`.
-    init(sharing bytes: [UInt8], capacity: Int) {
-        self.bytes = bytes
-        fields.reserveCapacity(capacity)
-    }
-
-    /// Sets parameter `index` to the text at `span` of the shared bytes (NULL when absent).
-    mutating func set(_ index: Int32, _ span: TextSpan) {
-        fields.append((index, span.isNone ? -1 : span.start, span.isNone ? 0 : span.count))
     }
 }

@@ -1,5 +1,6 @@
 import CSupport
 import Foundation
+import TopRegionsIngest
 import TopRegionsRecords
 import TopRegionsSupport
 

@@ -1,4 +1,5 @@
 import GRDB
+import TopRegionsIngest
 import TopRegionsRecords
 
 // The fast path of a load or a refresh: no photo of the batch is stored or deleted yet,

@@ -1,4 +1,5 @@
 import GRDB
+import TopRegionsIngest
 import TopRegionsRecords
 
 // The general path: a batch holding stored or deleted photos is staged in `temp.incoming`

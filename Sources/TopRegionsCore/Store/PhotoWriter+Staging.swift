@@ -1,4 +1,5 @@
 import GRDB
+import TopRegionsIngest
 import TopRegionsRecords
 
 // The temporary tables a batch is staged in, and the photographers it refers to.

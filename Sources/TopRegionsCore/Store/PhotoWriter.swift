@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TopRegionsIngest
 import TopRegionsRecords
 
 /// What one batch did to the store.

@@ -6,8 +6,8 @@ import TopRegionsRecords
 /// (`RecordScanner`), so a batch costs a few large allocations, not a string per field.
 /// Its size in bytes is what bounds a batch's memory, whatever the records hold.
 public struct BatchBuffer: Sendable {
-    private(set) var bytes: [UInt8] = []
-    private(set) var photos: [RecordSpans] = []
+    package private(set) var bytes: [UInt8] = []
+    package private(set) var photos: [RecordSpans] = []
 
     public init(reservingPhotos photos: Int = 0, bytes: Int = 0) {
         self.photos.reserveCapacity(photos)
@@ -39,7 +39,7 @@ public struct BatchBuffer: Sendable {
 
     /// Lays out its photos for the store (the batch takes its bytes), and empties it for
     /// the next batch, keeping the memory of its spans.
-    mutating func prepare() -> PreparedBatch {
+    package mutating func prepare() -> PreparedBatch {
         let batch = PreparedBatch(self)
         photos.removeAll(keepingCapacity: true)
         bytes = []
@@ -48,20 +48,20 @@ public struct BatchBuffer: Sendable {
 
     /// Takes `bytes` (a stored batch's, given back) for the texts of the next batch; call
     /// it before reading any.
-    mutating func reuse(_ bytes: [UInt8]?) {
+    package mutating func reuse(_ bytes: [UInt8]?) {
         guard var bytes, self.bytes.isEmpty else { return }
         bytes.removeAll(keepingCapacity: true)
         self.bytes = bytes
     }
 
     /// The bytes of `span` (which must be present).
-    func withBytes<R>(of span: TextSpan, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    package func withBytes<R>(of span: TextSpan, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         bytes.withUnsafeBufferPointer { all in
             body(UnsafeBufferPointer(rebasing: all[Int(span.start)..<Int(span.start + span.count)]))
         }
     }
 
-    func string(_ span: TextSpan) -> String? {
+    package func string(_ span: TextSpan) -> String? {
         span.isNone ? nil : withBytes(of: span) { String(decoding: $0, as: UTF8.self) }
     }
 }

@@ -6,15 +6,15 @@ import TopRegionsRecords
 /// parameters `row * count + column`. The decoding thread fills the texts and the writer
 /// the numbers, row ids and the names the store holds for them, both through these names,
 /// so they cannot disagree.
-enum StagedColumn: Int32, CaseIterable {
+package enum StagedColumn: Int32, CaseIterable {
     case id = 1, photographer, region, title, description, latitude, longitude, placeID, uploaded, thumbURL, photoURL, extra
     /// The photographer's and the region's names as stored (what the search index reads).
     case ownerName, regionName
 
-    static let count = Int32(allCases.count)
-    static let names = allCases.map(\.name)
+    package static let count = Int32(allCases.count)
+    package static let names = allCases.map(\.name)
 
-    var name: String {
+    package var name: String {
         switch self {
         case .id: "id"
         case .photographer: "photographer"
@@ -34,7 +34,7 @@ enum StagedColumn: Int32, CaseIterable {
     }
 
     /// The statement parameter of this column for photo `row` of a group.
-    func parameter(row: Int) -> Int32 {
+    package func parameter(row: Int) -> Int32 {
         Int32(row) * Self.count + rawValue
     }
 }
@@ -48,39 +48,39 @@ enum StagedColumn: Int32, CaseIterable {
 public struct PreparedBatch: Sendable {
     /// How many photos one staging statement inserts: one statement step per group
     /// instead of per photo (each step has a fixed cost).
-    static let rowsPerInsert = 32
+    package static let rowsPerInsert = 32
     /// Photos in the batch, after removing repeats.
-    private(set) var photoCount = 0
+    package private(set) var photoCount = 0
     /// Records repeated within the batch (the earlier copies).
-    private(set) var duplicates = 0
-    private(set) var photographers: [(nsid: String, name: String)] = []
-    private(set) var regions: [RegionInfo] = []
+    package private(set) var duplicates = 0
+    package private(set) var photographers: [(nsid: String, name: String)] = []
+    package private(set) var regions: [RegionInfo] = []
     /// Places the records name; `answered` when a record tells the place's region.
-    private(set) var places: [(placeID: String, regionPlaceID: String?, answered: Bool)] = []
+    package private(set) var places: [(placeID: String, regionPlaceID: String?, answered: Bool)] = []
 
     // One entry per photo: indexes into the arrays above (-1: none), and the numbers.
-    private(set) var photographerIndex: [Int32] = []
-    private(set) var regionIndex: [Int32] = []
-    private(set) var placeIndex: [Int32] = []
-    private(set) var latitude: [Double?] = []
-    private(set) var longitude: [Double?] = []
-    private(set) var uploaded: [Int64?] = []
+    package private(set) var photographerIndex: [Int32] = []
+    package private(set) var regionIndex: [Int32] = []
+    package private(set) var placeIndex: [Int32] = []
+    package private(set) var latitude: [Double?] = []
+    package private(set) var longitude: [Double?] = []
+    package private(set) var uploaded: [Int64?] = []
     /// The text parameters (id, title, description, place, URLs, unknown fields as a JSON
     /// object) of each group of `rowsPerInsert` photos, numbered for the staging statement.
-    private(set) var texts: [TextRow] = []
+    package private(set) var texts: [TextRow] = []
     /// The newest upload time in the batch.
-    private(set) var newestUpload: Int64?
+    package private(set) var newestUpload: Int64?
 
     /// The newest upload time in the batch that is not after `latest`.
-    func newestUpload(notAfter latest: Int64) -> Int64? {
+    package func newestUpload(notAfter latest: Int64) -> Int64? {
         if let newestUpload, newestUpload <= latest { return newestUpload }
         return uploaded.lazy.compactMap { $0 }.filter { $0 <= latest }.max()
     }
     /// The photo ids as a JSON array, to ask the store about all of them in one statement.
-    private(set) var idsJSON = "[]"
+    package private(set) var idsJSON = "[]"
     /// The smallest and largest photo id, in SQLite's text order (bytewise UTF-8).
-    private(set) var firstID: String?
-    private(set) var lastID: String?
+    package private(set) var firstID: String?
+    package private(set) var lastID: String?
 
     public init(_ records: [PhotoRecord]) {
         var buffer = BatchBuffer(reservingPhotos: records.count)
@@ -93,7 +93,7 @@ public struct PreparedBatch: Sendable {
 
     /// The text bytes, for another batch to reuse once this one is stored; the batch has no
     /// texts after.
-    mutating func takeTextBytes() -> [UInt8] {
+    package mutating func takeTextBytes() -> [UInt8] {
         texts = []
         defer { textBytes = [] }
         return textBytes
@@ -216,5 +216,5 @@ public struct PreparedBatch: Sendable {
     }
 
     /// The columns the decoding thread fills, as texts.
-    static let textColumns: [StagedColumn] = [.id, .title, .description, .placeID, .thumbURL, .photoURL, .extra]
+    package static let textColumns: [StagedColumn] = [.id, .title, .description, .placeID, .thumbURL, .photoURL, .extra]
 }

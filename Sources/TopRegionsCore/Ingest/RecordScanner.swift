@@ -1,3 +1,5 @@
+import TopRegionsRecords
+
 /// Where one of a record's texts lies in a batch's byte buffer; `count` < 0: absent (NULL).
 public struct TextSpan: Sendable, Equatable {
     public var start: Int32
