@@ -18,8 +18,11 @@ public struct LoadOptions: Sendable {
     /// How far the write-ahead log may grow while loading before the writer lets the
     /// checkpoint catch up, so that SQLite starts the log over (`WALCheckpointer`).
     public var maxWALBytes = 64 << 20
-    /// The first batch is smaller, so the writer starts while the decoder fills the next.
-    var firstBatchSize: Int { min(batchSize, 1_000) }
+    /// How the decoder cuts the input into batches (the first smaller, so the writer starts
+    /// while the decoder fills the next).
+    var batching: Batching {
+        Batching(firstSize: min(batchSize, 1_000), size: batchSize, bytes: batchBytes, skipBadLines: skipBadLines, staticBase: staticBase)
+    }
     /// Report bad lines and carry on, instead of stopping at the first.
     public var skipBadLines = false
     /// Where image URLs point when a raw Flickr photo has none (see `FlickrEndpoints`).
@@ -145,23 +148,13 @@ public struct Loader: Sendable {
         _ inputs: [InputSource], now: Int64, writing: Writing, onBadLine: @escaping @Sendable (InputError) -> Void,
         onFuture: @escaping @Sendable (String, Int, PhotoRecord) -> Void
     ) throws -> LoadReport {
-        // Two batches in memory at most: the one being written, and the next, read meanwhile
-        // (queued, the decoder waits until the writer takes it before reading on). The
-        // decoder is the faster of the two, so more would only hold memory.
-        let batches = BoundedQueue<DecodedBatch, DecodeOutcome>(capacity: 1)
-        // The text buffer of the batch last written, for the decoder's next batch to reuse.
-        let spare = Guarded<[UInt8]?>(nil)
         let options = self.options
         let latest = now + PhotoWriter.futureUploadTolerance
-        let decoder = Thread {
-            batches.finish(with: Self.decode(inputs, options: options, into: batches, spare: spare, onBadLine: onBadLine, latest: latest) { source, line, record in
-                guard let uploaded = record.uploaded, uploaded > latest else { return false }
-                onFuture(source, line, record)
-                return true
-            })
+        let (batches, spare) = BatchDecoder.start(inputs, options: options.batching, latest: latest, onBadLine: onBadLine) { source, line, record in
+            guard let uploaded = record.uploaded, uploaded > latest else { return false }
+            onFuture(source, line, record)
+            return true
         }
-        decoder.stackSize = 8 << 20
-        decoder.start()
 
         var report = LoadReport()
         var storedBeforeLine: (source: String, line: Int)?
@@ -208,89 +201,5 @@ public struct Loader: Sendable {
         case .thrown(let error):
             throw error
         }
-    }
-
-    struct DecodedBatch: Sendable {
-        /// Filled on the decoding thread just before the batch is queued.
-        var prepared = PreparedBatch([])
-        var read = 0
-        var bad = 0
-        var future = 0
-        /// The last line this batch covers.
-        var end: (source: String, line: Int)?
-    }
-
-    enum DecodeOutcome: Sendable {
-        /// All input read; what is left after the last full batch has been queued.
-        case finished(DecodedBatch)
-        /// A bad line in strict mode; the partial batch is not written.
-        case failed(InputError)
-        case thrown(any Error)
-    }
-
-    private static func decode(
-        _ inputs: [InputSource], options: LoadOptions, into batches: BoundedQueue<DecodedBatch, DecodeOutcome>,
-        spare: Guarded<[UInt8]?>, onBadLine: (InputError) -> Void, latest: Int64,
-        isFuture: (String, Int, PhotoRecord) -> Bool
-    ) -> DecodeOutcome {
-        var current = DecodedBatch()
-        var limit = options.firstBatchSize
-        // The photos of the batch being read; its memory serves every batch in turn.
-        var photos = BatchBuffer(reservingPhotos: limit)
-        do {
-            for input in inputs {
-                let name = input.name
-                try LineReader.forEachLine(in: input) { number, line in
-                    if batches.isCancelled { throw DecodeStop.cancelled }
-                    // The common line, a plain record, goes straight into the batch; any
-                    // other (a Flickr page, a bad line, a photo from the future) through
-                    // the record decoder, which says what is wrong with it.
-                    if photos.append(line: line, uploadedAtMost: latest) {
-                        current.read += 1
-                    } else {
-                        do throws(InputError) {
-                            let records = try RecordDecoder.decode(line: line, number: number, source: name)
-                            for var record in records {
-                                record.fillImageURLs(staticBase: options.staticBase)
-                                if isFuture(name, number, record) { current.future += 1 }
-                                photos.append(record)
-                            }
-                            current.read += records.count
-                        } catch {
-                            guard options.skipBadLines else { throw DecodeStop.bad(error) }
-                            onBadLine(error)
-                            current.bad += 1
-                        }
-                    }
-                    current.end = (name, number)
-                    if photos.count >= limit || photos.byteCount >= options.batchBytes {
-                        current.prepared = photos.prepare()
-                        guard batches.push(current) else { throw DecodeStop.cancelled }
-                        limit = options.batchSize
-                        current = DecodedBatch()
-                        batches.waitUntilTaken()
-                        // The writer gave back the previous batch's buffer before taking this one.
-                        photos.reuse(spare.withLock { $0.take() })
-                    }
-                }
-            }
-        } catch DecodeStop.bad(let error) {
-            return .failed(error)
-        } catch DecodeStop.cancelled {
-            return .finished(DecodedBatch())
-        } catch {
-            return .thrown(error)
-        }
-        if !photos.isEmpty {
-            current.prepared = photos.prepare()
-            batches.push(current)
-            return .finished(DecodedBatch())
-        }
-        return .finished(current)
-    }
-
-    private enum DecodeStop: Error {
-        case bad(InputError)
-        case cancelled
     }
 }

@@ -1,0 +1,135 @@
+import Foundation
+import TopRegionsRecords
+import TopRegionsSupport
+
+/// How a load cuts its input into batches.
+package struct Batching: Sendable {
+    /// The first batch's records, at most: smaller, so the writer starts while the decoder
+    /// fills the next.
+    package var firstSize: Int
+    /// Records per batch, at most.
+    package var size: Int
+    /// Bytes of record text per batch, at most (about).
+    package var bytes: Int
+    /// Report bad lines and carry on, instead of stopping at the first.
+    package var skipBadLines: Bool
+    /// Where image URLs point when a raw Flickr photo has none.
+    package var staticBase: String
+
+    package init(firstSize: Int, size: Int, bytes: Int, skipBadLines: Bool, staticBase: String) {
+        self.firstSize = firstSize
+        self.size = size
+        self.bytes = bytes
+        self.skipBadLines = skipBadLines
+        self.staticBase = staticBase
+    }
+}
+
+package struct DecodedBatch: Sendable {
+    /// Filled on the decoding thread just before the batch is queued.
+    package var prepared = PreparedBatch([])
+    package var read = 0
+    package var bad = 0
+    package var future = 0
+    /// The last line this batch covers.
+    package var end: (source: String, line: Int)?
+}
+
+package enum DecodeOutcome: Sendable {
+    /// All input read; what is left after the last full batch has been queued.
+    case finished(DecodedBatch)
+    /// A bad line in strict mode; the partial batch is not written.
+    case failed(InputError)
+    case thrown(any Error)
+}
+
+/// Reads records into batches on a thread of its own, one batch ahead of whoever stores them.
+package enum BatchDecoder {
+    /// Starts reading `inputs` on a new thread. The batches come out of the queue it returns;
+    /// a stored batch's text bytes go back through `spare` for the decoder's next batch to
+    /// reuse. `isFuture` says whether a record read through `RecordDecoder` was uploaded
+    /// after `latest` (and hears of it).
+    package static func start(
+        _ inputs: [InputSource], options: Batching, latest: Int64, onBadLine: @escaping @Sendable (InputError) -> Void,
+        isFuture: @escaping @Sendable (String, Int, PhotoRecord) -> Bool
+    ) -> (batches: BoundedQueue<DecodedBatch, DecodeOutcome>, spare: Guarded<[UInt8]?>) {
+        // Two batches in memory at most: the one being written, and the next, read meanwhile
+        // (queued, the decoder waits until the writer takes it before reading on). The
+        // decoder is the faster of the two, so more would only hold memory.
+        let batches = BoundedQueue<DecodedBatch, DecodeOutcome>(capacity: 1)
+        // The text buffer of the batch last written, for the decoder's next batch to reuse.
+        let spare = Guarded<[UInt8]?>(nil)
+        let decoder = Thread {
+            batches.finish(with: decode(inputs, options: options, into: batches, spare: spare, onBadLine: onBadLine, latest: latest, isFuture: isFuture))
+        }
+        decoder.stackSize = 8 << 20
+        decoder.start()
+        return (batches, spare)
+    }
+
+    private static func decode(
+        _ inputs: [InputSource], options: Batching, into batches: BoundedQueue<DecodedBatch, DecodeOutcome>,
+        spare: Guarded<[UInt8]?>, onBadLine: (InputError) -> Void, latest: Int64,
+        isFuture: (String, Int, PhotoRecord) -> Bool
+    ) -> DecodeOutcome {
+        var current = DecodedBatch()
+        var limit = options.firstSize
+        // The photos of the batch being read; its memory serves every batch in turn.
+        var photos = BatchBuffer(reservingPhotos: limit)
+        do {
+            for input in inputs {
+                let name = input.name
+                try LineReader.forEachLine(in: input) { number, line in
+                    if batches.isCancelled { throw DecodeStop.cancelled }
+                    // The common line, a plain record, goes straight into the batch; any
+                    // other (a Flickr page, a bad line, a photo from the future) through
+                    // the record decoder, which says what is wrong with it.
+                    if photos.append(line: line, uploadedAtMost: latest) {
+                        current.read += 1
+                    } else {
+                        do throws(InputError) {
+                            let records = try RecordDecoder.decode(line: line, number: number, source: name)
+                            for var record in records {
+                                record.fillImageURLs(staticBase: options.staticBase)
+                                if isFuture(name, number, record) { current.future += 1 }
+                                photos.append(record)
+                            }
+                            current.read += records.count
+                        } catch {
+                            guard options.skipBadLines else { throw DecodeStop.bad(error) }
+                            onBadLine(error)
+                            current.bad += 1
+                        }
+                    }
+                    current.end = (name, number)
+                    if photos.count >= limit || photos.byteCount >= options.bytes {
+                        current.prepared = photos.prepare()
+                        guard batches.push(current) else { throw DecodeStop.cancelled }
+                        limit = options.size
+                        current = DecodedBatch()
+                        batches.waitUntilTaken()
+                        // The writer gave back the previous batch's buffer before taking this one.
+                        photos.reuse(spare.withLock { $0.take() })
+                    }
+                }
+            }
+        } catch DecodeStop.bad(let error) {
+            return .failed(error)
+        } catch DecodeStop.cancelled {
+            return .finished(DecodedBatch())
+        } catch {
+            return .thrown(error)
+        }
+        if !photos.isEmpty {
+            current.prepared = photos.prepare()
+            batches.push(current)
+            return .finished(DecodedBatch())
+        }
+        return .finished(current)
+    }
+
+    private enum DecodeStop: Error {
+        case bad(InputError)
+        case cancelled
+    }
+}
