@@ -304,7 +304,7 @@ import Testing
         let setup = try NetworkEndToEndTests.Setup(["--api-key", "k"], environment: ["FLICKR_API_KEY": "k"])
         let run = try Tools.run("flickr-recent", ["--db", setup.db, "--verbose", "--pages", "1"], environment: setup.environment)
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stderr.contains("?method=flickr.photos.search&has_geo=1&license=1,2,4,7&extras=original_format,description,geo,date_upload,owner_name,url_sq,url_l&sort=date-posted-asc&per_page=500&page=1&format=json&nojsoncallback=1&api_key=[API%20key] → 200"), "\(run.stderr)")
+        #expect(run.stderr.contains("?method=flickr.photos.search&has_geo=1&license=1,2,4,7&extras=original_format,description,geo,date_upload,owner_name,license,url_sq,url_l&sort=date-posted-asc&per_page=500&page=1&format=json&nojsoncallback=1&api_key=[API%20key] → 200"), "\(run.stderr)")
         #expect(!run.stderr.contains("[API key]r"), "\(run.stderr)")
     }
 }

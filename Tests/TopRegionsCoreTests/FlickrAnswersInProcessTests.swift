@@ -23,7 +23,7 @@ import TopRegionsHTTP
         let network = MemoryNetwork()
         let search = Self.call(
             "flickr.photos.search",
-            "has_geo=1&license=1,2,4,7&extras=original_format,description,geo,date_upload,owner_name,url_sq,url_l&sort=date-posted-asc&per_page=500&page=1")
+            "has_geo=1&license=1,2,4,7&extras=original_format,description,geo,date_upload,owner_name,license,url_sq,url_l&sort=date-posted-asc&per_page=500&page=1")
         network.answer(search, json: #"{"stat":"fail","code":100,"message":"Invalid API Key (Key not found: \#(Self.key))"}"#)
 
         let run = CommandTests.run(FlickrRecent.self, ["--db", directory.file("t.db")], environment: Self.environment, network: network.network)

@@ -8,7 +8,7 @@ import Testing
 /// it accepts is one the decoder makes exactly one record of, with the same values; every
 /// other line it leaves alone (nothing appended), for the decoder to read or refuse.
 @Suite struct RecordScannerTests {
-    static let plain = #"{"id":"53100000301","owner":"52557877@N06","owner_name":"Zoë Müller","title":"IMG Street 日落","description":"Line one\nline \"two\" \u00e9\ud83d\ude00 \/ end","latitude":42.654041,"longitude":-70.312969,"place_id":"5V_5hoJtSaHWvKzC","uploaded":1700000012,"thumb_url":"https://live.staticflickr.com/65535/53100000301_6af192fb1a_s.jpg","photo_url":"https://live.staticflickr.com/65535/53100000301_6af192fb1a_b.jpg","region_id":"1CHtRQRhjyzWLd.A","region":"Buenos Aires, Argentina"}"#
+    static let plain = #"{"id":"53100000301","owner":"52557877@N06","owner_name":"Zoë Müller","title":"IMG Street 日落","description":"Line one\nline \"two\" \u00e9\ud83d\ude00 \/ end","latitude":42.654041,"longitude":-70.312969,"place_id":"5V_5hoJtSaHWvKzC","uploaded":1700000012,"thumb_url":"https://live.staticflickr.com/65535/53100000301_6af192fb1a_s.jpg","photo_url":"https://live.staticflickr.com/65535/53100000301_6af192fb1a_b.jpg","license":"4","region_id":"1CHtRQRhjyzWLd.A","region":"Buenos Aires, Argentina"}"#
 
     /// What the scanner makes of `line`: its spans' values, or nil; checks that a refused line
     /// leaves the buffer as it was.
@@ -33,8 +33,8 @@ import Testing
     }
 
     func values(_ spans: RecordSpans, _ bytes: [UInt8]) -> Values {
-        let texts = [spans.id, spans.owner, spans.ownerName, spans.title, spans.description, spans.placeID,
-                     spans.thumbURL, spans.photoURL, spans.regionID, spans.region, spans.extra].map { span -> String? in
+        let plain = PhotoRecord.plainFields.indices.map { spans.plain[$0] }
+        let texts = ([spans.id, spans.owner, spans.ownerName, spans.placeID, spans.regionID, spans.region, spans.extra] + plain).map { span -> String? in
             span.isNone ? nil : String(decoding: bytes[Int(span.start)..<Int(span.start + span.count)], as: UTF8.self)
         }
         return Values(texts: texts, latitude: spans.latitude, longitude: spans.longitude, uploaded: spans.uploaded)
@@ -65,6 +65,9 @@ import Testing
             #"{"id":"2","owner":"b","owner_name":null,"ownername":"Bo","url_sq":"x","thumb_url":"","photo_url":"p","zeta":{"keep":[1,2.50,"\u0041"]},"alpha":null,"n":-1.0E+3}"#,
             #"{"id":"3","owner":"c","region_id":"R","title":"\t\"q\"","description":"\u0000"}"#,
             #"{"id":"4","owner":"é@N01","owner_name":"","region_id":"R","region":"","thumb_url":"t","photo_url":"p","server":"1","secret":"s"}"#,
+            // the license: Flickr's string, a number, absent as null or ""
+            #"{"id":"5","owner":"d","license":4}"#, #"{"id":"6","owner":"d","license":""}"#, #"{"id":"7","owner":"d","license":null}"#,
+            #"{"id":"8","owner":"d","license":"cc-by-4.0"}"#,
         ]
         for line in variants { #expect(checkAgreement(line), "\(line)") }
     }
@@ -82,6 +85,8 @@ import Testing
             #"{"id":"1","owner":"a","uploaded":99999999999999999999}"#,
             #"{"id":"1","owner":"a","title":true}"#, #"{"id":"1","owner":"a","description":{"_content":"x"}}"#,
             #"{"id":"1","owner":"a","region":"R"}"#,                   // a region without its id
+            #"{"id":"1","owner":"a","license":"4 5"}"#, #"{"id":"1","owner":"a","license":4.5}"#, #"{"id":"1","owner":"a","license":true}"#,
+            #"{"id":"1","owner":"a","license":"123456789012345678901234567890123"}"#,  // longer than a code may be
             #"{"id":"1","owner":"a","server":"1","secret":"s"}"#,     // image URLs to fill in
             #"{"photos":{"photo":[]},"stat":"ok"}"#, #"{"stat":"fail","code":100}"#,
             #"jsonFlickrApi({"id":"1","owner":"a"})"#,

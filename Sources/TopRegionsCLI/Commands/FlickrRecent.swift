@@ -49,7 +49,7 @@ public struct FlickrRecent: ToolCommand {
             transform: { try Age($0) })
     public var overlap = Age.literal("15m")
 
-    @Option(name: .long, help: ArgumentHelp("Licence ids to ask for, comma-separated; 'any' for all.", valueName: "ids"))
+    @Option(name: .long, help: ArgumentHelp("Licence ids to ask for, comma-separated; 'cc' for the Creative Commons ones; 'any' for all.", valueName: "ids"))
     public var license = "1,2,4,7"
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Photos per page (at most 500).", valueName: "n"))
@@ -80,14 +80,18 @@ public struct FlickrRecent: ToolCommand {
         guard (1...500).contains(perPage) else { throw ValidationError("--per-page must be between 1 and 500") }
         guard pages >= 1 else { throw ValidationError("--pages must be at least 1") }
         if since != nil && sinceLast { throw ValidationError("--since and --since-last both say where to start; give one") }
-        guard license == "any" || license.split(separator: ",").allSatisfy({ Int($0) != nil }) else {
-            throw ValidationError("--license takes licence ids such as 1,2,4,7, or 'any'")
+        guard license == "any" || license == "cc" || license.split(separator: ",").allSatisfy({ Int($0) != nil }) else {
+            throw ValidationError("--license takes licence ids such as 1,2,4,7, 'cc' or 'any'")
         }
     }
 
     public func execute(_ context: ToolContext) throws -> SysExit {
         var options = RecentOptions()
-        options.license = license == "any" ? nil : license
+        options.license = switch license {
+        case "any": nil
+        case "cc": PhotoLicense.creativeCommonsIDs.joined(separator: ",")
+        default: license
+        }
         options.perPage = perPage
         options.maxPages = pages
         if let since {

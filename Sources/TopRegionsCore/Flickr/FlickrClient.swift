@@ -59,7 +59,7 @@ public struct SearchQuery: Sendable {
     /// prefix in time, so the next run can start from the newest photo stored.
     public var sort = "date-posted-asc"
 
-    public static let extras = "original_format,description,geo,date_upload,owner_name,url_sq,url_l"
+    public static let extras = "original_format,description,geo,date_upload,owner_name,license,url_sq,url_l"
 
     public init() {}
 

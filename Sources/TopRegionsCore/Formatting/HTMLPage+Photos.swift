@@ -245,7 +245,16 @@ extension HTMLPage {
             }
         }
         times.append("<a class=\"flickr\" href=\"\(escape(flickr))\">on Flickr</a>")
+        if let license = record.license.map(PhotoLicense.of) { times.append(licenseHTML(license)) }
         html += "<div class=\"meta\">\(times.joined(separator: "<br>"))</div>\n"
         html += "</li>\n"
+    }
+}
+
+extension HTMLPage {
+    /// A photo's license as a page shows it: its name, linked to its text when it has one.
+    static func licenseHTML(_ license: PhotoLicense) -> String {
+        guard let url = license.url else { return "<span class=\"license\">\(escape(license.name))</span>" }
+        return "<a class=\"license\" rel=\"license\" href=\"\(escape(url))\">\(escape(license.name))</a>"
     }
 }

@@ -117,27 +117,30 @@ public enum Reports {
             }
             return writer.bytes
         case .csv:
-            var out = "id,owner,owner_name,title,description,latitude,longitude,place_id,uploaded,thumb_url,photo_url,region_id,region,viewed_at\r\n"
+            let fields = PhotoRecord.fields.filter(\.report.csv)
+            var out = csvLine(fields.map { .text($0.key) } + [.text("viewed_at")])
             for photo in photos {
-                let r = photo.record
-                out += csvLine([
-                    .text(r.id), .text(r.owner), .text(r.ownerName), .text(r.title), .text(r.description),
-                    .number(r.latitude.map(JSONWriter.format) ?? ""), .number(r.longitude.map(JSONWriter.format) ?? ""),
-                    .text(r.placeID ?? ""), .number(r.uploaded.map(String.init) ?? ""), .text(r.thumbURL ?? ""), .text(r.photoURL ?? ""),
-                    .text(r.regionID ?? ""), .text(r.region ?? ""), .number(photo.viewedAt.map(String.init) ?? ""),
-                ])
+                out += csvLine(fields.map { field in
+                    switch field.value(photo.record) {
+                    case .number(let text)?: .number(text)
+                    case .string(let text)?: .text(text)
+                    default: .text("")
+                    }
+                } + [.number(photo.viewedAt.map(String.init) ?? "")])
             }
             return Array(out.utf8)
         case .geojson:
             let features: [GeoFeature] = photos.compactMap { photo in
                 let r = photo.record
                 guard let latitude = r.latitude, let longitude = r.longitude else { return nil }
-                var properties: [(String, JSONValue)] = [
-                    ("id", .string(r.id)), ("title", .string(r.title)), ("description", .string(snippet(r.description))),
-                    ("owner_name", .string(r.ownerName)),
-                ]
-                if let thumb = r.thumbURL { properties.append(("thumb_url", .string(thumb))) }
-                if let region = r.region { properties.append(("region", .string(region))) }
+                var properties: [(String, JSONValue)] = []
+                for field in Self.geoJSONFields {
+                    switch field.value(r) {
+                    case .string(let text)? where field.report.geoJSONSnippet: properties.append((field.key, .string(snippet(text))))
+                    case let value?: properties.append((field.key, value))
+                    case nil: break
+                    }
+                }
                 if let viewed = photo.viewedAt { properties.append(("viewed_at", .number(viewed))) }
                 return GeoFeature(id: r.id, longitude: longitude, latitude: latitude, properties: properties)
             }
@@ -321,6 +324,9 @@ public enum Reports {
         }
         return out
     }
+
+    /// The fields a photo's GeoJSON feature shows, in their order.
+    static let geoJSONFields = PhotoRecord.fields.filter { $0.report.geoJSONOrder != nil }.sorted { $0.report.geoJSONOrder! < $1.report.geoJSONOrder! }
 
     /// A CSV cell: text from Flickr or input, or a number the toolkit wrote.
     enum CSVField {

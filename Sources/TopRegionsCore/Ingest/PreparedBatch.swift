@@ -5,33 +5,45 @@ import TopRegionsRecords
 /// parameter order: one multi-row INSERT binds photo `row` (from 0) of its group to
 /// parameters `row * count + column`. The decoding thread fills the texts and the writer
 /// the numbers, row ids and the names the store holds for them, both through these names,
-/// so they cannot disagree.
-package enum StagedColumn: Int32, CaseIterable {
-    case id = 1, photographer, region, title, description, latitude, longitude, placeID, uploaded, thumbURL, photoURL, extra
-    /// The photographer's and the region's names as stored (what the search index reads).
-    case ownerName, regionName
+/// so they cannot disagree. The structural columns first, then one per plain field
+/// (`PhotoRecord.plainFields`, in slot order), named by its key.
+package struct StagedColumn: Sendable, Equatable {
+    /// Its parameter in a group's first row (from 1).
+    package let rawValue: Int32
+    package let name: String
+    /// Its declaration in the staging table.
+    package let declaration: String
 
+    private init(_ rawValue: Int32, _ name: String, _ type: String) {
+        self.rawValue = rawValue
+        self.name = name
+        self.declaration = "\(name) \(type)"
+    }
+
+    package static let id = StagedColumn(1, "id", "TEXT NOT NULL")
+    package static let photographer = StagedColumn(2, "photographer", "INTEGER NOT NULL")
+    package static let region = StagedColumn(3, "region", "INTEGER")
+    package static let latitude = StagedColumn(4, "latitude", "REAL")
+    package static let longitude = StagedColumn(5, "longitude", "REAL")
+    package static let placeID = StagedColumn(6, "place_id", "TEXT")
+    package static let uploaded = StagedColumn(7, "uploaded", "INTEGER")
+    /// Unknown members, as a JSON object.
+    package static let extra = StagedColumn(8, "extra", "TEXT")
+    /// The photographer's and the region's names as stored (what the search index reads).
+    package static let ownerName = StagedColumn(9, "owner_name", "TEXT NOT NULL")
+    package static let regionName = StagedColumn(10, "region_name", "TEXT")
+    private static let structural: [StagedColumn] = [id, photographer, region, latitude, longitude, placeID, uploaded, extra, ownerName, regionName]
+
+    /// The column of plain field `slot`.
+    package static func plain(_ slot: Int) -> StagedColumn { plainColumns[slot] }
+    private static let plainColumns: [StagedColumn] = PhotoRecord.plainFields.enumerated().map { slot, field in
+        let notNull = field.kind == .textOrEmpty || field.kind == .nestedTextOrEmpty
+        return StagedColumn(Int32(structural.count + slot + 1), field.key, notNull ? "TEXT NOT NULL" : "TEXT")
+    }
+
+    package static let allCases = structural + plainColumns
     package static let count = Int32(allCases.count)
     package static let names = allCases.map(\.name)
-
-    package var name: String {
-        switch self {
-        case .id: "id"
-        case .photographer: "photographer"
-        case .region: "region"
-        case .title: "title"
-        case .description: "description"
-        case .latitude: "latitude"
-        case .longitude: "longitude"
-        case .placeID: "place_id"
-        case .uploaded: "uploaded"
-        case .thumbURL: "thumb_url"
-        case .photoURL: "photo_url"
-        case .extra: "extra"
-        case .ownerName: "owner_name"
-        case .regionName: "region_name"
-        }
-    }
 
     /// The statement parameter of this column for photo `row` of a group.
     package func parameter(row: Int) -> Int32 {
@@ -186,12 +198,11 @@ public struct PreparedBatch: Sendable {
 
                 let row = index % Self.rowsPerInsert
                 group.set(StagedColumn.id.parameter(row: row), photo.id)
-                group.set(StagedColumn.title.parameter(row: row), photo.title)
-                group.set(StagedColumn.description.parameter(row: row), photo.description)
                 group.set(StagedColumn.placeID.parameter(row: row), photo.placeID)
-                group.set(StagedColumn.thumbURL.parameter(row: row), photo.thumbURL)
-                group.set(StagedColumn.photoURL.parameter(row: row), photo.photoURL)
                 group.set(StagedColumn.extra.parameter(row: row), photo.extra)
+                for slot in PhotoRecord.plainFields.indices {
+                    group.set(StagedColumn.plain(slot).parameter(row: row), photo.plain[slot])
+                }
                 if row == Self.rowsPerInsert - 1 || index == kept.count - 1 {
                     texts.append(group)
                     group = TextRow(sharing: bytes, capacity: Self.rowsPerInsert * Self.textColumns.count)
@@ -216,5 +227,5 @@ public struct PreparedBatch: Sendable {
     }
 
     /// The columns the decoding thread fills, as texts.
-    package static let textColumns: [StagedColumn] = [.id, .title, .description, .placeID, .thumbURL, .photoURL, .extra]
+    package static let textColumns: [StagedColumn] = [.id, .placeID, .extra] + PhotoRecord.plainFields.indices.map(StagedColumn.plain)
 }

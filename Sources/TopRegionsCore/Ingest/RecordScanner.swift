@@ -20,10 +20,10 @@ public struct TextSpan: Sendable, Equatable {
 /// present exactly when `region_id` is); `extra` is the unknown members as the canonical
 /// JSON object `JSONWriter` writes, absent when there are none.
 public struct RecordSpans: Sendable {
-    public var id = TextSpan.none, owner = TextSpan.none, ownerName = TextSpan.none
-    public var title = TextSpan.none, description = TextSpan.none, placeID = TextSpan.none
-    public var thumbURL = TextSpan.none, photoURL = TextSpan.none
+    public var id = TextSpan.none, owner = TextSpan.none, ownerName = TextSpan.none, placeID = TextSpan.none
     public var regionID = TextSpan.none, region = TextSpan.none, extra = TextSpan.none
+    /// The plain fields' texts, by slot (`PhotoRecord.plainFields`).
+    public var plain = PlainSpans()
     public var latitude: Double?
     public var longitude: Double?
     public var uploaded: Int64?
@@ -43,11 +43,10 @@ public struct RecordSpans: Sendable {
         id = put(record.id)
         owner = put(record.owner)
         ownerName = put(record.ownerName)
-        title = put(record.title)
-        description = put(record.description)
         placeID = put(record.placeID)
-        thumbURL = put(record.thumbURL)
-        photoURL = put(record.photoURL)
+        for slot in PhotoRecord.plainFields.indices {
+            plain[slot] = put(record.text(ofPlain: slot))
+        }
         regionID = put(record.regionID)
         // A region id without a name stores an empty name (as `PreparedBatch` always did).
         region = put(record.region ?? (record.regionID == nil ? nil : ""))
@@ -62,6 +61,27 @@ public struct RecordSpans: Sendable {
     }
 }
 
+/// The plain fields' spans of a record, by slot: inline (no allocation per record), room for
+/// `capacity` plain fields.
+public struct PlainSpans: Sendable {
+    public static let capacity = 8
+    private var spans: (TextSpan, TextSpan, TextSpan, TextSpan, TextSpan, TextSpan, TextSpan, TextSpan) =
+        (.none, .none, .none, .none, .none, .none, .none, .none)
+
+    public init() {}
+
+    public subscript(slot: Int) -> TextSpan {
+        get {
+            precondition(slot >= 0 && slot < Self.capacity)
+            return withUnsafeBytes(of: spans) { $0.load(fromByteOffset: slot * MemoryLayout<TextSpan>.stride, as: TextSpan.self) }
+        }
+        set {
+            precondition(slot >= 0 && slot < Self.capacity)
+            withUnsafeMutableBytes(of: &spans) { $0.storeBytes(of: newValue, toByteOffset: slot * MemoryLayout<TextSpan>.stride, as: TextSpan.self) }
+        }
+    }
+}
+
 /// The loader's fast way from an NDJSON line to a batch: reads the common line (one flat
 /// photo record) straight into the batch's byte buffer, without a JSON tree, a record, or a
 /// string per field.
@@ -73,6 +93,9 @@ public struct RecordSpans: Sendable {
 /// `RecordDecoder`, which makes the record or says what is wrong, line and column, as it
 /// always has. So the two cannot disagree on what is valid or on what is stored.
 public enum RecordScanner {
+    private static let thumbURL = PhotoRecord.plainSlot("thumb_url")
+    private static let photoURL = PhotoRecord.plainSlot("photo_url")
+
     /// The record's spans, its texts appended to `bytes`; nil (and `bytes` as it was) when
     /// the line must go through `RecordDecoder`.
     public static func scan(_ line: UnsafeBufferPointer<UInt8>, into bytes: inout [UInt8]) -> RecordSpans? {
@@ -114,9 +137,8 @@ public enum RecordScanner {
         var spans = RecordSpans()
         var ownerName = TextSpan.none, flickrOwnerName = TextSpan.none
         var uploaded: Int64?, flickrUploaded: Int64?
-        var thumbURL = TextSpan.none, flickrThumbURL = TextSpan.none
-        var photoURL = TextSpan.none, flickrPhotoURL = TextSpan.none
-        var seen: UInt32 = 0
+        var flickrPlain = PlainSpans()
+        var seen: UInt64 = 0
         var extra: JSONObjectBuilder?
 
         while true {
@@ -139,7 +161,7 @@ public enum RecordScanner {
             guard i < end else { return nil }
 
             if let field = PhotoRecord.Field(utf8: base + keyStart, count: keyCount) {
-                let bit: UInt32 = 1 << UInt32(field.rawValue)
+                let bit = field.bit
                 guard seen & bit == 0 else { return nil }
                 seen |= bit
                 guard let value = scalar(base, end, &i, &bytes) else { return nil }
@@ -158,25 +180,22 @@ public enum RecordScanner {
                     guard let span = identifier(value, base, maxLength: PhotoRecord.maxOwnerLength, append) else { return nil }
                     spans.owner = span
                 case .placeID, .regionID:
-                    let span: TextSpan
-                    if case .null = value {
-                        span = .none
-                    } else if case .string(_, 0) = value {
-                        span = .none
-                    } else {
-                        guard let known = identifier(value, base, maxLength: PhotoRecord.maxPlaceIDLength, append) else { return nil }
-                        span = known
-                    }
+                    guard let span = optionalIdentifier(value, base, maxLength: PhotoRecord.maxPlaceIDLength, append) else { return nil }
                     if field == .placeID { spans.placeID = span } else { spans.regionID = span }
                 case .ownerName: ownerName = text(value, append)
                 case .flickrOwnerName: flickrOwnerName = text(value, append)
-                case .title: spans.title = text(value, append)
-                case .description: spans.description = text(value, append)
                 case .region: spans.region = text(value, append)
-                case .thumbURL: thumbURL = url(value, append)
-                case .flickrThumbURL: flickrThumbURL = url(value, append)
-                case .photoURL: photoURL = url(value, append)
-                case .flickrPhotoURL: flickrPhotoURL = url(value, append)
+                case .plain(let slot, let flickr):
+                    let span: TextSpan
+                    switch PhotoRecord.plainFields[slot].kind {
+                    case .textOrEmpty, .nestedTextOrEmpty: span = text(value, append)
+                    case .url: span = url(value, append)
+                    case .code:
+                        guard let known = optionalIdentifier(value, base, maxLength: RecordField.maxCodeLength, append) else { return nil }
+                        span = known
+                    case .structural: return nil
+                    }
+                    if flickr { flickrPlain[slot] = span } else { spans.plain[slot] = span }
                 case .latitude, .longitude:
                     let limit: Double = field == .latitude ? 90 : 180
                     var coordinate: Double?
@@ -226,11 +245,11 @@ public enum RecordScanner {
         guard !spans.id.isNone, !spans.owner.isNone else { return nil }
         if !spans.region.isNone, spans.regionID.isNone { return nil }
         spans.ownerName = !ownerName.isNone ? ownerName : !flickrOwnerName.isNone ? flickrOwnerName : empty
-        if spans.title.isNone { spans.title = empty }
-        if spans.description.isNone { spans.description = empty }
         spans.uploaded = uploaded ?? flickrUploaded
-        spans.thumbURL = !thumbURL.isNone ? thumbURL : flickrThumbURL
-        spans.photoURL = !photoURL.isNone ? photoURL : flickrPhotoURL
+        for (slot, field) in PhotoRecord.plainFields.enumerated() where spans.plain[slot].isNone {
+            spans.plain[slot] = flickrPlain[slot]
+            if spans.plain[slot].isNone, field.kind == .textOrEmpty || field.kind == .nestedTextOrEmpty { spans.plain[slot] = empty }
+        }
         if spans.regionID.isNone {
             spans.region = .none
         } else if spans.region.isNone {
@@ -238,12 +257,22 @@ public enum RecordScanner {
         }
         if let extra {
             // Image URLs made from `server` and `secret` are `fillImageURLs`' to make.
-            guard !spans.thumbURL.isNone, !spans.photoURL.isNone else { return nil }
+            guard !spans.plain[thumbURL].isNone, !spans.plain[photoURL].isNone else { return nil }
             let start = bytes.count
             JSONWriter.append(.object(extra.object), to: &bytes)
             spans.extra = TextSpan(start: Int32(start), count: Int32(bytes.count - start))
         }
         return spans
+    }
+
+    /// A place or region id, or a code: as `identifier`, but absent (`.none`) when null or
+    /// empty; nil when it is not valid.
+    private static func optionalIdentifier(
+        _ value: Scalar, _ base: UnsafePointer<UInt8>, maxLength: Int, _ append: (Int, Int) -> TextSpan
+    ) -> TextSpan? {
+        if case .null = value { return TextSpan.none }
+        if case .string(_, 0) = value { return TextSpan.none }
+        return identifier(value, base, maxLength: maxLength, append)
     }
 
     /// An owner, place or region id: a string without spaces or control characters, or a

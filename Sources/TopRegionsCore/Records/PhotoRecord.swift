@@ -27,6 +27,8 @@ public struct PhotoRecord: Sendable, Equatable {
     public var thumbURL: String?
     /// Large 1024 px photo URL (`_b`).
     public var photoURL: String?
+    /// Flickr's license id (`"4"`: CC BY 2.0; `PhotoLicense` names them).
+    public var license: String?
     /// The region's own Flickr place id, once the place is resolved.
     public var regionID: String?
     /// The region's display name.
@@ -37,8 +39,8 @@ public struct PhotoRecord: Sendable, Equatable {
     public init(
         id: String, owner: String, ownerName: String = "", title: String = "", description: String = "",
         latitude: Double? = nil, longitude: Double? = nil, placeID: String? = nil, uploaded: Int64? = nil,
-        thumbURL: String? = nil, photoURL: String? = nil, regionID: String? = nil, region: String? = nil,
-        extra: JSONObject = JSONObject()
+        thumbURL: String? = nil, photoURL: String? = nil, license: String? = nil, regionID: String? = nil,
+        region: String? = nil, extra: JSONObject = JSONObject()
     ) {
         self.id = id
         self.owner = owner
@@ -51,6 +53,7 @@ public struct PhotoRecord: Sendable, Equatable {
         self.uploaded = uploaded
         self.thumbURL = thumbURL
         self.photoURL = photoURL
+        self.license = license
         self.regionID = regionID
         self.region = region
         self.extra = extra
@@ -70,39 +73,65 @@ public struct PhotoRecord: Sendable, Equatable {
     }
 
     /// Names the decoder understands: the record's own, and the Flickr names that mean the
-    /// same thing. They never end up in `extra`.
-    package enum Field: Int, CaseIterable {
-        case id, owner, ownerName, flickrOwnerName, title, description, latitude, longitude, placeID
-        case uploaded, flickrUploaded, thumbURL, flickrThumbURL, photoURL, flickrPhotoURL, regionID, region
+    /// same thing (from `fields`). They never end up in `extra`.
+    package enum Field: Equatable, Sendable {
+        case id, owner, ownerName, flickrOwnerName, latitude, longitude, placeID, uploaded, flickrUploaded, regionID, region
+        /// A plain field, by its slot in `plainFields`, named by the record's name or Flickr's.
+        case plain(slot: Int, flickr: Bool)
 
-        var name: StaticString {
+        /// A bit of its own, to notice a member named twice.
+        package var bit: UInt64 {
             switch self {
-            case .id: "id"
-            case .owner: "owner"
-            case .ownerName: "owner_name"
-            case .flickrOwnerName: "ownername"
-            case .title: "title"
-            case .description: "description"
-            case .latitude: "latitude"
-            case .longitude: "longitude"
-            case .placeID: "place_id"
-            case .uploaded: "uploaded"
-            case .flickrUploaded: "dateupload"
-            case .thumbURL: "thumb_url"
-            case .flickrThumbURL: "url_sq"
-            case .photoURL: "photo_url"
-            case .flickrPhotoURL: "url_l"
-            case .regionID: "region_id"
-            case .region: "region"
+            case .id: 1 << 0
+            case .owner: 1 << 1
+            case .ownerName: 1 << 2
+            case .flickrOwnerName: 1 << 3
+            case .latitude: 1 << 4
+            case .longitude: 1 << 5
+            case .placeID: 1 << 6
+            case .uploaded: 1 << 7
+            case .flickrUploaded: 1 << 8
+            case .regionID: 1 << 9
+            case .region: 1 << 10
+            case .plain(let slot, let flickr): 1 << (11 + 2 * UInt64(slot) + (flickr ? 1 : 0))
             }
         }
+
+        /// Every name, with the field it names.
+        private static let named: [(name: [UInt8], field: Field)] = {
+            var named: [(name: [UInt8], field: Field)] = []
+            for field in PhotoRecord.fields {
+                switch field.kind {
+                case .structural(let structural):
+                    let (own, flickr): (Field, Field?) = switch structural {
+                    case .id: (.id, nil)
+                    case .owner: (.owner, nil)
+                    case .ownerName: (.ownerName, .flickrOwnerName)
+                    case .latitude: (.latitude, nil)
+                    case .longitude: (.longitude, nil)
+                    case .placeID: (.placeID, nil)
+                    case .uploaded: (.uploaded, .flickrUploaded)
+                    case .regionID: (.regionID, nil)
+                    case .region: (.region, nil)
+                    }
+                    named.append((Array(field.key.utf8), own))
+                    if let flickr, let key = field.flickrKey { named.append((Array(key.utf8), flickr)) }
+                default:
+                    let slot = PhotoRecord.plainSlot(field.key)
+                    named.append((Array(field.key.utf8), .plain(slot: slot, flickr: false)))
+                    if let key = field.flickrKey { named.append((Array(key.utf8), .plain(slot: slot, flickr: true))) }
+                }
+            }
+            precondition(named.count <= 64, "more names than Field.bit has bits")
+            return named
+        }()
 
         /// Fields grouped by name length, so a key is compared with two or three names at
         /// most, byte by byte. (String == on short strings that differ takes Unicode's slow
         /// path; a chain of them was the decoder's largest cost.)
-        private static let byLength: [[Field]] = {
-            var table = [[Field]](repeating: [], count: 12)
-            for field in allCases { table[field.name.utf8CodeUnitCount].append(field) }
+        private static let byLength: [[(name: [UInt8], field: Field)]] = {
+            var table = [[(name: [UInt8], field: Field)]](repeating: [], count: (named.map(\.name.count).max() ?? 0) + 1)
+            for entry in named { table[entry.name.count].append(entry) }
             return table
         }()
 
@@ -119,9 +148,9 @@ public struct PhotoRecord: Sendable, Equatable {
         /// The field named by `count` bytes at `name`.
         package init?(utf8 name: UnsafePointer<UInt8>, count: Int) {
             guard count < Self.byLength.count,
-                  let found = Self.byLength[count].first(where: { memcmp(name, $0.name.utf8Start, count) == 0 })
+                  let found = Self.byLength[count].first(where: { entry in entry.name.withUnsafeBufferPointer { memcmp(name, $0.baseAddress!, count) == 0 } })
             else { return nil }
-            self = found
+            self = found.field
         }
     }
 }
@@ -139,13 +168,13 @@ extension PhotoRecord {
         var id: String?
         var owner: String?
         var ownerName: String?, flickrOwnerName: String?
-        var title = "", description = ""
         var latitude: Double?, longitude: Double?
         var placeID: String?
         var uploaded: Int64?, flickrUploaded: Int64?
-        var thumbURL: String?, flickrThumbURL: String?
-        var photoURL: String?, flickrPhotoURL: String?
         var regionID: String?, region: String?
+        // Plain fields' texts by slot, under the record's name and under Flickr's.
+        var plain = [String?](repeating: nil, count: Self.plainFields.count)
+        var flickrPlain = plain
         var extra = JSONObjectBuilder()
 
         for (key, value) in object.members {
@@ -158,25 +187,16 @@ extension PhotoRecord {
             case .owner: owner = try Self.identifier(value, key, maxLength: Self.maxOwnerLength)
             case .ownerName: ownerName = try Self.text(value, key)
             case .flickrOwnerName: flickrOwnerName = try Self.text(value, key)
-            case .title: title = try Self.text(value, key) ?? ""
-            case .description:
-                // Flickr nests it: {"_content": "..."}.
-                if case .object(let nested) = value, let content = nested["_content"] {
-                    description = try Self.text(content, key) ?? ""
-                } else {
-                    description = try Self.text(value, key) ?? ""
-                }
             case .latitude: latitude = try Self.coordinate(value, key, limit: 90)
             case .longitude: longitude = try Self.coordinate(value, key, limit: 180)
             case .placeID: placeID = try Self.optionalIdentifier(value, key, maxLength: Self.maxPlaceIDLength)
             case .uploaded: uploaded = try Self.uploadTime(value, key)
             case .flickrUploaded: flickrUploaded = try Self.uploadTime(value, key)
-            case .thumbURL: thumbURL = try Self.url(value, key)
-            case .flickrThumbURL: flickrThumbURL = try Self.url(value, key)
-            case .photoURL: photoURL = try Self.url(value, key)
-            case .flickrPhotoURL: flickrPhotoURL = try Self.url(value, key)
             case .regionID: regionID = try Self.optionalIdentifier(value, key, maxLength: Self.maxPlaceIDLength)
             case .region: region = try Self.text(value, key)
+            case .plain(let slot, let flickr):
+                let text = try Self.plainText(value, key, Self.plainFields[slot].kind)
+                if flickr { flickrPlain[slot] = text } else { plain[slot] = text }
             }
         }
         guard let id else { throw RecordError(field: nil, message: "missing field \"id\"") }
@@ -185,10 +205,24 @@ extension PhotoRecord {
             throw RecordError(field: "region", message: "field \"region\" needs \"region_id\" (the region's place id)")
         }
         self.init(
-            id: id, owner: owner, ownerName: ownerName ?? flickrOwnerName ?? "", title: title, description: description,
+            id: id, owner: owner, ownerName: ownerName ?? flickrOwnerName ?? "",
             latitude: latitude, longitude: longitude, placeID: placeID, uploaded: uploaded ?? flickrUploaded,
-            thumbURL: thumbURL ?? flickrThumbURL, photoURL: photoURL ?? flickrPhotoURL,
             regionID: regionID, region: regionID == nil ? nil : (region ?? ""), extra: extra.object)
+        for slot in plain.indices {
+            setText(plain[slot] ?? flickrPlain[slot], ofPlain: slot)
+        }
+    }
+
+    /// A plain field's text, as its kind reads it.
+    private static func plainText(_ value: JSONValue, _ key: String, _ kind: RecordField.Kind) throws(RecordError) -> String? {
+        switch kind {
+        case .textOrEmpty: try text(value, key)
+        case .nestedTextOrEmpty:
+            if case .object(let nested) = value, let content = nested["_content"] { try text(content, key) } else { try text(value, key) }
+        case .url: try url(value, key)
+        case .code: try optionalIdentifier(value, key, maxLength: RecordField.maxCodeLength)
+        case .structural: nil
+        }
     }
 
     /// Fills in missing image URLs from Flickr's `server` and `secret` fields, in today's
@@ -335,19 +369,9 @@ extension PhotoRecord {
     /// `thumb_path`), which replace unknown fields of the same name.
     public func write(to writer: inout JSONWriter, additional: [(String, JSONValue)] = []) {
         writer.object { o in
-            o.string("id", id)
-            o.string("owner", owner)
-            o.string("owner_name", ownerName)
-            o.string("title", title)
-            o.string("description", description)
-            o.double("latitude", latitude)
-            o.double("longitude", longitude)
-            o.string("place_id", placeID)
-            o.int("uploaded", uploaded)
-            o.string("thumb_url", thumbURL)
-            o.string("photo_url", photoURL)
-            o.string("region_id", regionID)
-            o.string("region", region)
+            for field in Self.fields {
+                o.value(field.key, field.value(self))
+            }
             for (key, value) in extra.members where !additional.contains(where: { $0.0 == key }) {
                 o.value(key, value)
             }

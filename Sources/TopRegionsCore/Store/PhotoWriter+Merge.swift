@@ -55,27 +55,15 @@ extension PhotoWriter {
             try db.execute(sql: """
                 INSERT INTO reindexing (photo)
                     SELECT i.old_rowid FROM incoming i JOIN photo p ON p.rowid = i.old_rowid
-                    WHERE p.title IS NOT i.title OR p.description IS NOT i.description
-                       OR p.owner_name IS NOT i.owner_name OR p.region_name IS NOT i.region_name
+                    WHERE \(Self.indexedTextChanged)
                 """)
             let reindexing = db.changesCount > 0
             let changedText = "rowid IN (SELECT photo FROM reindexing)"
             if reindexing { try SearchIndex.remove(db, photosWhere: changedText) }
             try db.execute(sql: """
-                UPDATE photo SET
-                    photographer = i.photographer, title = i.title, description = i.description,
-                    latitude = i.latitude, longitude = i.longitude, place_id = i.place_id, region = i.region,
-                    uploaded = i.uploaded, thumb_url = i.thumb_url, photo_url = i.photo_url, extra = i.extra,
-                    owner_name = i.owner_name, region_name = i.region_name
+                UPDATE photo SET \(Self.merged.map { "\($0) = i.\($0)" }.joined(separator: ", "))
                 FROM incoming i
-                WHERE photo.rowid = i.old_rowid AND (
-                    photo.photographer IS NOT i.photographer OR photo.title IS NOT i.title
-                    OR photo.description IS NOT i.description OR photo.latitude IS NOT i.latitude
-                    OR photo.longitude IS NOT i.longitude OR photo.place_id IS NOT i.place_id
-                    OR photo.region IS NOT i.region OR photo.uploaded IS NOT i.uploaded
-                    OR photo.thumb_url IS NOT i.thumb_url OR photo.photo_url IS NOT i.photo_url
-                    OR photo.extra IS NOT i.extra OR photo.owner_name IS NOT i.owner_name
-                    OR photo.region_name IS NOT i.region_name)
+                WHERE photo.rowid = i.old_rowid AND (\(Self.merged.map { "photo.\($0) IS NOT i.\($0)" }.joined(separator: " OR ")))
                 """)
             result.updated = db.changesCount
             if reindexing {
@@ -85,15 +73,18 @@ extension PhotoWriter {
         }
         if stored < batch.photoCount - result.deletedEarlier {
             try db.execute(sql: """
-                INSERT INTO photo (id, photographer, title, description, latitude, longitude, place_id, region,
-                                   uploaded, thumb_url, photo_url, extra, owner_name, region_name, added_at)
-                    SELECT id, photographer, title, description, latitude, longitude, place_id, region,
-                           uploaded, thumb_url, photo_url, extra, owner_name, region_name, ?
-                    FROM incoming WHERE old_rowid IS NULL
+                INSERT INTO photo (\(StagedColumn.names.joined(separator: ", ")), added_at)
+                    SELECT \(StagedColumn.names.joined(separator: ", ")), ? FROM incoming WHERE old_rowid IS NULL
                 """, arguments: [now])
             result.new = db.changesCount
             try SearchIndex.add(db, photosWhere: "rowid > ?", arguments: [lastStored])
         }
         result.unchanged = batch.photoCount - result.deletedEarlier - result.new - result.updated
     }
+
+    /// The columns a stored photo takes from a new copy: every staged one but the id.
+    private static let merged = StagedColumn.names.filter { $0 != StagedColumn.id.name }
+
+    /// Whether a staged photo `i` changes a text the search index read from stored photo `p`.
+    private static let indexedTextChanged = SearchIndex.columns.split(separator: ", ").map { "p.\($0) IS NOT i.\($0)" }.joined(separator: " OR ")
 }

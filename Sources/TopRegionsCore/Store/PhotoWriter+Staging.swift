@@ -9,20 +9,7 @@ extension PhotoWriter {
         try CountDeltas.prepare(db)
         try db.execute(sql: """
             CREATE TEMP TABLE IF NOT EXISTS incoming (
-                id TEXT NOT NULL,
-                photographer INTEGER NOT NULL,
-                region INTEGER,
-                title TEXT NOT NULL,
-                description TEXT NOT NULL,
-                latitude REAL,
-                longitude REAL,
-                place_id TEXT,
-                uploaded INTEGER,
-                thumb_url TEXT,
-                photo_url TEXT,
-                extra TEXT,
-                owner_name TEXT NOT NULL,
-                region_name TEXT,
+                \(StagedColumn.allCases.map(\.declaration).joined(separator: ",\n    ")),
                 old_rowid INTEGER,
                 old_region INTEGER,
                 old_photographer INTEGER

@@ -139,7 +139,7 @@ extension Queries {
                 LEFT JOIN region ON region.id = photo.region
                 WHERE photo.rowid IN (\(marks))
                 """, arguments: StatementArguments(chunk)) { photo, column in
-                byRowid[column.int(16) ?? 0] = photo
+                byRowid[column.int(PhotoColumn.count) ?? 0] = photo
             }
         }
         return rowids.compactMap { byRowid[$0] }

@@ -127,11 +127,7 @@ public struct Queries: Sendable {
         }
     }
 
-    static let photoColumns = """
-        photo.id, photographer.nsid, photographer.name, photo.title, photo.description, photo.latitude,
-        photo.longitude, photo.place_id, photo.uploaded, photo.thumb_url, photo.photo_url, region.place_id,
-        region.name, photo.extra, photo.added_at, photo.viewed_at
-        """
+    static let photoColumns = PhotoColumn.selectList
 
     static func fetchPhotos(
         _ db: Database, where condition: String, order: String, arguments: StatementArguments, limit: Int?, offset: Int = 0
@@ -179,17 +175,22 @@ public struct Queries: Sendable {
     }
 
     static func storedPhoto(_ column: ColumnReader) throws -> StoredPhoto {
+        typealias C = PhotoColumn
         var extra = JSONObject()
-        if let text = column.text(13), case .object(let object) = try? JSONParser.parse(text) {
+        if let text = column.text(C.extra), case .object(let object) = try? JSONParser.parse(text) {
             extra = object
         }
-        let record = PhotoRecord(
-            id: try column.required(0), owner: try column.required(1), ownerName: try column.required(2),
-            title: try column.required(3), description: try column.required(4),
-            latitude: column.double(5), longitude: column.double(6), placeID: column.text(7), uploaded: column.int(8),
-            thumbURL: column.text(9), photoURL: column.text(10), regionID: column.text(11), region: column.text(12), extra: extra)
-        guard let addedAt = column.int(14) else { throw ColumnReader.missing(14) }
-        return StoredPhoto(record: record, addedAt: addedAt, viewedAt: column.int(15))
+        var record = PhotoRecord(
+            id: try column.required(C.id), owner: try column.required(C.owner), ownerName: try column.required(C.ownerName),
+            latitude: column.double(C.latitude), longitude: column.double(C.longitude), placeID: column.text(C.placeID),
+            uploaded: column.int(C.uploaded), regionID: column.text(C.regionID), region: column.text(C.region), extra: extra)
+        for (slot, field) in PhotoRecord.plainFields.enumerated() {
+            let index = C.plain[slot]
+            let neverAbsent = field.kind == .textOrEmpty || field.kind == .nestedTextOrEmpty
+            record.setText(neverAbsent ? try column.required(index) : column.text(index), ofPlain: slot)
+        }
+        guard let addedAt = column.int(C.addedAt) else { throw ColumnReader.missing(C.addedAt) }
+        return StoredPhoto(record: record, addedAt: addedAt, viewedAt: column.int(C.viewedAt))
     }
 }
 

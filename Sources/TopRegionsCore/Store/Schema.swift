@@ -141,6 +141,12 @@ enum Schema {
                 """)
         }
 
+        migrator.registerMigration("v6 photo license") { db in
+            // Flickr's license id of each photo (PhotoRecord.fields): NULL for photos loaded
+            // before, or from records without one.
+            try db.execute(sql: "ALTER TABLE photo ADD COLUMN license TEXT")
+        }
+
         return migrator
     }()
 }
