@@ -47,7 +47,7 @@ import Testing
         // CSV: a license column, after photo_url.
         let csv = try Tools.run("regions-top", ["--db", db, "--photos", "--format", "csv"], environment: environment)
         let csvLines = csv.stdout.split(separator: "\r\n").map(String.init)
-        #expect(csvLines.first == "id,owner,owner_name,title,description,latitude,longitude,place_id,uploaded,thumb_url,photo_url,license,region_id,region,viewed_at")
+        #expect(csvLines.first == "id,owner,owner_name,title,description,latitude,longitude,place_id,uploaded,thumb_url,photo_url,region_id,region,license,viewed_at")
         #expect(csvLines.count == records.count + 1)
 
         // GeoJSON: a license property on each feature.

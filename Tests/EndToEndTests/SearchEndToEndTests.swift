@@ -90,7 +90,7 @@ import Testing
             let load = try Tools.run("regions-load", ["--db", setup.db, "-q"], input: Array("{\"id\":\"5\",\"owner\":\"e@N01\",\(region)}\n".utf8), environment: setup.environment)
             try #require(load.status == 0, "\(load.stderr)")
         }
-        let csvHeader = "id,owner,owner_name,title,description,latitude,longitude,place_id,uploaded,thumb_url,photo_url,license,region_id,region,viewed_at\r\n"
+        let csvHeader = "id,owner,owner_name,title,description,latitude,longitude,place_id,uploaded,thumb_url,photo_url,region_id,region,license,viewed_at\r\n"
         let answers: [([String], String)] = [
             (["--search", "zzz"], "no photo matches \"zzz\" in title, description, photographer or region"),
             (["--search", "harbour", "--region", "ile de france"], "no photo matches \"harbour\" in title, description, photographer or region, in Île-de-France, France"),

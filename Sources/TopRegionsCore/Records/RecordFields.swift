@@ -114,9 +114,11 @@ extension PhotoRecord {
         RecordField(structural: .uploaded, key: "uploaded", flickr: "dateupload", report: .csv) { $0.uploaded.map { .number(String($0)) } },
         RecordField(plain: "thumb_url", flickr: "url_sq", .url, report: .csvAndGeoJSON(4), text: \.thumbURL),
         RecordField(plain: "photo_url", flickr: "url_l", .url, report: .csv, text: \.photoURL),
-        RecordField(plain: "license", .code, report: .csvAndGeoJSON(5), text: \.license),
         RecordField(structural: .regionID, key: "region_id", report: .csv) { $0.regionID.map(JSONValue.string) },
         RecordField(structural: .region, key: "region", searchIndexed: true, report: .csvAndGeoJSON(6)) { $0.region.map(JSONValue.string) },
+        // Added after the record format was first published: written last, where records that
+        // carried it as an unknown member had it.
+        RecordField(plain: "license", .code, report: .csvAndGeoJSON(5), text: \.license),
     ]
 
     /// The plain fields, in `fields`' order; a plain field's slot is its place here.
