@@ -249,6 +249,41 @@ import Testing
         }
     }
 
+    /// A refresh's batches are new photos, mostly of photographers already counted in their
+    /// region: the fast path for new photos (`addNewPhotoCounts`) must tell a photographer
+    /// new to a region from one already there. (The random history above reuses 60 ids, so
+    /// its batches mostly take the general path.)
+    @Test(arguments: [7, 8, 9] as [UInt64])
+    func newPhotosOfKnownPhotographersKeepCountsExact(seed: UInt64) throws {
+        let directory = TemporaryDirectory()
+        let store = try Store.open(path: directory.file("store.db"))
+        let writer = PhotoWriter(store: store)
+        var generator = SeededGenerator(seed: seed)
+        var nextID = 10_000
+        for batch in 0..<30 {
+            let records = (0..<Int.random(in: 1...40, using: &generator)).map { _ -> PhotoRecord in
+                nextID += 1
+                let region = "R\(Int.random(in: 0..<4, using: &generator))"
+                return PhotoRecord(id: "\(nextID)", owner: "\(Int.random(in: 0..<12, using: &generator))@N01", regionID: region, region: "Region \(region)")
+            }
+            _ = try writer.store(records, now: 1_700_000_000 + Int64(batch))
+            try store.read { db in
+                let recomputed = try Row.fetchAll(db, sql: """
+                    SELECT r.place_id, COUNT(DISTINCT p.photographer), COUNT(*)
+                    FROM photo p JOIN region r ON r.id = p.region GROUP BY r.place_id ORDER BY r.place_id
+                    """).map { "\($0[0] as String) \($0[1] as Int) \($0[2] as Int)" }
+                let maintained = try Row.fetchAll(db, sql: "SELECT place_id, photographers, photos FROM region ORDER BY place_id")
+                    .map { "\($0[0] as String) \($0[1] as Int) \($0[2] as Int)" }
+                #expect(maintained == recomputed, "seed \(seed), batch \(batch)")
+                let pairs = try Row.fetchAll(db, sql: "SELECT region, photographer, COUNT(*) FROM photo GROUP BY 1, 2 ORDER BY 1, 2")
+                    .map { "\($0[0] as Int64)/\($0[1] as Int64)=\($0[2] as Int)" }
+                let maintainedPairs = try Row.fetchAll(db, sql: "SELECT region, photographer, photos FROM region_photographer ORDER BY 1, 2")
+                    .map { "\($0[0] as Int64)/\($0[1] as Int64)=\($0[2] as Int)" }
+                #expect(maintainedPairs == pairs, "seed \(seed), batch \(batch)")
+            }
+        }
+    }
+
     private func expectConsistent(_ store: Store, _ model: Model, context: Comment) throws {
         // FTS5's check reads like a query but is written as an INSERT: on the writer.
         do {
