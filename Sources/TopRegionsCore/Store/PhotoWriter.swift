@@ -71,7 +71,7 @@ public struct PhotoWriter: Sendable {
                 // deleted, so the photos go straight into `photo`, and what they count for
                 // is what was counted while writing them.
                 let counts = try Self.insert(batch, references, into: .photo(addedAt: now), db)
-                try Self.insertDeltas(counts, db)
+                try Self.addNewPhotoCounts(counts, db)
                 try SearchIndex.add(db, photosWhere: "rowid > ?", arguments: [lastStored])
                 result.new = batch.photoCount
                 newest = batch.newestUpload(notAfter: now + Self.futureUploadTolerance)
