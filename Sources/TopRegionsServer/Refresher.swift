@@ -54,17 +54,11 @@ final class Refresher: Sendable {
     /// Starts a refresh unless one runs; `photos` counts what is stored (for the progress).
     func start(photos: @escaping @Sendable () -> Int) -> Start {
         guard hasKey else { return .noKey }
-        guard let directory = ProcessPipeline.executableDirectory() else { return .cannot("cannot tell where regions-serve is installed") }
-        var shared = ["--db", path]
-        if quiet { shared.append("--quiet") }
-        let key = apiKeyFile.map { ["--api-key-file", $0] } ?? []
-        let stages = [
-            ProcessPipeline.Stage(directory + "/flickr-recent", shared + key),
-            ProcessPipeline.Stage(directory + "/place-resolve", shared + key),
-            ProcessPipeline.Stage(directory + "/regions-load", shared),
-        ]
-        for stage in stages where !FileManager.default.isExecutableFile(atPath: stage.executable) {
-            return .cannot("\(stage.name) is not installed beside regions-serve (in \(directory))")
+        let stages: [ProcessPipeline.Stage]
+        do {
+            stages = try RefreshStages.installed(beside: "regions-serve", path: path, verbosity: quiet ? .quiet : .normal, apiKeyFile: apiKeyFile)
+        } catch {
+            return .cannot(error.reason)
         }
         let lock: KeyLock
         do {

@@ -191,13 +191,16 @@ struct ListSummary: Sendable {
 
     init(_ list: PhotoList, order: PhotoOrder?, _ queries: Queries) throws {
         if case .search(let query, let regionID) = list {
-            let rowids = try queries.searchRowids(query, inRegion: regionID, order: order)
-            ranked = rowids
-            total = rowids.count
+            // The matches and where they are in one read: the search is not made again for
+            // its map.
+            let matches = try queries.searchMatches(query, inRegion: regionID, order: order, decimals: Queries.mapDecimals(of: list))
+            ranked = matches.rowids
+            total = matches.rowids.count
+            map = try queries.listMap(of: list, positions: matches.positions)
         } else {
             total = try queries.count(of: list)
+            map = try queries.listMap(of: list)
         }
-        map = try queries.listMap(of: list)
     }
 
     /// The list, as a key: its kind and its parameters (a search's order too: its matches

@@ -23,36 +23,17 @@ import argparse
 import http.server
 import json
 import os
-import shutil
-import struct
 import sys
 import threading
-import zlib
 
-os.environ.setdefault("SE_OFFLINE", "true")  # Selenium Manager must never download a driver
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from browser import check, not_blank, outcome, start_chromium  # noqa: E402
 
-try:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-    from selenium.webdriver.common.by import By
-except ImportError:
-    sys.exit("check_pages: needs selenium (python3 -m pip install selenium; bin/test installs it)")
+from selenium.webdriver.common.by import By  # noqa: E402
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 PIXEL = bytes.fromhex(
     "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
     "1f15c4890000000d49444154789c6360f8cfc0f01f0005000201b1d6a0da0000000049454e44ae426082")
-
-failures = []
-
-
-def check(condition, message):
-    if not condition:
-        failures.append(message)
-        print("FAIL " + message, file=sys.stderr)
-    return condition
-
 
 # MARK: a local server for the probe image
 
@@ -83,77 +64,16 @@ class ProbeServer:
         self.server.shutdown()
 
 
-# MARK: PNG pixels, to tell a picture from a blank screenshot
-
-
-def png_pixels(data):
-    """(width, height, rows of RGB tuples) of an 8-bit RGB or RGBA, non-interlaced PNG."""
-    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
-    position, idat = 8, b""
-    while position < len(data):
-        length, kind = struct.unpack(">I4s", data[position:position + 8])
-        body = data[position + 8:position + 8 + length]
-        if kind == b"IHDR":
-            width, height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", body)
-            assert depth == 8 and colour in (2, 6) and interlace == 0, "unexpected PNG format"
-        elif kind == b"IDAT":
-            idat += body
-        position += 12 + length
-    channels = 3 if colour == 2 else 4
-    raw = zlib.decompress(idat)
-    stride = width * channels
-    rows, previous = [], bytearray(stride)
-    for y in range(height):
-        start = y * (stride + 1)
-        kind, line = raw[start], bytearray(raw[start + 1:start + 1 + stride])
-        for i in range(stride):
-            left = line[i - channels] if i >= channels else 0
-            up = previous[i]
-            up_left = previous[i - channels] if i >= channels else 0
-            if kind == 1:
-                line[i] = (line[i] + left) & 0xFF
-            elif kind == 2:
-                line[i] = (line[i] + up) & 0xFF
-            elif kind == 3:
-                line[i] = (line[i] + ((left + up) >> 1)) & 0xFF
-            elif kind == 4:
-                p = left + up - up_left
-                pa, pb, pc = abs(p - left), abs(p - up), abs(p - up_left)
-                predictor = left if pa <= pb and pa <= pc else up if pb <= pc else up_left
-                line[i] = (line[i] + predictor) & 0xFF
-        rows.append([tuple(line[x:x + 3]) for x in range(0, stride, channels)])
-        previous = line
-    return width, height, rows
-
-
-def not_blank(png):
-    """Many colours, none covering most of the picture: something was drawn."""
-    width, height, rows = png_pixels(png)
-    counts = {}
-    for row in rows[::4]:
-        for pixel in row[::4]:
-            counts[pixel] = counts.get(pixel, 0) + 1
-    sampled = sum(counts.values())
-    return len(counts), max(counts.values()) / sampled
-
-
 # MARK: the browser
 
 
 def start_browser():
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for argument in [
-        "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars",
+    driver = start_chromium([
         "--window-size=1000,760", "--force-device-scale-factor=1", "--lang=en-US",
         # No host resolves but 127.0.0.1 (the probe server); DevTools' offline mode (network())
         # then cuts that too while the pages are checked.
-        "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--disable-default-apps",
-    ]:
-        options.add_argument(argument)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+        "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+    ], {"browser": "ALL"})
     driver.execute_cdp_cmd("Network.enable", {})
     return driver
 
@@ -302,11 +222,7 @@ def main():
     finally:
         driver.quit()
         probe.close()
-    if failures:
-        print("%d checks failed" % len(failures), file=sys.stderr)
-        return 1
-    print("all checks passed")
-    return 0
+    return outcome()
 
 
 if __name__ == "__main__":

@@ -25,32 +25,19 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from check_pages import CHROMEDRIVER, CHROMIUM, check, failures, not_blank  # noqa: E402
+from browser import check, not_blank, outcome, start_chromium  # noqa: E402
 
-try:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-    from selenium.webdriver.common.by import By
-    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
-except ImportError:
-    sys.exit("check_served: needs selenium (python3 -m pip install selenium; bin/test installs it)")
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
 
 
 def start_browser(width, height):
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for argument in [
-        "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars",
+    return start_chromium([
         "--window-size=%d,%d" % (width, height),
         # Lazy images load as they come near the screen, as in a person's browser.
         "--blink-settings=lazyLoadEnabled=true",
-        "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        "--disable-default-apps", "--no-proxy-server",
-    ]:
-        options.add_argument(argument)
-    # The performance log carries the network events: which requests started and ended.
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
-    return webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+        "--no-proxy-server",
+    ], {"browser": "ALL", "performance": "ALL"})  # the performance log: the network's events
 
 
 class Requests:
@@ -265,11 +252,7 @@ def main():
     finally:
         driver.quit()
 
-    if failures:
-        print("%d checks failed" % len(failures), file=sys.stderr)
-        return 1
-    print("all checks passed")
-    return 0
+    return outcome()
 
 
 if __name__ == "__main__":

@@ -126,6 +126,20 @@ import Testing
         #expect(try setup.fake.requests(method: "flickr.photos.search").count == 3)
     }
 
+    /// -v says each retry once: what failed (the call's method, named once), which attempt
+    /// comes next, and when.
+    @Test func verboseSaysEachRetryOnce() throws {
+        let setup = try Setup(["--fail-500", "1", "--fault-repeat", "0"], environment: ["TOPREGIONS_BACKOFF_SCALE": "0"])
+        let run = try Tools.run("flickr-recent", ["-v", "--db", setup.db, "--retries", "2", "--pages", "1"], environment: setup.environment)
+        #expect(run.status == 75)
+        let retries = run.stderr.split(separator: "\n").filter { $0.contains("; attempt ") }
+        #expect(retries == [
+            "flickr-recent: flickr.photos.search: HTTP 500; attempt 2 of 3 in 0.00 s",
+            "flickr-recent: flickr.photos.search: HTTP 500; attempt 3 of 3 in 0.00 s",
+        ], "\(run.stderr)")
+        #expect(try setup.fake.requests(method: "flickr.photos.search").count == 3)
+    }
+
     @Test func placesThatFailStayUnknownUntilPending() throws {
         let setup = try Setup()
         let records = try Tools.run("flickr-recent", ["-q", "--db", setup.db], environment: setup.environment)

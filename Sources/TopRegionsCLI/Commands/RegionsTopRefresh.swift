@@ -52,25 +52,11 @@ extension RegionsTop {
 
     /// The three stages installed beside this executable, on the database at `path`.
     func refreshStages(path: String, _ context: ToolContext) throws -> [ProcessPipeline.Stage] {
-        guard let directory = ProcessPipeline.executableDirectory() else {
-            throw ToolError(.unavailable, "cannot refresh the empty database: cannot tell where regions-top is installed")
+        do {
+            return try RefreshStages.installed(beside: "regions-top", path: path, verbosity: context.verbosity, apiKeyFile: apiKeyFile)
+        } catch {
+            throw ToolError(.unavailable, "cannot refresh the empty database: \(error.reason)")
         }
-        var shared = ["--db", path]
-        switch context.verbosity {
-        case .quiet: shared.append("--quiet")
-        case .verbose: shared.append("--verbose")
-        case .normal: break
-        }
-        let key = apiKeyFile.map { ["--api-key-file", $0] } ?? []
-        let stages = [
-            ProcessPipeline.Stage(directory + "/flickr-recent", shared + key),
-            ProcessPipeline.Stage(directory + "/place-resolve", shared + key),
-            ProcessPipeline.Stage(directory + "/regions-load", shared),
-        ]
-        for stage in stages where !FileManager.default.isExecutableFile(atPath: stage.executable) {
-            throw ToolError(.unavailable, "cannot refresh the empty database: \(stage.name) is not installed beside regions-top (in \(directory))")
-        }
-        return stages
     }
 
     /// Runs `stages` joined by pipes, on the same database; their progress and messages go to

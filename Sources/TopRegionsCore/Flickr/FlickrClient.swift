@@ -186,7 +186,8 @@ public final class FlickrClient {
             sleep: settings.sleep,
             rateLimited: { _, seconds in .rateLimited(method: method, retryAfter: seconds) },
             beforeRetry: { failure, next, wait in
-                trace("\(method): \(failure.description); attempt \(next) of \(settings.retry.maxAttempts) in \(String(format: "%.2f", wait)) s")
+                // The failure's words begin with the call's method.
+                trace("\(failure.description); attempt \(next) of \(settings.retry.maxAttempts) in \(String(format: "%.2f", wait)) s")
             }
         ) { (_: Int) throws(FlickrError) -> RetryPolicy.Attempt<JSONObject, FlickrError> in
             try settings.budget.take()

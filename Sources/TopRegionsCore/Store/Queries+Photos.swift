@@ -76,26 +76,51 @@ extension Queries {
         _ query: SearchQuery, inRegion regionID: String? = nil, order: PhotoOrder? = nil, limit: Int?, offset: Int = 0
     ) throws -> [StoredPhoto] {
         try readPhotos { db in
-            try Self.photos(rowids: try Self.searchRowids(query, inRegion: regionID, order: order, limit: limit, offset: offset, db), db)
+            let rowids = try Self.searchRows(query, inRegion: regionID, order: order, limit: limit, offset: offset, db) { $0[0] as Int64 }
+            return try Self.photos(rowids: rowids, db)
         }
     }
 
-    /// The row ids of every photo `search` finds, in its order: a list of 24,000 matches is
+    /// Every photo `search` finds, in its order, as row ids: a list of 24,000 matches is
     /// 190 KB, so a server pages through it without ranking the matches again for each page.
-    public func searchRowids(_ query: SearchQuery, inRegion regionID: String? = nil, order: PhotoOrder? = nil) throws -> [Int64] {
-        try readPhotos { db in try Self.searchRowids(query, inRegion: regionID, order: order, limit: nil, offset: 0, db) }
+    /// With them, from the same read, where they are for the list's map: each spot once,
+    /// rounded to `decimals` decimal degrees, in row id order, as `positions(of:decimals:)`
+    /// gives a list's.
+    public func searchMatches(
+        _ query: SearchQuery, inRegion regionID: String? = nil, order: PhotoOrder? = nil, decimals: Int
+    ) throws -> (rowids: [Int64], positions: [(latitude: Double, longitude: Double)]) {
+        let located = "photo.rowid, round(photo.latitude, \(decimals)), round(photo.longitude, \(decimals))"
+        let matches = try readPhotos { db in
+            try Self.searchRows(query, inRegion: regionID, order: order, limit: nil, offset: 0, columns: located, db) { row in
+                (rowid: row[0] as Int64, latitude: row[1] as Double?, longitude: row[2] as Double?)
+            }
+        }
+        // Each spot once, in the order of its first photo by row id: the order the index
+        // finds them in, as `positions(of:decimals:)` gives them.
+        struct Spot: Hashable { var latitude: Double, longitude: Double }
+        var first: [Spot: Int64] = [:]
+        for match in matches {
+            guard let latitude = match.latitude, let longitude = match.longitude else { continue }
+            let spot = Spot(latitude: latitude, longitude: longitude)
+            if let seen = first[spot], seen < match.rowid { continue }
+            first[spot] = match.rowid
+        }
+        let positions = first.sorted { $0.value < $1.value }.map { (latitude: $0.key.latitude, longitude: $0.key.longitude) }
+        return (matches.map(\.rowid), positions)
     }
 
-    /// Whole photos by row id (as `searchRowids` gives them), in the order given.
+    /// Whole photos by row id (as `searchMatches` gives them), in the order given.
     public func photos(rowids: [Int64]) throws -> [StoredPhoto] {
         try readPhotos { db in try Self.photos(rowids: rowids, db) }
     }
 
-    private static func searchRowids(
-        _ query: SearchQuery, inRegion regionID: String?, order: PhotoOrder?, limit: Int?, offset: Int, _ db: Database
-    ) throws -> [Int64] {
+    /// `columns` of the photos `search` finds, in its order, each row made a value by `value`.
+    private static func searchRows<Value>(
+        _ query: SearchQuery, inRegion regionID: String?, order: PhotoOrder?, limit: Int?, offset: Int,
+        columns: String = "photo.rowid", _ db: Database, _ value: (Row) -> Value
+    ) throws -> [Value] {
         var sql = """
-            SELECT photo.rowid FROM photo_fts JOIN photo ON photo.rowid = photo_fts.rowid
+            SELECT \(columns) FROM photo_fts JOIN photo ON photo.rowid = photo_fts.rowid
             WHERE photo_fts MATCH ?
             """
         var arguments: StatementArguments = [query.match]
@@ -109,7 +134,10 @@ extension Queries {
             arguments += [limit ?? -1, offset]
         }
         do {
-            return try Int64.fetchAll(db, sql: sql, arguments: arguments)
+            let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+            var values: [Value] = []
+            while let row = try rows.next() { values.append(value(row)) }
+            return values
         } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
             // SearchQuery writes only what FTS5 parses; should it ever not, the user
             // reads why in words, not SQL.
