@@ -256,7 +256,11 @@ import Testing
         let directory = scratch.file("shared")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let db = directory + "/photos.db"
-        let fixture = Tools.fixtures.appendingPathComponent("photos.ndjson").path
+        // A copy the reader can read wherever the checkout lies (a clone in `mktemp -d` is 0700).
+        let fixture = scratch.file("photos.ndjson")
+        try FileManager.default.copyItem(atPath: Tools.fixtures.appendingPathComponent("photos.ndjson").path, toPath: fixture)
+        chmod(scratch.path, 0o755)
+        chmod(fixture, 0o644)
         #expect(try Tools.run("regions-load", ["-q", "--db", db, fixture], environment: env).status == 0)
         let expected = try Tools.run("regions-top", ["--db", db, "--format", "ndjson"], environment: env)
         #expect(expected.status == 0 && !expected.stdout.isEmpty)
