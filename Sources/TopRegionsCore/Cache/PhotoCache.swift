@@ -142,13 +142,12 @@ public struct PhotoCache: Sendable {
             if !closed { close(fd) }
             if !renamed { unlink(temporary) }
         }
-        let size: Int64
         // Bytes in the temporary file: a retry starts it afresh. Only then is it truncated:
         // ext4 writes out at close a file that was truncated (its guard for files replaced
         // by truncation), which took a third of photo-cache's time per photo.
         var inFile = 0
         do {
-            size = try downloader.download(url, limits: limits, begin: {
+            _ = try downloader.download(url, limits: limits, begin: {
                 guard inFile > 0 else { return }
                 guard ftruncate(fd, 0) == 0, lseek(fd, 0, SEEK_SET) == 0 else { throw cacheWriteError(errno) }
                 inFile = 0
