@@ -374,14 +374,7 @@ public enum RecordScanner {
             guard i + 4 <= end else { return nil }
             var value: UInt32 = 0
             for _ in 0..<4 {
-                let byte = base[i]
-                let digit: UInt32
-                switch byte {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
-                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
-                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
-                default: return nil
-                }
+                guard let digit = JSONParser.hexDigit(base[i]) else { return nil }
                 value = value << 4 | digit
                 i += 1
             }
