@@ -37,8 +37,7 @@ package struct StagedColumn: Sendable, Equatable {
     /// The column of plain field `slot`.
     package static func plain(_ slot: Int) -> StagedColumn { plainColumns[slot] }
     private static let plainColumns: [StagedColumn] = PhotoRecord.plainFields.enumerated().map { slot, field in
-        let notNull = field.kind == .textOrEmpty || field.kind == .nestedTextOrEmpty
-        return StagedColumn(Int32(structural.count + slot + 1), field.key, notNull ? "TEXT NOT NULL" : "TEXT")
+        StagedColumn(Int32(structural.count + slot + 1), field.key, field.kind.isNeverAbsent ? "TEXT NOT NULL" : "TEXT")
     }
 
     package static let allCases = structural + plainColumns

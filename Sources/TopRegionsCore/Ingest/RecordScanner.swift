@@ -248,7 +248,7 @@ public enum RecordScanner {
         spans.uploaded = uploaded ?? flickrUploaded
         for (slot, field) in PhotoRecord.plainFields.enumerated() where spans.plain[slot].isNone {
             spans.plain[slot] = flickrPlain[slot]
-            if spans.plain[slot].isNone, field.kind == .textOrEmpty || field.kind == .nestedTextOrEmpty { spans.plain[slot] = empty }
+            if spans.plain[slot].isNone, field.kind.isNeverAbsent { spans.plain[slot] = empty }
         }
         if spans.regionID.isNone {
             spans.region = .none

@@ -23,6 +23,9 @@ public struct RecordField: Sendable {
         case code
         /// A field with code of its own in each reader (its `Structural` case).
         case structural(Structural)
+
+        /// Whether a plain field of this kind always has a text (missing reads as "").
+        public var isNeverAbsent: Bool { self == .textOrEmpty || self == .nestedTextOrEmpty }
     }
 
     /// The fields each reader handles by name, because the store gives them a meaning.

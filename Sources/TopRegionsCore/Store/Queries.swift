@@ -186,8 +186,7 @@ public struct Queries: Sendable {
             uploaded: column.int(C.uploaded), regionID: column.text(C.regionID), region: column.text(C.region), extra: extra)
         for (slot, field) in PhotoRecord.plainFields.enumerated() {
             let index = C.plain[slot]
-            let neverAbsent = field.kind == .textOrEmpty || field.kind == .nestedTextOrEmpty
-            record.setText(neverAbsent ? try column.required(index) : column.text(index), ofPlain: slot)
+            record.setText(field.kind.isNeverAbsent ? try column.required(index) : column.text(index), ofPlain: slot)
         }
         guard let addedAt = column.int(C.addedAt) else { throw ColumnReader.missing(C.addedAt) }
         return StoredPhoto(record: record, addedAt: addedAt, viewedAt: column.int(C.viewedAt))
