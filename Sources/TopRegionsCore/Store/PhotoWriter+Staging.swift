@@ -63,8 +63,11 @@ extension PhotoWriter {
         var map: [String: Named] = [:]
         map.reserveCapacity(photographers.count)
         var renamed = false
+        // CROSS JOIN keeps the batch's photographers the outer loop: with a plain JOIN and no
+        // statistics SQLite scanned the whole photographer table instead (each batch), which
+        // made a load's time grow with the photographers already stored.
         let stored = try Row.fetchCursor(db, sql: """
-            SELECT i.nsid, p.id, p.name, i.name FROM incoming_photographer i JOIN photographer p ON p.nsid = i.nsid
+            SELECT i.nsid, p.id, p.name, i.name FROM incoming_photographer i CROSS JOIN photographer p ON p.nsid = i.nsid
             """)
         while let row = try stored.next() {
             let id: Int64 = row[1], name: String = row[2], incoming: String = row[3]
@@ -89,7 +92,7 @@ extension PhotoWriter {
             // The same condition as above: who gets a new name.
             try db.execute(sql: """
                 INSERT INTO renamed (id)
-                    SELECT p.id FROM incoming_photographer i JOIN photographer p ON p.nsid = i.nsid
+                    SELECT p.id FROM incoming_photographer i CROSS JOIN photographer p ON p.nsid = i.nsid
                     WHERE i.name <> '' AND p.name <> i.name
                 """)
             let theirPhotos = "photographer IN (SELECT id FROM renamed)"
