@@ -108,15 +108,16 @@ extension PhotoWriter {
     }
 
     /// Stored photos in a place that `learned_place` just resolved get that place's region
-    /// (its name, in the search index too).
+    /// (its name, in the search index too). (CROSS JOIN: the places just learned lead, and
+    /// each finds its photos in photo_awaiting_place; SQLite would read that whole index.)
     @discardableResult
     static func attachPhotosAwaitingLearnedPlaces(_ db: Database) throws -> Int {
         try db.execute(sql: """
             INSERT INTO attaching (photo, region)
                 SELECT p.rowid, pl.region
                 FROM learned_place l
-                JOIN place pl ON pl.place_id = l.place_id
-                JOIN photo p ON p.place_id = l.place_id AND p.region IS NULL
+                CROSS JOIN place pl ON pl.place_id = l.place_id
+                CROSS JOIN photo p ON p.place_id = l.place_id AND p.region IS NULL
                 WHERE pl.region IS NOT NULL
             """)
         let attached = db.changesCount
