@@ -80,8 +80,7 @@ extension PhotoWriter {
         }
         if map.count < photographers.count {
             let inserted = try Row.fetchCursor(db, sql: """
-                INSERT INTO photographer (nsid, name) SELECT nsid, name FROM incoming_photographer WHERE true
-                ON CONFLICT (nsid) DO NOTHING
+                INSERT OR IGNORE INTO photographer (nsid, name) SELECT nsid, name FROM incoming_photographer
                 RETURNING nsid, id, name
                 """)
             while let row = try inserted.next() {
