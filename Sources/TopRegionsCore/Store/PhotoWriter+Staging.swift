@@ -79,6 +79,9 @@ extension PhotoWriter {
             }
         }
         if map.count < photographers.count {
+            // OR IGNORE (the NSID is the only constraint that can fail): a statement that
+            // could stop halfway keeps the original of each page it changes in memory, and
+            // this one changes most pages of the NSID index when many photographers are stored.
             let inserted = try Row.fetchCursor(db, sql: """
                 INSERT OR IGNORE INTO photographer (nsid, name) SELECT nsid, name FROM incoming_photographer
                 RETURNING nsid, id, name
