@@ -102,9 +102,10 @@ public struct Loader: Sendable {
     /// with pages a load touches once, and was most of its memory (a load of 1M records
     /// peaked at 177 MB; with 12 MB, 59 MB). With many photographers stored, the pages a
     /// batch touches at random (the NSID index, region_photographer) outgrow any cache that
-    /// fits the memory budget, so the cache is always full and is what a load's memory grows
-    /// by as the store does: 8 MB keeps 20k records into a store of 610k photographers at
-    /// 60 MB (65 MB with 12 MB, 77 MB with 24 MB), for about 2% more CPU time than 12 MB.
+    /// fits the memory budget, so the cache is always full, at a size that does not grow with
+    /// the store: 20k records peak at 49 MB into a store of 610k photographers as into one of
+    /// 124k (8 MB cost about 2% more CPU time than 12 MB; 24 MB took 12 MB more, no faster).
+    /// (What grew with the store was SQLite's statement journal: see `upsertPhotographers`.)
     private final class Writing {
         private let database: StoreOnFirstWrite
         private let options: LoadOptions
