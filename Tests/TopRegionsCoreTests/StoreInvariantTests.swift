@@ -249,6 +249,77 @@ import Testing
         }
     }
 
+    /// A load stores the batches its decoder has ready in one transaction, and writes their
+    /// new photographers and new photos' counts at its end: the batches after the first must
+    /// see the photographers waiting to be written as stored ones (renamed, or named by a
+    /// record without a name), and merged batches and learned places must count against the
+    /// counts still waiting. The same random world, several batches to a transaction.
+    @Test(arguments: [11, 12, 13, 14] as [UInt64])
+    func batchesSharingATransactionKeepCountsExact(seed: UInt64) throws {
+        let directory = TemporaryDirectory()
+        let store = try Store.open(path: directory.file("store.db"))
+        let writer = PhotoWriter(store: store)
+        // As the loader runs: foreign key checks off, so new photographers wait for the end
+        // of the transaction (every reference is checked below instead).
+        try store.pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA foreign_keys = OFF") }
+        var world = World(seed: seed)
+        var model = Model()
+        var now: Int64 = 1_700_000_000
+
+        for step in 0..<60 {
+            now += Int64.random(in: 1...600, using: &world.generator)
+            switch Int.random(in: 0..<10, using: &world.generator) {
+            case 0..<7:
+                var batches: [[PhotoRecord]] = []
+                for _ in 0..<Int.random(in: 2...5, using: &world.generator) {
+                    // New ids mostly (the fast path for new photos), sometimes stored ones.
+                    batches.append((0..<Int.random(in: 1...12, using: &world.generator)).map { _ in
+                        var record = world.record()
+                        if Int.random(in: 0..<3, using: &world.generator) > 0 { record.id = "\(2000 + step * 100 + Int.random(in: 0..<90, using: &world.generator))" }
+                        return record
+                    })
+                }
+                let results = try writer.transaction(now: now) { group in try batches.map { try group.store(PreparedBatch($0)) } }
+                #expect(results.count == batches.count)
+                let dangling = try store.read { try Row.fetchAll($0, sql: "PRAGMA foreign_key_check") }
+                #expect(dangling.isEmpty, "references to rows that are not there: \(dangling) (seed \(seed), step \(step))")
+                for batch in batches { model.load(batch, now: now) }
+            case 7..<9:
+                let resolutions = world.resolutions()
+                try writer.record(resolutions, now: now)
+                model.resolve(resolutions)
+            default:
+                let cutoff = now - Int64.random(in: 0...20_000, using: &world.generator)
+                _ = try writer.prune(storedBefore: cutoff)
+                model.prune(before: cutoff)
+            }
+            try expectConsistent(store, model, context: "seed \(seed), step \(step)")
+        }
+    }
+
+    /// A transaction that fails in its third batch leaves nothing of its first two: their
+    /// photographers and counts, waiting for its end, never reach the store.
+    @Test func aFailedTransactionLeavesNoneOfItsBatches() throws {
+        let directory = TemporaryDirectory()
+        let store = try Store.open(path: directory.file("store.db"))
+        let writer = PhotoWriter(store: store)
+        _ = try writer.store([PhotoRecord(id: "1", owner: "a@N01", regionID: "R", region: "Somewhere")], now: 1)
+        let before = try dump(store)
+        struct Stop: Error {}
+        #expect(throws: Stop.self) {
+            try writer.transaction(now: 2) { group in
+                _ = try group.store(PreparedBatch([PhotoRecord(id: "2", owner: "b@N01", regionID: "R", region: "Somewhere")]))
+                _ = try group.store(PreparedBatch([PhotoRecord(id: "3", owner: "c@N01", regionID: "Q", region: "Elsewhere")]))
+                throw Stop()
+            }
+        }
+        #expect(try dump(store) == before)
+        // And the next transaction gives the same row ids as if the failed one never ran.
+        _ = try writer.store([PhotoRecord(id: "2", owner: "b@N01", regionID: "R", region: "Somewhere")], now: 3)
+        let ids = try store.read { try Row.fetchAll($0, sql: "SELECT nsid, id FROM photographer ORDER BY id").map { "\($0[0] as String)=\($0[1] as Int64)" } }
+        #expect(ids == ["a@N01=1", "b@N01=2"])
+    }
+
     /// A refresh's batches are new photos, mostly of photographers already counted in their
     /// region: the fast path for new photos (`addNewPhotoCounts`) must tell a photographer
     /// new to a region from one already there. (The random history above reuses 60 ids, so

@@ -47,21 +47,33 @@ extension PhotoWriter {
 
     /// Upserts photographers (a non-empty name replaces the stored one); returns NSID → row
     /// id and name. A renamed photographer's stored photos take the new name, in the search
-    /// index too.
+    /// index too. Photographers new to the store get their row id now and wait in `group`
+    /// to be written at the end of the transaction (`BatchGroup.writeNewPhotographers`).
     ///
     /// The NSID index is as random as NSIDs are: with many photographers stored, its pages
     /// and the rows it leads to are mostly not in the page cache. So each is read once per
-    /// batch: one pass finds the stored photographers (ids, names, who is renamed), and the
-    /// insert of the others returns their ids.
-    static func upsertPhotographers(_ photographers: [(nsid: String, name: String)], _ db: Database) throws -> [String: Named] {
+    /// batch: one pass finds the stored photographers (ids, names, who is renamed).
+    static func upsertPhotographers(_ photographers: [(nsid: String, name: String)], _ group: BatchGroup) throws -> [String: Named] {
+        let db = group.db
+        // A photographer waiting to be written who comes back with another name: written
+        // first, so that the rename below finds it (and its photos) like any stored one.
+        if photographers.contains(where: { incoming in
+            group.newPhotographers[incoming.nsid].map { !incoming.name.isEmpty && incoming.name != $0.name } ?? false
+        }) {
+            try group.writeNewPhotographers()
+        }
+        var map: [String: Named] = [:]
+        map.reserveCapacity(photographers.count)
         let stage = try BulkStatement(db, sql: "INSERT INTO incoming_photographer (nsid, name) VALUES (?, ?)")
         for (nsid, name) in photographers {
+            if let waiting = group.newPhotographers[nsid] {
+                map[nsid] = waiting
+                continue
+            }
             stage.bind(1, nsid)
             stage.bind(2, name)
             try stage.run()
         }
-        var map: [String: Named] = [:]
-        map.reserveCapacity(photographers.count)
         var renamed = false
         // CROSS JOIN keeps the batch's photographers the outer loop: with a plain JOIN and no
         // statistics SQLite scanned the whole photographer table instead (each batch), which
@@ -79,16 +91,15 @@ extension PhotoWriter {
             }
         }
         if map.count < photographers.count {
-            // OR IGNORE (the NSID is the only constraint that can fail): a statement that
-            // could stop halfway keeps the original of each page it changes in memory, and
-            // this one changes most pages of the NSID index when many photographers are stored.
-            let inserted = try Row.fetchCursor(db, sql: """
-                INSERT OR IGNORE INTO photographer (nsid, name) SELECT nsid, name FROM incoming_photographer
-                RETURNING nsid, id, name
-                """)
-            while let row = try inserted.next() {
-                map[row[0]] = Named(id: row[1], name: row[2])
+            // The rest are new: row ids in NSID order (the order SQLite gave them when each
+            // batch inserted its own), kept waiting in the group.
+            let new = photographers.filter { map[$0.nsid] == nil }.sorted { $0.nsid.utf8.lexicographicallyPrecedes($1.nsid.utf8) }
+            for (nsid, name) in new {
+                let photographer = Named(id: try group.photographerID(), name: name)
+                group.newPhotographers[nsid] = photographer
+                map[nsid] = photographer
             }
+            if !group.defersNewPhotographers { try group.writeNewPhotographers() }
         }
         if renamed {
             // The same condition as above: who gets a new name.

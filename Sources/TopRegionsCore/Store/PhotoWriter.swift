@@ -52,46 +52,48 @@ public struct PhotoWriter: Sendable {
 
     /// Stores a prepared batch in one transaction.
     public func store(_ batch: PreparedBatch, now: Int64) throws -> BatchResult {
-        try store.write { db in
-            try Self.prepareStaging(db)
-            // Photos inserted from here on get larger row ids: what the search index adds.
-            let lastStored = try SearchIndex.lastRowID(db)
-            // Photographers, regions and places first, deduplicated in memory, so each photo
-            // is written with the ids it counts for and no statement resolves them row by row.
-            let photographers = try Self.upsertPhotographers(batch.photographers, db)
-            let regions = try Self.upsertRegions(batch.regions, db)
-            let places = try Self.placeRegions(batch.places, now: now, db)
-            let references = References(batch, photographers: photographers, regions: regions, places: places)
+        try transaction(now: now) { try $0.store(batch) }
+    }
 
-            var result = BatchResult()
-            result.duplicates = batch.duplicates
-            let newest: Int64?
-            if try Self.isAllNew(batch, db) {
-                // The common case of a load or a refresh: no photo in the batch is stored or
-                // deleted, so the photos go straight into `photo`, and what they count for
-                // is what was counted while writing them.
-                let counts = try Self.insert(batch, references, into: .photo(addedAt: now), db)
-                try Self.addNewPhotoCounts(counts, db)
-                try SearchIndex.add(db, photosWhere: "rowid > ?", arguments: [lastStored])
-                result.new = batch.photoCount
-                newest = batch.newestUpload(notAfter: now + Self.futureUploadTolerance)
-            } else {
-                _ = try Self.insert(batch, references, into: .staging, db)
-                try Self.merge(batch, now: now, lastStored: lastStored, into: &result, db)
-                newest = try Int64.fetchOne(
-                    db, sql: "SELECT MAX(uploaded) FROM incoming WHERE uploaded <= ?", arguments: [now + Self.futureUploadTolerance])
-            }
-            try CountDeltas.apply(db)
+    /// Stores a batch in `group`'s transaction.
+    static func store(_ batch: PreparedBatch, in group: BatchGroup) throws -> BatchResult {
+        let db = group.db, now = group.now
+        // Photos inserted from here on get larger row ids: what the search index adds.
+        let lastStored = try SearchIndex.lastRowID(db)
+        // Photographers, regions and places first, deduplicated in memory, so each photo
+        // is written with the ids it counts for and no statement resolves them row by row.
+        let photographers = try Self.upsertPhotographers(batch.photographers, group)
+        let regions = try Self.upsertRegions(batch.regions, db)
+        let places = try Self.placeRegions(batch.places, now: now, db)
+        let references = References(batch, photographers: photographers, regions: regions, places: places)
 
-            if let newest {
-                try db.execute(sql: """
-                    INSERT INTO store_state (key, value) VALUES ('newest_upload', ?1)
-                    ON CONFLICT (key) DO UPDATE SET value = ?1 WHERE value IS NULL OR value < ?1
-                    """, arguments: [newest])
-            }
-            try Self.clearStaging(db)
-            return result
+        var result = BatchResult()
+        result.duplicates = batch.duplicates
+        let newest: Int64?
+        if try Self.isAllNew(batch, db) {
+            // The common case of a load or a refresh: no photo in the batch is stored or
+            // deleted, so the photos go straight into `photo`, and what they count for
+            // is what was counted while writing them (added at the transaction's end).
+            let counts = try Self.insert(batch, references, into: .photo(addedAt: now), db)
+            group.newPhotoCounts.merge(counts, uniquingKeysWith: +)
+            try SearchIndex.add(db, photosWhere: "rowid > ?", arguments: [lastStored])
+            result.new = batch.photoCount
+            newest = batch.newestUpload(notAfter: now + Self.futureUploadTolerance)
+        } else {
+            _ = try Self.insert(batch, references, into: .staging, db)
+            try Self.merge(batch, now: now, lastStored: lastStored, into: &result, db)
+            newest = try Int64.fetchOne(
+                db, sql: "SELECT MAX(uploaded) FROM incoming WHERE uploaded <= ?", arguments: [now + Self.futureUploadTolerance])
         }
+
+        if let newest {
+            try db.execute(sql: """
+                INSERT INTO store_state (key, value) VALUES ('newest_upload', ?1)
+                ON CONFLICT (key) DO UPDATE SET value = ?1 WHERE value IS NULL OR value < ?1
+                """, arguments: [newest])
+        }
+        try Self.clearStaging(db)
+        return result
     }
 
     struct RegionPhotographer: Hashable {

@@ -1,0 +1,97 @@
+import GRDB
+import TopRegionsIngest
+
+// Several batches in one transaction (a load stores the batches its decoder has ready
+// together), and what their statements leave to its end.
+
+extension PhotoWriter {
+    /// Runs `body` in one transaction, in which it stores batches with `BatchGroup.store`;
+    /// all of them are committed together, or none. What the batches add to the
+    /// photographers and to the (region, photographer) counts is written at the end, once,
+    /// in key order (`BatchGroup`).
+    public func transaction<T>(now: Int64, _ body: (BatchGroup) throws -> T) throws -> T {
+        try store.write { db in
+            let group = try BatchGroup(db, now: now)
+            let result = try body(group)
+            try group.finish()
+            return result
+        }
+    }
+}
+
+/// The batches of one transaction. Two structures take most of what a load writes when
+/// photographers are many: the NSID index (NSIDs are random, so a batch's new photographers
+/// land on most of its pages) and `region_photographer` (a batch adds to pairs all over
+/// it). A page is written once per transaction however many of its rows changed, so the
+/// new photographers and the new photos' counts of every batch wait here, in memory (a few
+/// hundred kilobytes for a transaction of 20,000 records), and go in once, sorted, before
+/// the commit: a transaction of several batches writes those pages once, not once per
+/// batch. Meanwhile the batches see the waiting photographers as stored ones.
+public final class BatchGroup {
+    let db: Database
+    let now: Int64
+    /// Photographers first seen in this transaction, not yet in `photographer`: NSID → the
+    /// row id they will get, and their name.
+    var newPhotographers: [String: PhotoWriter.Named] = [:]
+    /// The row id the next new photographer gets.
+    private var nextPhotographerID: Int64?
+    /// What the batches' new photos add to `region_photographer`, not yet written.
+    var newPhotoCounts: [PhotoWriter.RegionPhotographer: Int64] = [:]
+    /// Whether new photographers wait for the end of the transaction: only while SQLite's
+    /// foreign key checks are off (the loader's connection), for a photo may not refer to a
+    /// photographer not written yet otherwise. (Deferred checks would not do: a parent row
+    /// inserted while children wait for it makes SQLite look for them in `photo`, which no
+    /// index leads to by photographer.)
+    let defersNewPhotographers: Bool
+    private var prepared = false
+
+    init(_ db: Database, now: Int64) throws {
+        self.db = db
+        self.now = now
+        defersNewPhotographers = try Bool.fetchOne(db, sql: "PRAGMA foreign_keys") == false
+    }
+
+    /// Stores one batch in the group's transaction.
+    public func store(_ batch: PreparedBatch) throws -> BatchResult {
+        if !prepared {
+            try PhotoWriter.prepareStaging(db)
+            prepared = true
+        }
+        return try PhotoWriter.store(batch, in: self)
+    }
+
+    /// A row id for a photographer new to the store, as SQLite would give it: one more than
+    /// the largest, counting those waiting here.
+    func photographerID() throws -> Int64 {
+        let id = try nextPhotographerID ?? (Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(id), 0) + 1 FROM photographer") ?? 1)
+        nextPhotographerID = id + 1
+        return id
+    }
+
+    /// Writes the waiting photographers into `photographer`, in NSID order, so that each
+    /// page of the NSID index is visited once.
+    func writeNewPhotographers() throws {
+        guard !newPhotographers.isEmpty else { return }
+        // One row per statement: a statement of one row cannot stop halfway, so SQLite keeps
+        // no statement journal (a multi-row insert without OR IGNORE would keep the original
+        // of every index page it changes in memory).
+        let insert = try BulkStatement(db, sql: "INSERT INTO photographer (id, nsid, name) VALUES (?, ?, ?)")
+        for (nsid, photographer) in newPhotographers.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+            insert.bind(1, photographer.id)
+            insert.bind(2, nsid)
+            insert.bind(3, photographer.name)
+            try insert.run()
+        }
+        newPhotographers = [:]
+    }
+
+    /// What the transaction left to its end: the new photographers, the new photos' counts,
+    /// then the count changes of merged batches and learned places (which may take away
+    /// what the new photos added, so they come after).
+    func finish() throws {
+        try writeNewPhotographers()
+        try PhotoWriter.addNewPhotoCounts(newPhotoCounts, db)
+        newPhotoCounts = [:]
+        if prepared { try CountDeltas.apply(db) }
+    }
+}
