@@ -16,9 +16,13 @@ public struct RegionsLoad: ToolCommand {
             Loading the same input twice changes nothing. A photo whose region is not known yet is \
             stored too, and counts for its region once place-resolve learns the place.
 
-            Each batch is one transaction. A bad line stops the load with an error naming its line \
-            and column; the batches before it are stored, nothing of its own batch is. With \
-            --skip-bad-lines every bad line is reported and skipped, and the exit status is 65.
+            Records are read in pieces of about 3 MB (or --batch-size records, if fewer), which \
+            bounds memory, and stored in transactions of at most --batch-size records; a \
+            transaction takes the pieces that are ready, so a slow upstream never holds the \
+            database's write lock. A bad line stops the load with an error naming its line and \
+            column, and the last line stored: the pieces before the one holding it are stored, \
+            nothing of it or after. With --skip-bad-lines every bad line is reported and skipped, \
+            and the exit status is 65.
 
             Prints a summary on stderr: records read, new, updated, and skipped (already stored \
             as they are, repeated in the input, or deleted earlier).
@@ -41,8 +45,8 @@ public struct RegionsLoad: ToolCommand {
 
     @OptionGroup public var database: DatabaseOptions
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Records per transaction, at most (one also ends after about 3 MB of record text, which bounds memory).", valueName: "n"))
-    public var batchSize = 20_000
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Records per transaction, at most (50,000 at the most; fewer, larger transactions load faster).", valueName: "n"))
+    public var batchSize = 40_000
 
     @Option(name: .long, help: ArgumentHelp(
         "After loading, remove photos stored longer ago than this (e.g. 12h, 7d, 2w). Counts stay exact.",

@@ -62,6 +62,14 @@ package final class BoundedQueue<Element: Sendable, Outcome: Sendable>: Sendable
         }
     }
 
+    /// The first queued element if there is one now, without waiting: nil when the
+    /// producer has not queued the next yet (or has finished).
+    package func popIfReady() -> Element? {
+        state.withLock { state in
+            state.items.isEmpty ? nil : state.items.removeFirst()
+        }
+    }
+
     package func finish(with outcome: Outcome) {
         state.withLock { state in
             state.result = outcome
