@@ -54,6 +54,21 @@ public struct LoadReport: Sendable, Equatable {
     public var skipped: Int { batch.unchanged + batch.duplicates + batch.deletedEarlier }
 
     public init() {}
+
+    /// Counts what a batch read and, once stored, did.
+    mutating func add(_ decoded: DecodedBatch, _ result: BatchResult = BatchResult()) {
+        read += decoded.read
+        bad += decoded.bad
+        future += decoded.future
+        batch += result
+    }
+
+    mutating func add(_ other: LoadReport) {
+        read += other.read
+        bad += other.bad
+        future += other.future
+        batch += other.batch
+    }
 }
 
 /// Reads records from `inputs` and stores them batch by batch.
@@ -153,21 +168,6 @@ public struct Loader: Sendable {
         }
     }
 
-    /// What the batches of one transaction read and did.
-    private struct StoredBatches {
-        var read = 0, bad = 0, future = 0
-        var result = BatchResult()
-        var end: (source: String, line: Int)?
-
-        mutating func add(_ batch: DecodedBatch, _ batchResult: BatchResult) {
-            read += batch.read
-            bad += batch.bad
-            future += batch.future
-            result += batchResult
-            end = batch.end
-        }
-    }
-
     private func loadBatches(
         _ inputs: [InputSource], now: Int64, writing: Writing, onBadLine: @escaping @Sendable (InputError) -> Void,
         onFuture: @escaping @Sendable (String, Int, PhotoRecord) -> Void
@@ -195,7 +195,7 @@ public struct Loader: Sendable {
                 // upstream (a pipe) never keeps the database's write lock held while it
                 // waits. A batch is still stored whole or not at all: a bad line fails its
                 // batch in the decoder, so the batches before it are committed.
-                var stored = StoredBatches()
+                var stored = LoadReport()
                 try writer.transaction(now: now) { group in
                     while true {
                         let result = try group.store(batch.prepared)
@@ -210,14 +210,11 @@ public struct Loader: Sendable {
                         batch = next
                     }
                 }
-                report.batch += stored.result
+                report.add(stored)
                 checkpointer.committed()
                 checkpointer.bound()
-                options.onBatch?(stored.read, stored.result, stored.end)
-                report.read += stored.read
-                report.bad += stored.bad
-                report.future += stored.future
-                storedBeforeLine = stored.end
+                options.onBatch?(stored.read, stored.batch, batch.end)
+                storedBeforeLine = batch.end
             } catch {
                 writeError = error
                 batches.cancel()  // the decoder stops at its next batch
@@ -231,9 +228,7 @@ public struct Loader: Sendable {
         }
         switch batches.outcome {
         case .finished(let tail):
-            report.read += tail.read
-            report.bad += tail.bad
-            report.future += tail.future
+            report.add(tail)
             return report
         case .failed(let inputError):
             var message = inputError.description

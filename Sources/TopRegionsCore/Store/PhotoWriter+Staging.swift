@@ -93,7 +93,7 @@ extension PhotoWriter {
         if map.count < photographers.count {
             // The rest are new: row ids in NSID order (the order SQLite gave them when each
             // batch inserted its own), kept waiting in the group.
-            let new = photographers.filter { map[$0.nsid] == nil }.sorted { $0.nsid.utf8.lexicographicallyPrecedes($1.nsid.utf8) }
+            let new = photographers.filter { map[$0.nsid] == nil }.sorted { $0.nsid.precedesInSQLite($1.nsid) }
             for (nsid, name) in new {
                 let photographer = Named(id: try group.photographerID(), name: name)
                 group.newPhotographers[nsid] = photographer

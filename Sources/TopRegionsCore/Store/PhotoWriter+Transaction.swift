@@ -43,21 +43,17 @@ public final class BatchGroup {
     /// inserted while children wait for it makes SQLite look for them in `photo`, which no
     /// index leads to by photographer.)
     let defersNewPhotographers: Bool
-    private var prepared = false
 
     init(_ db: Database, now: Int64) throws {
         self.db = db
         self.now = now
         defersNewPhotographers = try Bool.fetchOne(db, sql: "PRAGMA foreign_keys") == false
+        try PhotoWriter.prepareStaging(db)
     }
 
     /// Stores one batch in the group's transaction.
     public func store(_ batch: PreparedBatch) throws -> BatchResult {
-        if !prepared {
-            try PhotoWriter.prepareStaging(db)
-            prepared = true
-        }
-        return try PhotoWriter.store(batch, in: self)
+        try PhotoWriter.store(batch, in: self)
     }
 
     /// A row id for a photographer new to the store, as SQLite would give it: one more than
@@ -76,7 +72,7 @@ public final class BatchGroup {
         // no statement journal (a multi-row insert without OR IGNORE would keep the original
         // of every index page it changes in memory).
         let insert = try BulkStatement(db, sql: "INSERT INTO photographer (id, nsid, name) VALUES (?, ?, ?)")
-        for (nsid, photographer) in newPhotographers.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+        for (nsid, photographer) in newPhotographers.sorted(by: { $0.key.precedesInSQLite($1.key) }) {
             insert.bind(1, photographer.id)
             insert.bind(2, nsid)
             insert.bind(3, photographer.name)
@@ -92,6 +88,14 @@ public final class BatchGroup {
         try writeNewPhotographers()
         try PhotoWriter.addNewPhotoCounts(newPhotoCounts, db)
         newPhotoCounts = [:]
-        if prepared { try CountDeltas.apply(db) }
+        try CountDeltas.apply(db)
+    }
+}
+
+extension String {
+    /// Whether this text sorts before `other` as SQLite compares texts by default (BINARY:
+    /// byte by byte in UTF-8), the order of a text key's index.
+    func precedesInSQLite(_ other: String) -> Bool {
+        utf8.lexicographicallyPrecedes(other.utf8)
     }
 }
