@@ -28,6 +28,21 @@ import Testing
         #expect(queue.outcome == 7)
     }
 
+    /// The loader takes a ready batch into its transaction only if it fits: one that does not
+    /// stays queued (the producer waits on) and is the next one popped.
+    @Test func anElementRefusedByPopIfReadyStaysQueued() {
+        let queue = BoundedQueue<Batch, Int>(capacity: 1)
+        #expect(queue.popIfReady() == nil)
+        queue.push(Batch(1))
+        #expect(queue.popIfReady(where: { $0.number > 1 }) == nil)
+        #expect(queue.popIfReady(where: { $0.number == 1 })?.number == 1)
+        queue.push(Batch(2))
+        #expect(queue.popIfReady(where: { _ in false }) == nil)
+        #expect(queue.pop()?.number == 2)
+        queue.finish(with: 0)
+        #expect(queue.pop() == nil)
+    }
+
     @Test func aCancelledQueueRefusesMoreAndDropsWhatItHeld() {
         let queue = BoundedQueue<Batch, Int>(capacity: 2)
         #expect(queue.push(Batch(1)))

@@ -183,11 +183,8 @@ public struct Loader: Sendable {
         var report = LoadReport()
         var storedBeforeLine: (source: String, line: Int)?
         var writeError: (any Error)?
-        // A batch taken from the queue that did not fit in the transaction before: the next
-        // one starts with it.
-        var carried: DecodedBatch?
         let transactionRecords = min(options.batchSize, LoadOptions.maxTransactionRecords)
-        while var batch = carried.take() ?? batches.pop() {
+        while var batch = batches.pop() {
             do {
                 let (writer, checkpointer) = try writing.writer()
                 // The batches the decoder has ready go in one transaction, up to batchSize
@@ -202,11 +199,9 @@ public struct Loader: Sendable {
                         let bytes = batch.prepared.takeTextBytes()
                         spare.withLock { $0 = bytes }
                         stored.add(batch, result)
-                        guard let next = batches.popIfReady() else { break }
-                        guard stored.read + next.read <= transactionRecords else {
-                            carried = next
-                            break
-                        }
+                        // One that does not fit stays queued for the next transaction: the
+                        // decoder reads on once a transaction takes it.
+                        guard let next = batches.popIfReady(where: { stored.read + $0.read <= transactionRecords }) else { break }
                         batch = next
                     }
                 }

@@ -65,8 +65,15 @@ package final class BoundedQueue<Element: Sendable, Outcome: Sendable>: Sendable
     /// The first queued element if there is one now, without waiting: nil when the
     /// producer has not queued the next yet (or has finished).
     package func popIfReady() -> Element? {
+        popIfReady { _ in true }
+    }
+
+    /// The first queued element if there is one now and `accept` takes it, without waiting;
+    /// else nil, and the element stays queued (the producer still waits for it to be taken).
+    package func popIfReady(where accept: (Element) -> Bool) -> Element? {
         state.withLock { state in
-            state.items.isEmpty ? nil : state.items.removeFirst()
+            guard let first = state.items.first, accept(first) else { return nil }
+            return state.items.removeFirst()
         }
     }
 
