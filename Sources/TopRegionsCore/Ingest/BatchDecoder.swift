@@ -33,6 +33,19 @@ package struct DecodedBatch: Sendable {
     package var future = 0
     /// The last line this batch covers.
     package var end: (source: String, line: Int)?
+    /// The batch's photographers the store held when the decoder looked (nil: not looked up).
+    package var known: KnownPhotographers?
+}
+
+/// Photographers looked up on the decoding thread, in a snapshot taken after `commitsBefore`
+/// of the load's own transactions.
+package struct KnownPhotographers: Sendable {
+    package var commitsBefore: Int
+    package var found: [String: (id: Int64, name: String)]
+    package init(commitsBefore: Int, found: [String: (id: Int64, name: String)]) {
+        self.commitsBefore = commitsBefore
+        self.found = found
+    }
 }
 
 package enum DecodeOutcome: Sendable {
@@ -51,7 +64,8 @@ package enum BatchDecoder {
     /// after `latest` (and hears of it).
     package static func start(
         _ inputs: [InputSource], options: Batching, latest: Int64, onBadLine: @escaping @Sendable (InputError) -> Void,
-        isFuture: @escaping @Sendable (String, Int, PhotoRecord) -> Bool
+        isFuture: @escaping @Sendable (String, Int, PhotoRecord) -> Bool,
+        lookAhead: @escaping @Sendable (PreparedBatch) -> KnownPhotographers? = { _ in nil }
     ) -> (batches: BoundedQueue<DecodedBatch, DecodeOutcome>, spare: Guarded<[UInt8]?>) {
         // Two batches in memory at most: the one being written, and the next, read meanwhile
         // (queued, the decoder waits until the writer takes it before reading on). The
@@ -60,7 +74,7 @@ package enum BatchDecoder {
         // The text buffer of the batch last written, for the decoder's next batch to reuse.
         let spare = Guarded<[UInt8]?>(nil)
         let decoder = Thread {
-            batches.finish(with: decode(inputs, options: options, into: batches, spare: spare, onBadLine: onBadLine, latest: latest, isFuture: isFuture))
+            batches.finish(with: decode(inputs, options: options, into: batches, spare: spare, onBadLine: onBadLine, latest: latest, isFuture: isFuture, lookAhead: lookAhead))
         }
         decoder.stackSize = 8 << 20
         decoder.start()
@@ -70,7 +84,7 @@ package enum BatchDecoder {
     private static func decode(
         _ inputs: [InputSource], options: Batching, into batches: BoundedQueue<DecodedBatch, DecodeOutcome>,
         spare: Guarded<[UInt8]?>, onBadLine: (InputError) -> Void, latest: Int64,
-        isFuture: (String, Int, PhotoRecord) -> Bool
+        isFuture: (String, Int, PhotoRecord) -> Bool, lookAhead: (PreparedBatch) -> KnownPhotographers?
     ) -> DecodeOutcome {
         var current = DecodedBatch()
         var limit = options.firstSize
@@ -104,6 +118,7 @@ package enum BatchDecoder {
                     current.end = (name, number)
                     if photos.count >= limit || photos.byteCount >= options.bytes {
                         current.prepared = photos.prepare()
+                        current.known = lookAhead(current.prepared)
                         guard batches.push(current) else { throw DecodeStop.cancelled }
                         limit = options.size
                         current = DecodedBatch()
@@ -122,6 +137,7 @@ package enum BatchDecoder {
         }
         if !photos.isEmpty {
             current.prepared = photos.prepare()
+            current.known = lookAhead(current.prepared)
             batches.push(current)
             return .finished(DecodedBatch())
         }

@@ -31,6 +31,10 @@ public struct LoadOptions: Sendable {
     var batching: Batching {
         Batching(firstSize: min(batchSize, 1_000), size: batchSize, bytes: batchBytes, skipBadLines: skipBadLines, staticBase: staticBase)
     }
+    /// Whether the decoder finds each batch's stored photographers while the writer stores
+    /// the batch before (`PhotographerLookAhead`); off, the writer finds them (the way to
+    /// compare the two).
+    var looksPhotographersUpAhead = true
     /// Report bad lines and carry on, instead of stopping at the first.
     public var skipBadLines = false
     /// Where image URLs point when a raw Flickr photo has none (see `FlickrEndpoints`).
@@ -50,6 +54,8 @@ public struct LoadReport: Sendable, Equatable {
     /// Records uploaded more than a day after the load's time (stored, not used for the
     /// watermark).
     public var future = 0
+    /// Batches whose stored photographers the decoder found (`PhotographerLookAhead`).
+    var batchesLookedUpAhead = 0
 
     public var skipped: Int { batch.unchanged + batch.duplicates + batch.deletedEarlier }
 
@@ -74,7 +80,9 @@ public struct LoadReport: Sendable, Equatable {
 /// Reads records from `inputs` and stores them batch by batch.
 ///
 /// Decoding runs on its own thread, one batch ahead of the writer, so the two cores of a
-/// small machine share the work. A bad line (in strict mode) stops everything: batches
+/// small machine share the work; the decoder also finds which of a batch's photographers are
+/// stored (`PhotographerLookAhead`), which the writer trusts as far as it can tell nothing
+/// changed since (`LookAheadLedger`). A bad line (in strict mode) stops everything: batches
 /// before it are committed, the batch holding it is not written at all.
 public struct Loader: Sendable {
     /// Where the records go: opened (created, when new) when the first batch is ready, so
@@ -174,11 +182,14 @@ public struct Loader: Sendable {
     ) throws -> LoadReport {
         let options = self.options
         let latest = now + PhotoWriter.futureUploadTolerance
-        let (batches, spare) = BatchDecoder.start(inputs, options: options.batching, latest: latest, onBadLine: onBadLine) { source, line, record in
+        let lookAhead = PhotographerLookAhead(database: database, enabled: options.looksPhotographersUpAhead)
+        defer { lookAhead.close() }
+        let ledger = LookAheadLedger(lookAhead)
+        let (batches, spare) = BatchDecoder.start(inputs, options: options.batching, latest: latest, onBadLine: onBadLine, isFuture: { source, line, record in
             guard let uploaded = record.uploaded, uploaded > latest else { return false }
             onFuture(source, line, record)
             return true
-        }
+        }, lookAhead: { lookAhead.lookUp($0) })
 
         var report = LoadReport()
         var storedBeforeLine: (source: String, line: Int)?
@@ -193,14 +204,14 @@ public struct Loader: Sendable {
                 // waits. A batch is still stored whole or not at all: a bad line fails its
                 // batch in the decoder, so the batches before it are committed.
                 var stored = LoadReport()
-                try writer.transaction(now: now) { group in
+                try writer.transaction(now: now, ledger: ledger) { group in
                     while true {
-                        let result = try group.store(batch.prepared)
+                        let result = try group.store(batch.prepared, known: batch.known)
                         let bytes = batch.prepared.takeTextBytes()
                         spare.withLock { $0 = bytes }
                         stored.add(batch, result)
                         // One that does not fit stays queued for the next transaction: the
-                        // decoder reads on once a transaction takes it.
+                        // decoder reads on (and looks ahead) once a transaction takes it.
                         guard let next = batches.popIfReady(where: { stored.read + $0.read <= transactionRecords }) else { break }
                         batch = next
                     }
@@ -224,6 +235,7 @@ public struct Loader: Sendable {
         switch batches.outcome {
         case .finished(let tail):
             report.add(tail)
+            report.batchesLookedUpAhead = ledger.trusted
             return report
         case .failed(let inputError):
             var message = inputError.description

@@ -53,7 +53,9 @@ extension PhotoWriter {
     /// The NSID index is as random as NSIDs are: with many photographers stored, its pages
     /// and the rows it leads to are mostly not in the page cache. So each is read once per
     /// batch: one pass finds the stored photographers (ids, names, who is renamed).
-    static func upsertPhotographers(_ photographers: [(nsid: String, name: String)], _ group: BatchGroup) throws -> [String: Named] {
+    static func upsertPhotographers(
+        _ photographers: [(nsid: String, name: String)], known: KnownPhotographers? = nil, _ group: BatchGroup
+    ) throws -> [String: Named] {
         let db = group.db
         // A photographer waiting to be written who comes back with another name: written
         // first, so that the rename below finds it (and its photos) like any stored one.
@@ -61,6 +63,9 @@ extension PhotoWriter {
             group.newPhotographers[incoming.nsid].map { !incoming.name.isEmpty && incoming.name != $0.name } ?? false
         }) {
             try group.writeNewPhotographers()
+        }
+        if let known, let map = try Self.storedPhotographers(photographers, knownAhead: known, group) {
+            return map
         }
         var map: [String: Named] = [:]
         map.reserveCapacity(photographers.count)
@@ -102,6 +107,7 @@ extension PhotoWriter {
             if !group.defersNewPhotographers { try group.writeNewPhotographers() }
         }
         if renamed {
+            group.renamedAny = true
             // The same condition as above: who gets a new name.
             try db.execute(sql: """
                 INSERT INTO renamed (id)
@@ -118,6 +124,37 @@ extension PhotoWriter {
             }
             try db.execute(sql: "DELETE FROM renamed")
         }
+        return map
+    }
+
+    /// The batch's photographers from what was found ahead (`PhotographerLookAhead`), which
+    /// the ledger trusts, and from what was added since: no statement runs. Nil when one of
+    /// them comes with a new name: the rename is the lookup's work (above).
+    private static func storedPhotographers(
+        _ photographers: [(nsid: String, name: String)], knownAhead known: KnownPhotographers, _ group: BatchGroup
+    ) throws -> [String: Named]? {
+        var map: [String: Named] = [:]
+        map.reserveCapacity(photographers.count)
+        var new: [(nsid: String, name: String)] = []
+        for (nsid, name) in photographers {
+            if let waiting = group.newPhotographers[nsid] {
+                map[nsid] = waiting
+            } else if let stored = known.found[nsid].map({ Named(id: $0.id, name: $0.name) })
+                ?? group.addedPhotographers[nsid] ?? group.ledger?.addedSince(known, nsid: nsid) {
+                if !name.isEmpty && name != stored.name { return nil }
+                map[nsid] = stored
+            } else {
+                new.append((nsid, name))
+            }
+        }
+        // Row ids in NSID order, as the lookup gives them.
+        new.sort { $0.nsid.precedesInSQLite($1.nsid) }
+        for (nsid, name) in new {
+            let photographer = Named(id: try group.photographerID(), name: name)
+            group.newPhotographers[nsid] = photographer
+            map[nsid] = photographer
+        }
+        if !group.defersNewPhotographers { try group.writeNewPhotographers() }
         return map
     }
 

@@ -10,12 +10,23 @@ extension PhotoWriter {
     /// photographers and to the (region, photographer) counts is written at the end, once,
     /// in key order (`BatchGroup`).
     public func transaction<T>(now: Int64, _ body: (BatchGroup) throws -> T) throws -> T {
-        try store.write { db in
-            let group = try BatchGroup(db, now: now)
+        try transaction(now: now, ledger: nil, body)
+    }
+
+    /// A transaction whose batches may come with look-aheads (`PhotographerLookAhead`),
+    /// trusted as far as `ledger` tells.
+    func transaction<T>(now: Int64, ledger: LookAheadLedger?, _ body: (BatchGroup) throws -> T) throws -> T {
+        var committed: BatchGroup?
+        let result = try store.write { db in
+            try ledger?.begin(db)
+            let group = try BatchGroup(db, now: now, ledger: ledger)
             let result = try body(group)
             try group.finish()
+            committed = group
             return result
         }
+        if let committed { ledger?.committed(committed) }
+        return result
     }
 }
 
@@ -35,6 +46,14 @@ public final class BatchGroup {
     var newPhotographers: [String: PhotoWriter.Named] = [:]
     /// The row id the next new photographer gets.
     private var nextPhotographerID: Int64?
+    /// What the loader knows of the commits since a look-ahead's snapshot (nil: batches
+    /// come without look-aheads).
+    let ledger: LookAheadLedger?
+    /// The photographers this transaction added to `photographer` so far, kept while a
+    /// ledger may need them (`LookAheadLedger.committed`).
+    private(set) var addedPhotographers: [String: PhotoWriter.Named] = [:]
+    /// Whether a batch renamed a stored photographer (what a look-ahead cannot see).
+    var renamedAny = false
     /// What the batches' new photos add to `region_photographer`, not yet written.
     var newPhotoCounts: [PhotoWriter.RegionPhotographer: Int64] = [:]
     /// Whether new photographers wait for the end of the transaction: only while SQLite's
@@ -44,16 +63,25 @@ public final class BatchGroup {
     /// index leads to by photographer.)
     let defersNewPhotographers: Bool
 
-    init(_ db: Database, now: Int64) throws {
+    init(_ db: Database, now: Int64, ledger: LookAheadLedger? = nil) throws {
         self.db = db
         self.now = now
+        self.ledger = ledger
         defersNewPhotographers = try Bool.fetchOne(db, sql: "PRAGMA foreign_keys") == false
         try PhotoWriter.prepareStaging(db)
     }
 
     /// Stores one batch in the group's transaction.
     public func store(_ batch: PreparedBatch) throws -> BatchResult {
-        try PhotoWriter.store(batch, in: self)
+        try store(batch, known: nil)
+    }
+
+    /// Stores one batch in the group's transaction; `known`, its photographers looked up
+    /// ahead, is used if `ledger` trusts it.
+    func store(_ batch: PreparedBatch, known: KnownPhotographers?) throws -> BatchResult {
+        let result = try PhotoWriter.store(batch, known: known.flatMap { ledger?.trusts($0, in: self) == true ? $0 : nil }, in: self)
+        ledger?.stored(known)
+        return result
     }
 
     /// A row id for a photographer new to the store, as SQLite would give it: one more than
@@ -77,6 +105,14 @@ public final class BatchGroup {
             insert.bind(2, nsid)
             insert.bind(3, photographer.name)
             try insert.run()
+        }
+        if ledger != nil {
+            // Handed over, not copied, when it is the first.
+            if addedPhotographers.isEmpty {
+                addedPhotographers = newPhotographers
+            } else {
+                addedPhotographers.merge(newPhotographers) { first, _ in first }
+            }
         }
         newPhotographers = [:]
     }

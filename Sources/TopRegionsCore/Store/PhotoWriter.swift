@@ -55,14 +55,15 @@ public struct PhotoWriter: Sendable {
         try transaction(now: now) { try $0.store(batch) }
     }
 
-    /// Stores a batch in `group`'s transaction.
-    static func store(_ batch: PreparedBatch, in group: BatchGroup) throws -> BatchResult {
+    /// Stores a batch in `group`'s transaction; `known`: its stored photographers, looked up
+    /// ahead (and still true).
+    static func store(_ batch: PreparedBatch, known: KnownPhotographers?, in group: BatchGroup) throws -> BatchResult {
         let db = group.db, now = group.now
         // Photos inserted from here on get larger row ids: what the search index adds.
         let lastStored = try SearchIndex.lastRowID(db)
         // Photographers, regions and places first, deduplicated in memory, so each photo
         // is written with the ids it counts for and no statement resolves them row by row.
-        let photographers = try Self.upsertPhotographers(batch.photographers, group)
+        let photographers = try Self.upsertPhotographers(batch.photographers, known: known, group)
         let regions = try Self.upsertRegions(batch.regions, db)
         let places = try Self.placeRegions(batch.places, now: now, db)
         let references = References(batch, photographers: photographers, regions: regions, places: places)
