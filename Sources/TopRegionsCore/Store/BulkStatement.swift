@@ -4,9 +4,10 @@ import Synchronization
 import TopRegionsIngest
 import TopRegionsRecords
 
-/// A cached prepared statement driven through SQLite's C API, for the one place where a
-/// statement runs once per record: staging a batch into a temporary table. Binding through
-/// `StatementArguments` boxes every value, which costs more than the insert itself.
+/// A cached prepared statement driven through SQLite's C API, for the places where a
+/// statement runs once per record or photographer: staging a batch into a temporary table,
+/// looking a batch's photographers up (`PhotographerLookAhead`). Binding through
+/// `StatementArguments` boxes every value, which costs more than the statement itself.
 struct BulkStatement {
     private let statement: SQLiteStatement
     private let connection: SQLiteConnection
@@ -102,6 +103,23 @@ struct BulkStatement {
     }
 
     private static let `static` = unsafeBitCast(0, to: sqlite3_destructor_type.self)
+
+    /// Runs the statement once with the bound values, handing each row it returns to `row`
+    /// (read in place: valid only during the call), then clears them.
+    func forEachRow(_ row: (ColumnReader) throws -> Void) throws {
+        defer {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+        }
+        while true {
+            let code = sqlite3_step(statement)
+            if code == SQLITE_DONE { return }
+            guard code == SQLITE_ROW else {
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(connection)))
+            }
+            try row(ColumnReader(statement: statement))
+        }
+    }
 
     /// Runs the statement once with the bound values, then clears them.
     func run() throws {

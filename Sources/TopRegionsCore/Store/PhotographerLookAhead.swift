@@ -1,5 +1,4 @@
 import GRDB
-import GRDBSQLite
 import Synchronization
 import TopRegionsIngest
 
@@ -58,37 +57,16 @@ final class PhotographerLookAhead: Sendable {
         // The snapshot starts at the first read below, after `before` was read: it holds at
         // least those commits.
         try? store.read { db in
-            let statement = try db.cachedStatement(sql: "SELECT id, name FROM photographer WHERE nsid = ?").sqliteStatement
+            let lookup = try BulkStatement(db, sql: "SELECT id, name FROM photographer WHERE nsid = ?")
             var found: [String: (id: Int64, name: String)] = [:]
             // In NSID order, so that consecutive lookups share index pages.
             for (nsid, _) in batch.photographers.sorted(by: { $0.nsid.precedesInSQLite($1.nsid) }) {
-                Self.bind(nsid, to: statement)
-                defer { sqlite3_reset(statement) }
-                switch sqlite3_step(statement) {
-                case SQLITE_ROW:
-                    let name = sqlite3_column_text(statement, 1).map { String(cString: $0) } ?? ""
-                    found[nsid] = (sqlite3_column_int64(statement, 0), name)
-                case SQLITE_DONE:
-                    continue
-                case let code:
-                    throw DatabaseError(resultCode: ResultCode(rawValue: code))
+                lookup.bind(1, nsid)
+                try lookup.forEachRow { row in
+                    found[nsid] = (row.int(0) ?? 0, row.text(1) ?? "")
                 }
             }
             return KnownPhotographers(commitsBefore: before, found: found)
-        }
-    }
-
-    private static func bind(_ text: String, to statement: SQLiteStatement) {
-        let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-        guard !text.isEmpty else {
-            sqlite3_bind_text(statement, 1, "", 0, transient)
-            return
-        }
-        var text = text
-        text.withUTF8 { utf8 in
-            _ = utf8.withMemoryRebound(to: CChar.self) { chars in
-                sqlite3_bind_text(statement, 1, chars.baseAddress, Int32(chars.count), transient)
-            }
         }
     }
 }
