@@ -10,10 +10,10 @@ NDJSON copy of every row (--out).
     bench.py --list [--case NAME[,NAME]]...    the cases (that would run), no build needed
 
 The cases are in bench_cases.py, one function each (how to add one: at its top; the ingest
-cases in bench_ingest); the machinery they share is in bench_context (what a case is
-given), bench_runner (timing processes, peak RSS), bench_fake (the offline Flickr),
-bench_results (rows, budgets, tables), bench_files and bench_records (the generated photo
-records, of two shapes).
+cases in bench_ingest, their peers in bench_ingest_peers); the machinery they share is in
+bench_context (what a case is given), bench_runner (timing processes, peak RSS), bench_fake
+(the offline Flickr), bench_results (rows, budgets, tables), bench_files and bench_records
+(the generated photo records, of two shapes).
 """
 
 import argparse
