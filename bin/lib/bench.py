@@ -26,6 +26,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import traceback
 
 from bench_cases import CASES, summary
 from bench_context import Context
@@ -52,7 +53,9 @@ def selected_cases(arguments):
 
 
 def run_cases(ctx, names):
-    """Runs each case; returns the failures ("name: why") of those that could not be measured."""
+    """Runs each case; returns the failures ("name: why") of those that could not be measured.
+    A case that fails, even by a fault of its own, does not take the run's other rows with it:
+    a full run takes most of an hour."""
     failures = []
     for name in names:
         started = time.perf_counter()
@@ -62,6 +65,9 @@ def run_cases(ctx, names):
         except BenchError as error:
             failures.append(f"{name}: {error}")
             log(f"   FAILED: {error}")
+        except Exception as error:  # a fault in the case itself: the other cases' rows still count
+            failures.append(f"{name}: {type(error).__name__}: {error}")
+            log(f"   FAILED, a fault in the case:\n{traceback.format_exc().rstrip()}")
         log(f"   ({time.perf_counter() - started:.0f} s)")
     return failures
 
