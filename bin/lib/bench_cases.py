@@ -56,7 +56,7 @@ import bench_serve
 from bench_fake import Fake
 from bench_ingest import expect_summary
 from bench_files import (copy_database, curl_command, cut_to_places, directory_bytes, remove_database,
-                         sqlite_rows, sqlite_value, write_lines)
+                         sqlite_rows, sqlite_value, write_first_record, write_lines)
 from bench_results import Row, Stat, count_label
 from bench_runner import BenchError, check, log
 
@@ -384,11 +384,9 @@ def case_startup(ctx):
     # All of the commands take turns, round by round, so that a burst of load on the
     # machine lands on every command alike.
     runs = 10 if ctx.quick else 20
-    # regions-load makes a database with its first batch: one photo's.
-    one, one_record = ctx.path("one-photo.db"), ctx.path("one-photo.ndjson")
-    with open(ctx.records(10_000), "rb") as records, open(one_record, "wb") as out:
-        out.write(records.readline())
-    ctx.run([ctx.tool("regions-load"), "--db", one, "--quiet", one_record])
+    one = ctx.path("one-photo.db")
+    ctx.run([ctx.tool("regions-load"), "--db", one, "--quiet",
+             write_first_record(ctx.records(10_000), ctx.path("one-photo.ndjson"))])
     commands = {"python": [sys.executable, "-c", "import sqlite3"]}
     for tool in TOOLS + ["flickr-fake"]:
         commands[tool] = [ctx.tool(tool), "--help"]
@@ -426,8 +424,8 @@ HTML_PAGE_PHOTOS = 30
 
 
 def html_database(ctx, size):
-    """(database, thumbnails' bytes): `size` generated photos plus bench_html's region of 500
-    photos, each with a stored thumbnail; built once per run."""
+    """A database of `size` generated photos plus bench_html's region of 500 photos, each
+    with a stored thumbnail; built once per run."""
     def build():
         database = ctx.path(f"html-{count_label(size)}.db")
         remove_database(database)
@@ -435,7 +433,8 @@ def html_database(ctx, size):
         load = ctx.run([ctx.tool("regions-load"), "--db", database, ctx.records(size), region])
         total = size + bench_html.REGION_PHOTOS
         expect_summary(load.stderr, f"read {total}, new {total}, updated 0, skipped 0")
-        return database, bench_html.store_thumbnails(database)
+        bench_html.store_thumbnails(database)
+        return database
     return ctx.once(f"html database {size}", build)
 
 
@@ -443,7 +442,7 @@ def case_html(ctx):
     """regions-top --format html vs --format ndjson: top 50, a 500-photo region's first page (30 thumbnails); 1M (200k) photos"""
     size = 200_000 if ctx.quick else 1_000_000
     runs = 10 if ctx.quick else 20
-    database, _ = html_database(ctx, size)
+    database = html_database(ctx, size)
     label = count_label(size)
     empty = ctx.path("empty")
     open(empty, "wb").close()
@@ -567,11 +566,8 @@ def search_index_ingest_cost(ctx):
     label, records = count_label(size), ctx.records(size)
     runs = 3 if size >= 1_000_000 else ctx.runs
     database = ctx.path(f"search-ingest-{label}.db")
-    # regions-load makes a database with its first batch, so the schema comes with the
-    # records' first photo; the load proper then finds that one stored.
-    first_record = ctx.path("search-ingest-first-record.ndjson")
-    with open(records, "rb") as all_records, open(first_record, "wb") as out:
-        out.write(all_records.readline())
+    # The database comes with the records' first photo; the load proper finds it stored.
+    first_record = write_first_record(records, ctx.path("search-ingest-first-record.ndjson"))
 
     def load(indexed):
         remove_database(database)

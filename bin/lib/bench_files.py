@@ -39,6 +39,15 @@ def sqlite_rows(database, sql):
         connection.close()
 
 
+def write_first_record(records, path):
+    """The first line of the file `records` into `path`; returns `path`. regions-load makes
+    a database with its first batch, so a case that needs one without its photos loads this
+    (one photo) first."""
+    with open(records, "rb") as source, open(path, "wb") as out:
+        out.write(source.readline())
+    return path
+
+
 def write_lines(path, lines):
     with open(path, "w", encoding="utf-8") as out:
         out.writelines(f"{line}\n" for line in lines)

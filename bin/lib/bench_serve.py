@@ -110,7 +110,7 @@ def search_word(database, candidates):
 
 def case_serve(ctx, html_database, search_candidates):
     """regions-serve vs Datasette on the same file (wrk, 16 connections): top page, a 500-photo region, a search; p99 at 1M"""
-    database, _ = html_database(ctx, 200_000)
+    database = html_database(ctx, 200_000)
     label = count_label(200_000)
     seconds = 5 if ctx.quick else 10
     word, matches = search_word(database, search_candidates)
@@ -163,7 +163,7 @@ def case_serve(ctx, html_database, search_candidates):
     if ctx.quick:
         return
 
-    big, _ = html_database(ctx, 1_000_000)
+    big = html_database(ctx, 1_000_000)
     target = sqlite_rows(big, "SELECT place_id, photos FROM region ORDER BY abs(photos - 15000) LIMIT 1")[0]
     region, photos = target[0], int(target[1])
     pages = (photos + 29) // 30
