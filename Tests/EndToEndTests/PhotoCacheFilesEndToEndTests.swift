@@ -132,6 +132,63 @@ import Testing
         #expect(try Set(Self.files(old).keys) == [".lock", "CACHEDIR.TAG", Self.entry(a), Self.entry(b)])
     }
 
+    /// `.oversize/` is walked by the same rule as the cache directory: only the names earlier
+    /// versions put there, never through a link, never outside the cache. A file of someone
+    /// else's in it survives a run and a prune, and is counted as a file the cache ignores; an
+    /// untagged folder holding one is not taken as a cache. Regression: it was deleted.
+    @Test func nothingInOversizeIsRemovedButTheCachesOwnPhotos() throws {
+        let setup = try Setup()
+        let (a, b) = (setup.ids[0], setup.ids[1])
+        _ = try setup.photoCache([a])
+        let oversize = setup.cache + "/.oversize"
+        try FileManager.default.createDirectory(atPath: oversize, withIntermediateDirectories: true)
+        try Data("report".utf8).write(to: URL(fileURLWithPath: oversize + "/report.odt"))
+        try Self.jpeg(3000).write(to: URL(fileURLWithPath: "\(oversize)/\(b).jpg"))
+
+        let run = try setup.photoCache([b])
+        #expect(run.status == 0 && run.stderr == "", "\(run.stderr)")
+        #expect(try Self.files(setup.cache)[".oversize/report.odt"] == Data("report".utf8))
+        #expect(try Self.files(setup.cache)[".oversize/\(b).jpg"] == nil, "an earlier version's oversize photo is removed")
+        let info = try setup.photoCache(["--info"])
+        #expect(try Self.json(info.stdout)["ignored"] as? Int == 1)
+        let prune = try setup.photoCache(["--prune", "--max-bytes", "0"])
+        #expect(prune.status == 0)
+        #expect(prune.stderr == "photo-cache: removed 2 photos (200K)\n")
+        #expect(try Set(Self.files(setup.cache).keys) == [".lock", ".oversize", ".oversize/report.odt", "CACHEDIR.TAG"])
+
+        // An untagged folder whose .oversize holds someone's file is not the cache's to take.
+        let untagged = setup.scratch.file("untagged")
+        try FileManager.default.createDirectory(atPath: untagged + "/.oversize", withIntermediateDirectories: true)
+        try Data("report".utf8).write(to: URL(fileURLWithPath: untagged + "/.oversize/report.odt"))
+        let refused = try setup.photoCache(["--cache-dir", untagged, "--prune", "--max-bytes", "0"])
+        #expect(refused.status == 73)
+        #expect(refused.stderr.contains("it holds 1 file the cache did not write (.oversize/report.odt)"), "\(refused.stderr)")
+        #expect(try Self.files(untagged)[".oversize/report.odt"] == Data("report".utf8))
+    }
+
+    /// A `.oversize` that is a link to someone's folder: nothing there is looked at or removed.
+    @Test func nothingIsRemovedThroughAnOversizeLink() throws {
+        let setup = try Setup()
+        let a = setup.ids[0]
+        _ = try setup.photoCache([a])
+        let oversize = setup.cache + "/.oversize"
+        let elsewhere = setup.scratch.file("thesis")
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
+        try Data("chapter one".utf8).write(to: URL(fileURLWithPath: elsewhere + "/thesis.txt"))
+        try Self.jpeg(3000).write(to: URL(fileURLWithPath: elsewhere + "/pic.jpg"))
+        try Self.jpeg(3000).write(to: URL(fileURLWithPath: "\(elsewhere)/\(a).topregions.jpg"))
+        let theirs = try Self.files(elsewhere)
+        try FileManager.default.createSymbolicLink(atPath: oversize, withDestinationPath: elsewhere)
+        for arguments in [[a], ["--prune", "--max-bytes", "0"], ["--info"]] {
+            let again = try setup.photoCache(arguments)
+            #expect(again.status == 0, "\(arguments): \(again.stderr)")
+        }
+        #expect(try Self.files(elsewhere) == theirs)
+        let linked = try setup.photoCache(["--info"])
+        #expect(try Self.json(linked.stdout)["ignored"] as? Int == 1)
+        #expect(try Self.json(linked.stdout)["bytes"] as? Int == 0)
+    }
+
     /// The previous version's tag on a directory that also holds files of others: its
     /// <id>.jpg files may be someone's, so they are left alone (said once) and never pruned.
     @Test func previousVersionPhotosBesideOtherFilesAreLeftAlone() throws {

@@ -97,8 +97,17 @@ extension PhotoCache {
         // the cache is opened for writing: it cannot be made a cache.
         let names = try contents(of: directory, otherwise: .cannotCreate)
         if names.contains(tagName), let layout = layoutOfTag(in: directory) { return .owned(layout: layout) }
-        let others = names.filter { !isOwnName($0) }.sorted()
+        let others = (names.filter { !isOwnName($0) } + othersInOversizeFolder(of: directory, names: names)).sorted()
         return others.isEmpty ? .unclaimed : .foreign(others: others)
+    }
+
+    /// What in `.oversize` is not the cache's: the name itself when it is a link or a file,
+    /// else the files inside that earlier versions did not put there.
+    private static func othersInOversizeFolder(of directory: String, names: [String]) -> [String] {
+        guard names.contains(oversizeFolder) else { return [] }
+        guard let folder = oversizeFolder(in: directory) else { return [oversizeFolder] }
+        let inside = (try? folder.names()) ?? []
+        return inside.filter { !isOversizeName($0) || folder.regularFileSize($0) == nil }.map { oversizeFolder + "/" + $0 }
     }
 
     /// The names in the cache directory.

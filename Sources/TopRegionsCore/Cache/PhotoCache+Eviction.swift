@@ -29,8 +29,9 @@ extension PhotoCache {
     struct Scan {
         var entries: [Entry] = []
         var temporaries: [(name: String, bytes: Int64)] = []
-        /// Files in `.oversize/`, where earlier versions served photos larger than the cap.
-        var leftovers: [(path: String, bytes: Int64)] = []
+        /// Photos in `.oversize/`, where earlier versions served photos larger than the cap:
+        /// regular files named as those versions named them, nothing else.
+        var leftovers: [(name: String, bytes: Int64)] = []
         var ignored = 0
     }
 
@@ -67,7 +68,12 @@ extension PhotoCache {
             unlink(directory + "/" + temporary.name)
             held.unlock()
         }
-        for leftover in scan.leftovers { unlink(leftover.path) }
+        // Through the folder as it is now, never through a link: a name the scan saw may have
+        // been replaced since, and a `.oversize` made a link since points elsewhere.
+        if !scan.leftovers.isEmpty, let folder = Self.oversizeFolder(in: directory) {
+            for leftover in scan.leftovers where Self.isOversizeName(leftover.name) { folder.removeRegularFile(leftover.name) }
+        }
+        // Only once empty (rmdir removes nothing else), and never a link (ENOTDIR).
         rmdir(directory + "/" + Self.oversizeFolder)
         return eviction
     }
@@ -81,15 +87,35 @@ extension PhotoCache {
                 scan.temporaries.append((name, isFile ? Int64(info.st_size) : 0))
             } else if Self.isEntryName(name), isFile {
                 scan.entries.append(Entry(name: name, path: directory + "/" + name, bytes: Int64(info.st_size), usedAt: Self.seconds(info.st_mtim)))
+            } else if name == Self.oversizeFolder {
+                // A link or a file by that name is someone else's; a folder's files are
+                // looked at below.
+                if (info.st_mode & S_IFMT) != S_IFDIR { scan.ignored += 1 }
             } else if name != Self.tagName && !Self.isOwnName(name) {
                 scan.ignored += 1
             }
         }
-        let oversize = directory + "/" + Self.oversizeFolder
-        for name in (try? FileSystem.contentsOfDirectory(oversize)) ?? [] {
-            var info = stat()
-            if lstat(oversize + "/" + name, &info) == 0 { scan.leftovers.append((oversize + "/" + name, Int64(info.st_size))) }
+        if let folder = Self.oversizeFolder(in: directory) {
+            for name in (try? folder.names()) ?? [] {
+                if Self.isOversizeName(name), let bytes = folder.regularFileSize(name) {
+                    scan.leftovers.append((name, bytes))
+                } else {
+                    scan.ignored += 1
+                }
+            }
         }
         return scan
+    }
+
+    /// `.oversize/` when it is a directory, opened without following a link: a link there is
+    /// not the cache's, and what it points to is never looked at.
+    static func oversizeFolder(in directory: String) -> FileSystem.OpenDirectory? {
+        FileSystem.OpenDirectory(directory + "/" + oversizeFolder)
+    }
+
+    /// The names earlier versions gave the photos they put in `.oversize/`: `<id>.jpg` (layout
+    /// 1) and `<id>.topregions.jpg` (layout 2). Anything else there is someone else's.
+    static func isOversizeName(_ name: String) -> Bool {
+        isEntryName(name) || isPreviousEntryName(name)
     }
 }

@@ -55,3 +55,60 @@ public enum FileSystem {
         }
     }
 }
+
+extension FileSystem {
+    /// A directory opened without following a symbolic link, whose files are looked at and
+    /// removed through the open descriptor: when the path is (or becomes) a link elsewhere,
+    /// nothing outside the directory first opened is ever touched.
+    public final class OpenDirectory {
+        public let path: String
+        private let descriptor: Int32
+
+        /// Nil when `path` is missing, is a symbolic link, or is not a directory.
+        public init?(_ path: String) {
+            let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            guard descriptor >= 0 else { return nil }
+            self.path = path
+            self.descriptor = descriptor
+        }
+
+        deinit { close(descriptor) }
+
+        /// The names in the directory, without "." and "..".
+        public func names() throws(ErrnoError) -> [String] {
+            let copy = dup(descriptor)
+            guard copy >= 0, let directory = fdopendir(copy) else {
+                let failure = errno
+                if copy >= 0 { close(copy) }
+                throw ErrnoError("cannot read \(path)", code: failure)
+            }
+            defer { closedir(directory) }
+            rewinddir(directory)
+            var names: [String] = []
+            while true {
+                errno = 0
+                guard let entry = readdir(directory) else {
+                    if errno != 0 { throw ErrnoError("cannot read \(path)", code: errno) }
+                    return names
+                }
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                }
+                if name != "." && name != ".." { names.append(name) }
+            }
+        }
+
+        /// The size of `name` when it is a regular file (not a link, not a directory).
+        public func regularFileSize(_ name: String) -> Int64? {
+            var info = stat()
+            guard fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+            return Int64(info.st_size)
+        }
+
+        /// Removes `name` if it is a regular file; true when it did.
+        @discardableResult
+        public func removeRegularFile(_ name: String) -> Bool {
+            regularFileSize(name) != nil && unlinkat(descriptor, name, 0) == 0
+        }
+    }
+}
