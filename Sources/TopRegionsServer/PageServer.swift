@@ -12,8 +12,10 @@ import TopRegionsSupport
 struct PageServer {
     let address: ListenAddress
     let port: Int
+    /// Names given with --allow-host, answered besides this machine's own.
+    let allowedHosts: [String]
     /// Makes the app once the port is known (the Host names it answers to include it).
-    let makeApp: @Sendable (Set<String>?) throws -> ServedApp
+    let makeApp: @Sendable (HostCheck) throws -> ServedApp
     let announce: @Sendable (String) -> Void
     let trace: (@Sendable (String) -> Void)?
 
@@ -39,7 +41,7 @@ struct PageServer {
         logger.logLevel = .critical
         let app = AppSlot()
         let failure = Mutex<(any Error)?>(nil)
-        let (makeApp, announce, address) = (self.makeApp, self.announce, self.address)
+        let (makeApp, announce, address, allowedHosts) = (self.makeApp, self.announce, self.address, self.allowedHosts)
         let responder = ServeResponder(app: app)
         let application = Application(
             responder: responder,
@@ -48,7 +50,7 @@ struct PageServer {
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
                 do {
-                    let made = try makeApp(address.hosts(port: port))
+                    let made = try makeApp(HostCheck(address: address, port: port, allowed: allowedHosts))
                     app.set(made)
                     announce(address.url(port: port))
                 } catch {

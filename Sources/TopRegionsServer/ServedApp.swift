@@ -33,11 +33,11 @@ final class ServedApp: Sendable {
     let now: @Sendable () -> Double
     let trace: (@Sendable (String) -> Void)?
     /// The Host header values a request may carry (DNS rebinding: a page of another site
-    /// whose name now points here sends its own name); nil: any (a wildcard --bind).
-    let allowedHosts: Set<String>?
+    /// whose name now points here sends its own name).
+    let hosts: HostCheck
 
     init(
-        store: Store, cache: PhotoCache, refresher: Refresher, formToken: String, allowedHosts: Set<String>?, downloads: Int,
+        store: Store, cache: PhotoCache, refresher: Refresher, formToken: String, hosts: HostCheck, downloads: Int,
         photoLimits: DownloadLimits, thumbnailLimits: DownloadLimits, network: Network, retry: RetryPolicy, times: TimeFormat,
         now: @escaping @Sendable () -> Double, trace: (@Sendable (String) -> Void)?
     ) throws {
@@ -54,7 +54,7 @@ final class ServedApp: Sendable {
         self.times = times
         self.now = now
         self.trace = trace
-        self.allowedHosts = allowedHosts
+        self.hosts = hosts
     }
 
     // MARK: Answering
@@ -72,10 +72,8 @@ final class ServedApp: Sendable {
     private func answer(_ request: Request) async -> Response {
         // Another site's page whose name was pointed at this machine (DNS rebinding) sends
         // its own name as the Host: refused before anything else is read.
-        if let allowedHosts {
-            guard let host = request.head.authority, allowedHosts.contains(host.lowercased()) else {
-                return Responses.text(.forbidden, "This server answers only to \(allowedHosts.sorted().joined(separator: ", ")).\n")
-            }
+        guard hosts.allows(request.head.authority) else {
+            return Responses.text(.forbidden, "This server answers only to \(hosts.described) (regions-serve --allow-host adds a name).\n")
         }
         guard request.uri.path.utf8.count <= 2_048, (request.uri.query?.utf8.count ?? 0) <= 2_048 else {
             return Responses.text(.uriTooLong, "The address is too long.\n")

@@ -18,7 +18,13 @@ public enum Serving {
         if let directory = command.export {
             return try export(command, to: directory, context)
         }
-        let address = ListenAddress.parse(command.bind)!
+        let address = ListenAddress.resolve(command.bind)!
+        // Checked before anything is said or opened: a warning about what an address exposes
+        // is no use when the server cannot listen there.
+        if !address.isLoopback, !address.isWildcard,
+           !MachineIdentity.interfaceAddresses().contains(HostCheck.addressLiteral(address.hostLiteral) ?? address.hostLiteral) {
+            throw ToolError(.unavailable, "cannot listen on \(address.url(port: command.port)): \(address.text) is not an address of this machine")
+        }
         context.network.loadInBackground()
         defer { context.network.awaitLoading() }
         let refresher = Refresher(
@@ -39,10 +45,10 @@ public enum Serving {
         let retry = RetryPolicy.from(environment: context.environment, maxAttempts: 3)
         let (parallel, utc, port) = (command.parallel, command.utc, command.port)
         let server = PageServer(
-            address: address, port: port,
-            makeApp: { allowedHosts in
+            address: address, port: port, allowedHosts: command.allowHost,
+            makeApp: { hosts in
                 try ServedApp(
-                    store: store, cache: cache, refresher: refresher, formToken: newToken(), allowedHosts: allowedHosts, downloads: parallel,
+                    store: store, cache: cache, refresher: refresher, formToken: newToken(), hosts: hosts, downloads: parallel,
                     photoLimits: DownloadLimits(maxBytes: 32 << 20, seconds: 300), thumbnailLimits: .thumbnail, network: context.network, retry: retry,
                     times: utc ? .utc : .local, now: context.now, trace: context.tracer)
             },

@@ -447,7 +447,7 @@ import Testing
         let missing = try Tools.run("regions-serve", ["--db", setup.scratch.file("none.db"), "--port", "0"], environment: keyless)
         #expect(missing.status == 66 && missing.stderr.hasPrefix("regions-serve: no database at"))
         #expect(!FileManager.default.fileExists(atPath: setup.scratch.file("none.db")))
-        let bad = try Tools.run("regions-serve", ["--db", setup.db, "--bind", "example.com"], environment: setup.environment)
+        let bad = try Tools.run("regions-serve", ["--db", setup.db, "--bind", "example.invalid"], environment: setup.environment)
         #expect(bad.status == 64 && bad.stderr.contains("--bind"))
     }
 
@@ -477,11 +477,67 @@ import Testing
         #expect(names.allSatisfy { !$0.contains("tmp") }, "\(names)")
     }
 
-    @Test func listeningBeyondThisMachineIsSaidOnStderr() throws {
-        let setup = try Setup(["--bind", "0.0.0.0"])
+    /// Bound to every address, the server still answers only to this machine's names and
+    /// addresses and to --allow-host's: a page on another site whose name now points here
+    /// (DNS rebinding) can neither read a page, and so the form token, nor delete a photo.
+    /// Regression: a wildcard bind accepted any Host.
+    @Test func boundToEveryAddressItAnswersOnlyToThisMachinesNames() throws {
+        let setup = try Setup(["--bind", "0.0.0.0", "--allow-host", "photos.home.arpa"])
         #expect(setup.server.url.hasPrefix("http://0.0.0.0:"))
+        let port = setup.server.port
+        let regionID = setup.top[0]["region_id"] as! String
+        let id = try setup.regionsTop(["--region", regionID, "--limit", "1"])[0]["id"] as! String
+        let token = try #require(Self.token(in: try setup.get("/photos/\(id)").text))
+
+        let rebound = try setup.get("/photos/\(id)", headers: ["Host": "evil.example:\(port)"])
+        #expect(rebound.status == 403)
+        #expect(Self.token(in: rebound.text) == nil)
+        #expect(rebound.text.hasPrefix("This server answers only to "))
+        let deleting = try setup.post("/photos/\(id)/delete", form: "token=\(token)", headers: ["Host": "evil.example:\(port)"])
+        #expect(deleting.status == 403)
+        #expect(try setup.regionsTop(["--region", regionID, "--limit", "1"])[0]["id"] as? String == id, "the photo is still there")
+        for host in ["evil.example", "127.0.0.1.evil.example:\(port)", "localhost:\(port + 1)", "", "[::1", "localhost:99999"] {
+            #expect(try setup.get("/", headers: ["Host": host]).status == 403, "\(host)")
+        }
+
+        // This machine's own names and addresses, with the port; the names given, with any.
+        let hostname = try Tools.run("/bin/hostname", [], environment: setup.environment).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        var accepted = ["127.0.0.1:\(port)", "localhost:\(port)", "LOCALHOST.:\(port)", "0.0.0.0:\(port)", "\(hostname):\(port)",
+                        "photos.home.arpa", "photos.home.arpa:443", "Photos.Home.Arpa."]
+        let addresses = try Tools.run("/bin/hostname", ["-I"], environment: setup.environment).stdout.split(separator: " ").map(String.init)
+            .filter { !$0.contains(":") && !$0.hasPrefix("\n") }
+        accepted += addresses.map { "\($0):\(port)" }
+        for host in accepted {
+            #expect(try setup.get("/", headers: ["Host": host]).status == 200, "\(host)")
+        }
+        // Reached through one of the machine's addresses, as another machine would.
+        if let address = addresses.first {
+            let outside = try HTTPExchange.request("http://\(address):\(port)/", scratch: setup.scratch)
+            #expect(outside.status == 200)
+        }
         let stderr = setup.server.stop().stderr
         #expect(stderr.contains("regions-serve: listening on 0.0.0.0, not only on this machine: anyone who can reach it may browse the photos"))
+    }
+
+    /// --bind takes a name of this machine's (it listens on the address the name resolves to,
+    /// and answers to the name); an address that is not this machine's fails before anything
+    /// is said about what it would expose; a name that resolves to nothing is a usage error.
+    @Test func bindTakesThisMachinesNamesAndRefusesOtherAddressesFirst() throws {
+        let setup = try Setup(["--bind", "localhost"])
+        #expect(setup.server.url == "http://localhost:\(setup.server.port)/")
+        #expect(try setup.get("/").status == 200)
+        #expect(try setup.get("/", headers: ["Host": "127.0.0.1:\(setup.server.port)"]).status == 200)
+        #expect(try setup.get("/", headers: ["Host": "evil.example:\(setup.server.port)"]).status == 403)
+        #expect(!setup.server.stop().stderr.contains("not only on this machine"))
+
+        let elsewhere = try Tools.run("regions-serve", ["--db", setup.db, "--port", "0", "--bind", "10.99.99.99"], environment: setup.environment)
+        #expect(elsewhere.status == 69)
+        #expect(elsewhere.stderr == "regions-serve: cannot listen on http://10.99.99.99:0/: 10.99.99.99 is not an address of this machine\n")
+        let unknown = try Tools.run("regions-serve", ["--db", setup.db, "--port", "0", "--bind", "no-such-host.invalid"], environment: setup.environment)
+        #expect(unknown.status == 64)
+        #expect(unknown.stderr.contains("--bind: 'no-such-host.invalid' is neither an IP address nor a name that resolves to one"))
+        let badName = try Tools.run("regions-serve", ["--db", setup.db, "--port", "0", "--allow-host", "https://x.example/"], environment: setup.environment)
+        #expect(badName.status == 64 && badName.stderr.contains("--allow-host: 'https://x.example/' is not a host name"))
     }
 }
 

@@ -32,9 +32,12 @@ public struct RegionsServe: ToolCommand {
 
             The first line on standard output is the server's address; it serves until SIGINT \
             (Ctrl-C) or SIGTERM, then finishes the requests under way and stops. It listens on \
-            127.0.0.1 only, unless --bind names another address, which it then says on stderr. \
-            It answers only requests that name it as their Host (a foreign page cannot reach it \
-            through a name of its own), and acts only on forms from its own pages.
+            127.0.0.1 only, unless --bind names another address (or a name of this machine's), \
+            which it then says on stderr. Whatever the address, it answers only requests that \
+            name it as their Host: the address it listens on, localhost on loopback, and, when it \
+            listens beyond this machine, the machine's own addresses and host name, and the names \
+            given with --allow-host; so a foreign page cannot reach it through a name of its own \
+            (DNS rebinding). It acts only on forms from its own pages.
 
             The filters keep working beside it: cron can load new photos while it serves, and a \
             page shows them when loaded again.
@@ -49,6 +52,7 @@ public struct RegionsServe: ToolCommand {
               regions-serve --port 0                # any free port
               regions-serve --db demo-out/topregions.db --cache-dir demo-out/photos
               regions-serve --bind 192.168.1.20 --port 8080   # for the other machines of a home network
+              regions-serve --bind 0.0.0.0 --allow-host photos.home.arpa   # every address, and a name in the local DNS
               regions-serve --export site/          # the same pages as files; open site/top-regions.html
             """,
         version: toolkitVersion)
@@ -69,6 +73,11 @@ public struct RegionsServe: ToolCommand {
         "The address to listen on (default: 127.0.0.1, this machine only). Another address lets other machines browse, and delete photos.",
         valueName: "address"))
     public var bind = "127.0.0.1"
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Also answer requests that name this host (a name in your network's DNS, a reverse proxy's), with any port; repeat for several. Other names are refused, as a page of another site whose name was pointed here would send its own.",
+        valueName: "name"))
+    public var allowHost: [String] = []
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Download at most this many thumbnails at once.", valueName: "n"))
     public var parallel = 4
@@ -106,8 +115,11 @@ public struct RegionsServe: ToolCommand {
     public func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard (1...16).contains(parallel) else { throw ValidationError("--parallel must be between 1 and 16") }
-        guard ListenAddress.parse(bind) != nil else {
-            throw ValidationError("--bind: '\(bind)' is not an IP address of this machine's (e.g. 127.0.0.1, ::1, 0.0.0.0)")
+        guard ListenAddress.resolve(bind) != nil else {
+            throw ValidationError("--bind: '\(bind)' is neither an IP address nor a name that resolves to one (e.g. 127.0.0.1, ::1, 0.0.0.0, localhost)")
+        }
+        for name in allowHost where !ListenAddress.isHostName(name) && ListenAddress.parse(name) == nil {
+            throw ValidationError("--allow-host: '\(name)' is not a host name or an IP address (give it without a scheme or port, e.g. photos.home.arpa)")
         }
         if export == "" { throw ValidationError("--export: the path is empty") }
         if apiKeyFile == "" { throw ValidationError("--api-key-file: the path is empty") }

@@ -1,14 +1,18 @@
 import Foundation
 
-/// An address to listen on, as `--bind` gives it.
+/// An address to listen on, as `--bind` gives it: an IP address, or a host name that resolves
+/// to one (`localhost`).
 public struct ListenAddress: Sendable {
-    /// As given (`127.0.0.1`, `::1`).
+    /// The IP address listened on, as given or as the name resolved (`127.0.0.1`, `::1`).
     public var text: String
+    /// The host name given, when `--bind` named one.
+    public var name: String?
     public var isLoopback: Bool
     /// 0.0.0.0 or ::: every address of the machine.
     public var isWildcard: Bool
     public var isIPv6: Bool
 
+    /// An IP address; nil for anything else.
     public static func parse(_ text: String) -> ListenAddress? {
         var v4 = in_addr()
         if inet_pton(AF_INET, text, &v4) == 1 {
@@ -24,20 +28,58 @@ public struct ListenAddress: Sendable {
         return nil
     }
 
-    /// The Host header values a browser sends for this address and `port`: the address
-    /// itself, and `localhost` for a loopback one. Nil for a wildcard (any name may lead here).
-    public func hosts(port: Int) -> Set<String>? {
-        guard !isWildcard else { return nil }
-        let literal = isIPv6 ? "[\(text.lowercased())]" : text
-        var names = [literal]
-        if isLoopback { names.append("localhost") }
-        var hosts = Set(names.map { "\($0):\(port)" })
-        if port == 80 { hosts.formUnion(names) }
-        return hosts
+    /// An IP address, or a host name and the first address it resolves to (IPv4 first, as
+    /// most names that lead to a machine have one); nil when it is neither.
+    public static func resolve(_ text: String) -> ListenAddress? {
+        if let address = parse(text) { return address }
+        guard isHostName(text) else { return nil }
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var result: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(text, nil, &hints, &result) == 0, let result else { return nil }
+        defer { freeaddrinfo(result) }
+        var found: [ListenAddress] = []
+        var next: UnsafeMutablePointer<addrinfo>? = result
+        while let entry = next {
+            defer { next = entry.pointee.ai_next }
+            var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+            guard let address = entry.pointee.ai_addr else { continue }
+            let written: UnsafePointer<CChar>?
+            switch entry.pointee.ai_family {
+            case AF_INET:
+                written = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { socket in
+                    var raw = socket.pointee.sin_addr
+                    return inet_ntop(AF_INET, &raw, &buffer, socklen_t(buffer.count))
+                }
+            case AF_INET6:
+                written = address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { socket in
+                    var raw = socket.pointee.sin6_addr
+                    return inet_ntop(AF_INET6, &raw, &buffer, socklen_t(buffer.count))
+                }
+            default:
+                written = nil
+            }
+            if let written, var address = parse(String(cString: written)) {
+                address.name = text
+                found.append(address)
+            }
+        }
+        return found.first { !$0.isIPv6 } ?? found.first
     }
 
-    /// The address in a URL.
+    /// Letters, digits, '-' and '.', as DNS names are written (no port, no path).
+    public static func isHostName(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.count <= 253 && !text.hasPrefix("-") && !text.hasPrefix(".")
+            && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || $0 == 0x2D || $0 == 0x2E }
+    }
+
+    /// The address as a Host header writes it: IPv6 in brackets, lowercased.
+    public var hostLiteral: String {
+        isIPv6 ? "[\(text.lowercased())]" : text
+    }
+
+    /// The address in a URL: the name given, else the address.
     public func url(port: Int) -> String {
-        "http://\(isIPv6 ? "[\(text)]" : text):\(port)/"
+        "http://\(name ?? hostLiteral):\(port)/"
     }
 }
