@@ -147,9 +147,9 @@ struct MachineIdentity: Sendable {
             guard let address = interface.pointee.ifa_addr else { continue }
             switch Int32(address.pointee.sa_family) {
             case AF_INET:
-                address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { addresses.insert(text($0.pointee.sin_addr)) }
+                _ = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { addresses.insert(text($0.pointee.sin_addr)) }
             case AF_INET6:
-                address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { addresses.insert("[" + text($0.pointee.sin6_addr) + "]") }
+                _ = address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { addresses.insert("[" + text($0.pointee.sin6_addr) + "]") }
             default:
                 continue
             }

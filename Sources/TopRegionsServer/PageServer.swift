@@ -73,6 +73,7 @@ struct PageServer {
             throw ToolError(.unavailable, "cannot listen on \(address.url(port: port))")
         }
         await app.get()?.blocking.shutdown()
+        app.get()?.views.close()
     }
 
     /// Why the server could not listen, in words.

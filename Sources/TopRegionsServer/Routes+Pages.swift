@@ -9,13 +9,16 @@ import TopRegionsSupport
 /// and one photo. Lists are paged at 30 (`Paging.size`); the counts and the map cover the
 /// whole list.
 extension ServedApp {
-    func get(_ segments: [String], query: [(String, String)]) async throws -> Response {
+    func get(_ segments: [String], query: [(String, String)], fromThisSite: Bool) async throws -> Response {
         switch segments.count {
         case 0:
             return try await topRegions()
         case 1 where segments[0] == "all":
             return try await list(.all, listing: .all(stored: 0), query: query)
         case 1 where segments[0] == "recents":
+            // The views waiting to be written, when the database lets them be at once.
+            let views = self.views
+            _ = try await blocking.run { views.flushIfFree() }
             return try await list(.recents, listing: .recents, query: query)
         case 1 where segments[0] == "search":
             return try await search(query)
@@ -28,7 +31,7 @@ extension ServedApp {
         case 2 where segments[0] == "photos" && segments[1].hasSuffix(".jpg"):
             return try await fullImage(try photoID(String(segments[1].dropLast(4))))
         case 2 where segments[0] == "photos":
-            return try await photoPage(try photoID(segments[1]))
+            return try await photoPage(try photoID(segments[1]), recordsView: fromThisSite)
         case 2 where segments[0] == "thumbs" && segments[1].hasSuffix(".jpg"):
             return try await thumbnail(try photoID(String(segments[1].dropLast(4))))
         default:
@@ -164,13 +167,16 @@ extension ServedApp {
         return Responses.page(page)
     }
 
-    func photoPage(_ photoID: String) async throws -> Response {
-        let queries = self.queries, writer = self.writer, site = self.site, times = self.times, now = self.now
+    /// A photo's page. Viewing it is what Recents lists (unless another site's page led here):
+    /// the view is handed to `views` and written beside the answer, which never waits for it.
+    func photoPage(_ photoID: String, recordsView: Bool) async throws -> Response {
+        let queries = self.queries, views = self.views, site = self.site, times = self.times, now = self.now
         let page: [UInt8]? = try await blocking.run {
             guard var photo = try queries.photo(id: photoID) else { return nil }
-            // Viewing a photo is what Recents lists.
-            try writer.recordViews([photoID], now: Int64(now()))
-            photo.viewedAt = Int64(now())
+            if recordsView {
+                views.record(photoID, at: Int64(now()))
+                photo.viewedAt = Int64(now())
+            }
             let places = try photo.record.regionID.map { try queries.places(inRegion: $0) } ?? []
             return HTMLPage.photo(
                 photo, site: site, formatTime: { times.string($0) },

@@ -22,6 +22,8 @@ final class ServedApp: Sendable {
     let thumbnails: ThumbnailService
     let photos: PhotoService
     let refresher: Refresher
+    /// Views for Recents, written beside the pages, never in their way.
+    let views: ViewRecorder
     /// Each list's count, drawn map (tens to hundreds of KB for a big region) and a search's
     /// matches, until the database changes; the 64 last used.
     let maps = ComputedOnce<ListSummary>(capacity: 64)
@@ -39,7 +41,7 @@ final class ServedApp: Sendable {
     init(
         store: Store, cache: PhotoCache, refresher: Refresher, formToken: String, hosts: HostCheck, downloads: Int,
         photoLimits: DownloadLimits, thumbnailLimits: DownloadLimits, network: Network, retry: RetryPolicy, times: TimeFormat,
-        now: @escaping @Sendable () -> Double, trace: (@Sendable (String) -> Void)?
+        now: @escaping @Sendable () -> Double, note: @escaping @Sendable (String) -> Void, trace: (@Sendable (String) -> Void)?
     ) throws {
         self.store = store
         queries = Queries(store: store)
@@ -47,6 +49,7 @@ final class ServedApp: Sendable {
         site = .served(formToken: formToken)
         self.cache = cache
         self.refresher = refresher
+        views = try ViewRecorder(store: store, note: note)
         // Reads, writes and downloads each hold a thread while they work.
         blocking = BlockingWork(threads: 4 + 2 * downloads)
         thumbnails = try ThumbnailService(store: store, workers: downloads, limits: thumbnailLimits, network: network, retry: retry, now: now, trace: trace)
@@ -85,7 +88,7 @@ final class ServedApp: Sendable {
         do {
             switch request.method {
             case .get, .head:
-                return try await get(segments, query: query)
+                return try await get(segments, query: query, fromThisSite: Self.isFromThisSite(request))
             case .post:
                 return try await post(segments, request: request)
             default:
@@ -103,6 +106,14 @@ final class ServedApp: Sendable {
             return Responses.page(
                 HTMLPage.message(title: "Something failed", text: HTMLPage.escape(failure.message), site: site), status: .internalServerError)
         }
+    }
+
+    /// Whether the request came from this server's own pages, a bookmark or a typed address,
+    /// as far as the browser says (`Sec-Fetch-Site`; a client that does not say is believed):
+    /// not from another site's page (a link, an `<img>`).
+    static func isFromThisSite(_ request: Request) -> Bool {
+        guard let site = request.headers[HTTPField.Name("Sec-Fetch-Site")!] else { return true }
+        return site == "same-origin" || site == "none"
     }
 
     /// The path's segments, each percent-decoded; nil when one does not decode (or names a

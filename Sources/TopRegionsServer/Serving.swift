@@ -50,7 +50,7 @@ public enum Serving {
                 try ServedApp(
                     store: store, cache: cache, refresher: refresher, formToken: newToken(), hosts: hosts, downloads: parallel,
                     photoLimits: DownloadLimits(maxBytes: 32 << 20, seconds: 300), thumbnailLimits: .thumbnail, network: context.network, retry: retry,
-                    times: utc ? .utc : .local, now: context.now, trace: context.tracer)
+                    times: utc ? .utc : .local, now: context.now, note: { context.note($0) }, trace: context.tracer)
             },
             announce: { url in
                 context.standardOutput.line(url)

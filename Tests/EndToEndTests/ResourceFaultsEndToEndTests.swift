@@ -238,3 +238,33 @@ func sqlite(_ db: String, _ sql: String) throws -> String {
         #expect(!names.contains { $0.hasPrefix(".tmp-") })
     }
 }
+
+extension ResourceFaultsEndToEndTests {
+    /// The database on a full disk: every photo page is still served (a view is not something
+    /// a page needs written), and stderr says once that views are not recorded for now.
+    /// Regression: most photo pages answered 500.
+    @Test func aFullDiskLeavesEveryPhotoPageServed() throws {
+        let setup = try ServeEndToEndTests.Setup()
+        guard let disk = SmallDisk(setup.scratch, size: "8m") else {
+            print("skipped: cannot mount a tmpfs here")
+            return
+        }
+        setup.server.stop()
+        let db = disk.path + "/photos.db"
+        try FileManager.default.copyItem(atPath: setup.db, toPath: db)
+        let regionID = setup.top[0]["region_id"] as! String
+        let ids = try setup.regionsTop(["--region", regionID, "--limit", "10"]).map { $0["id"] as! String }
+        let server = try ServerProcess(["--db", db, "--cache-dir", setup.cache, "--port", "0"], environment: setup.environment, scratch: setup.scratch)
+        // Everything left on the disk taken.
+        _ = try Tools.run("/bin/dd", ["if=/dev/zero", "of=\(disk.path)/filler", "bs=64k"], environment: setup.environment)
+        for id in ids {
+            let page = try HTTPExchange.request(server.base + "/photos/\(id)", scratch: setup.scratch)
+            #expect(page.status == 200, "\(id): \(page.status)")
+        }
+        #expect(try HTTPExchange.request(server.base + "/recents", scratch: setup.scratch).status == 200)
+        let (status, stderr) = server.stop()
+        #expect(status == 0)
+        let said = stderr.split(separator: "\n").filter { $0.contains("not recorded for Recents") }
+        #expect(said.first == "regions-serve: photo views are not recorded for Recents for now (cannot write the database: the disk is full); pages are served as before", "\(stderr)")
+    }
+}

@@ -200,14 +200,47 @@ import Testing
         }
         #expect(try setup.imageRequests() == ids.reversed().map { "\($0)_b" }, "each photo downloaded once")
         #expect(try FileManager.default.contentsOfDirectory(atPath: setup.cache).filter { $0.hasSuffix(".jpg") }.count == 2)
-        // The latest viewed first, in Recents here and for regions-top.
-        #expect(try setup.regionsTop(["--recents"]).map { $0["id"] as! String } == ids)
+        // The latest viewed first, in Recents here and then for regions-top (views are written
+        // beside the pages: Recents writes those still waiting first).
         let recents = try setup.get("/recents")
         #expect(Self.attributes("id", in: recents.text).filter { $0.hasPrefix("photo-") }.map { String($0.dropFirst(6)) } == ids)
+        #expect(try setup.regionsTop(["--recents"]).map { $0["id"] as! String } == ids)
         // photo-cache finds it cached: no download.
         let cached = try Tools.run("photo-cache", ["--db", setup.db, "--cache-dir", setup.cache, "--path", ids[0]], environment: setup.environment)
         #expect(cached.status == 0)
         #expect(try setup.imageRequests().count == 2)
+    }
+
+    /// While another process holds the database's write lock (a cron load's transaction),
+    /// photo pages and lists answer without waiting for it: a view is written beside the
+    /// answer, once the lock is free, in the order viewed. A view from another site's page
+    /// (a link, an <img>) is not recorded. Regression: each photo page waited for the lock (up
+    /// to the 60 s busy timeout) and held a worker meanwhile, stalling every other page.
+    @Test func pagesNeverWaitForAnotherProcessesWrite() throws {
+        let setup = try Setup()
+        let regionID = setup.top[0]["region_id"] as! String
+        let ids = try setup.regionsTop(["--region", regionID, "--limit", "12"]).map { $0["id"] as! String }
+        let crossSite = try setup.regionsTop(["--region", regionID, "--limit", "13"]).map { $0["id"] as! String }[12]
+        let lock = try LockHolder(setup.db)
+        // More photo pages at once than the server has threads; then the lists.
+        let urls = ids.map { "'\(setup.server.base)/photos/\($0)'" }
+        let views = try Tools.shell(
+            urls.map { "curl -s --max-time 20 -o /dev/null -w '%{http_code}\\n' \($0) &" }.joined(separator: "\n") + "\nwait",
+            environment: setup.environment)
+        #expect(views.stdout.split(separator: "\n").sorted() == Array(repeating: "200", count: 12), "\(views.stdout) \(views.stderr)")
+        for path in ["/", "/all", "/regions/\(regionID)", "/recents"] {
+            #expect(try setup.get(path).status == 200, "\(path)")
+        }
+        #expect(try setup.get("/photos/\(crossSite)", headers: ["Sec-Fetch-Site": "cross-site"]).status == 200)
+        lock.release()
+
+        // One at a time, so the order viewed is known; the twelve above are all there.
+        for id in ids.prefix(3).reversed() { #expect(try setup.get("/photos/\(id)").status == 200) }
+        let recents = try setup.get("/recents")
+        let listed = Self.attributes("id", in: recents.text).filter { $0.hasPrefix("photo-") }.map { String($0.dropFirst(6)) }
+        #expect(Array(listed.prefix(3)) == Array(ids.prefix(3)))
+        #expect(Set(listed) == Set(ids), "every view recorded, none from the other site")
+        #expect(try setup.regionsTop(["--recents"]).map { $0["id"] as! String } == listed)
     }
 
     @Test func theServedPhotosStayWithinTheCachesCapHoweverLongItServes() throws {

@@ -10,27 +10,34 @@ The three questions, each side's own page for it:
 - a search of a common word: ours `/search?q=WORD`; Datasette's `?_search=WORD` on the photo
   table (its full-text search over the same FTS5 index).
 
+Then the same server's pages while regions-load loads 200k new photos into its database (a
+cron refresh beside people browsing): the p99 of a mix of pages (top, region, All, search,
+photo pages, which record views) during the load against the p99 of the same mix without it.
+
 Then, at 1M photos (not with --quick): the 99th percentile of ours for the top page and for
 random pages of the region closest to 15,000 photos, and the server's RSS after all of it
 (tens of thousands of requests).
 """
 
+import json
 import os
 import random
 import re
+import signal
 import socket
 import subprocess
 import time
 import urllib.request
 
 import bench_html
-from bench_files import sqlite_rows, sqlite_value
+from bench_files import copy_database, sqlite_rows, sqlite_value
 from bench_results import Row, Stat, count_label
 from bench_runner import BenchError, Runner, check, log
 
 SERVE_AT_LEAST = 20  # × Datasette's requests/s, each question
 SERVE_P99_AT_MOST_MS = 20  # at 1M photos: the top page, any page of a 15,000-photo region
 SERVE_RSS_AT_MOST_MB = 64  # after 10,000 requests and more
+SERVE_UNDER_LOAD_AT_MOST = 3  # × the p99 of the same pages without a concurrent load
 CONNECTIONS = 16
 
 
@@ -81,12 +88,34 @@ class Server:
         Runner.live.discard(self.process)
 
 
+def wrk_argv(url, seconds, script=None):
+    argv = ["wrk", "-t2", f"-c{CONNECTIONS}", f"-d{seconds}s", "--latency", "--timeout", "300s"]
+    return argv + (["-s", script] if script else []) + [url]
+
+
 def wrk(url, seconds, script=None):
     """(requests/s, p50 ms, p99 ms, requests, non-2xx) of wrk loading url."""
-    argv = ["wrk", "-t2", f"-c{CONNECTIONS}", f"-d{seconds}s", "--latency", "--timeout", "300s"]
-    if script:
-        argv += ["-s", script]
-    out = subprocess.run(argv + [url], capture_output=True, text=True, check=True).stdout
+    return wrk_results(subprocess.run(wrk_argv(url, seconds, script), capture_output=True, text=True, check=True).stdout, url)
+
+
+def wrk_while(url, script, command):
+    """wrk_results of wrk loading url for as long as command runs (wrk stops on SIGINT and
+    prints what it measured), and command's seconds."""
+    loading = subprocess.Popen(wrk_argv(url, 600, script), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    Runner.live.add(loading)
+    try:
+        time.sleep(0.5)  # wrk's connections open before the command starts
+        started = time.perf_counter()
+        subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        seconds = time.perf_counter() - started
+        loading.send_signal(signal.SIGINT)
+        out = loading.communicate(timeout=300)[0]
+    finally:
+        Runner.live.discard(loading)
+    return wrk_results(out, url), seconds
+
+
+def wrk_results(out, url):
     def millis(label):
         match = re.search(rf"^\s+{label}%\s+([\d.]+)(us|ms|s)\s*$", out, re.M)
         if not match:
@@ -160,6 +189,7 @@ def case_serve(ctx, html_database, search_candidates):
         theirs.stop()
         rss = ours.rss_mb()
         ours.stop()
+    serve_beside_a_load(ctx, database, word)
     if ctx.quick:
         return
 
@@ -188,3 +218,61 @@ def case_serve(ctx, html_database, search_candidates):
                f"{worst_page:.1f} ms", worst_page < SERVE_P99_AT_MOST_MS)
     ctx.budget(f"serve RSS after {requests:,} requests", f"under {SERVE_RSS_AT_MOST_MB} MB", f"{rss:.0f} MB",
                rss < SERVE_RSS_AT_MOST_MB)
+
+
+def shifted_records(source, destination, offset):
+    """source's records under new ids (each id plus offset): new photos for a database that
+    holds source's."""
+    with open(source, encoding="utf-8") as records, open(destination, "w", encoding="utf-8") as out:
+        for line in records:
+            record = json.loads(line)
+            record["id"] = str(int(record["id"]) + offset)
+            out.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
+
+
+def serve_beside_a_load(ctx, database, word):
+    """The p99 of a mix of pages while regions-load loads 200k new photos into the served
+    database, against the p99 of the same mix without it, alternately."""
+    served = ctx.path("serve-beside-load.db")
+    copy_database(database, served)
+    photos = [row[0] for row in sqlite_rows(served, "SELECT id FROM photo ORDER BY rowid LIMIT 40")]
+    paths = ["/", f"/regions/{bench_html.REGION_ID}", "/all", f"/search?q={word}", "/recents"] + [f"/photos/{id}" for id in photos]
+    script = ctx.path("mixed-pages.lua")
+    with open(script, "w", encoding="utf-8") as lua:
+        lua.write("paths = {" + ", ".join(f'"{path}"' for path in paths) + "}\ncounter = 0\n"
+                  "request = function()\n  counter = counter + 1\n"
+                  "  return wrk.format(nil, paths[(counter % #paths) + 1])\nend\n")
+    rounds = 1 if ctx.quick else 2
+    server = Server([ctx.tool("regions-serve"), "--db", served, "--port", "0", "-q", "--cache-dir", ctx.path("serve-cache")])
+    quiet, loaded, load_seconds = [], [], []
+    try:
+        for round in range(rounds):
+            batch = ctx.path(f"serve-load-{round}.ndjson")
+            shifted_records(ctx.records(200_000), batch, (round + 1) * 10_000_000_000)
+            # The same mix for as long as a load takes, with and without one.
+            during, seconds = wrk_while(server.url + "/", script, [ctx.tool("regions-load"), "-q", "--db", served, batch])
+            without = wrk(server.url + "/", max(2, round_up(seconds)), script=script)
+            loaded.append(during)
+            quiet.append(without)
+            load_seconds.append(seconds)
+            os.remove(batch)
+        stored = sqlite_value(served, "SELECT COUNT(*) FROM photo")
+        check(stored == 200_000 + bench_html.REGION_PHOTOS + rounds * 200_000, f"serve beside a load: {stored} photos stored")
+        for run in quiet + loaded:
+            check(run[4] == 0, f"serve beside a load: {run[4]} answers were not 2xx")
+    finally:
+        server.stop()
+    ctx.add(Row("serve beside load p99", f"pages (top, region, All, search, Recents, photo pages) while 200k photos load "
+                f"({joined_seconds(load_seconds)} s), 16 connections", "ms", Stat([r[2] for r in loaded]),
+                "the same pages, no load", Stat([r[2] for r in quiet])))
+    ratio = max(r[2] for r in loaded) / max(min(r[2] for r in quiet), 0.001)
+    ctx.budget("serve p99 beside a 200k load", f"within {SERVE_UNDER_LOAD_AT_MOST}× the p99 without it", f"{ratio:.1f}×",
+               ratio <= SERVE_UNDER_LOAD_AT_MOST)
+
+
+def round_up(seconds):
+    return int(seconds) + (0 if seconds == int(seconds) else 1)
+
+
+def joined_seconds(values):
+    return "/".join(f"{value:.1f}" for value in values)

@@ -86,14 +86,17 @@ extension PhotoWriter {
     /// one first).
     public func recordViews(_ ids: [String], now: Int64) throws {
         guard !ids.isEmpty else { return }
-        try store.write { db in
-            var next = try Int64.fetchOne(db, sql: "SELECT value FROM store_state WHERE key = 'view_seq'") ?? 0
-            for id in ids {
-                next += 1
-                try db.execute(sql: "UPDATE photo SET viewed_at = ?, view_seq = ? WHERE id = ?", arguments: [now, next, id])
-            }
-            try db.execute(sql: "INSERT OR REPLACE INTO store_state (key, value) VALUES ('view_seq', ?)", arguments: [next])
+        try store.write { db in try Self.recordViews(ids.map { ($0, now) }, db) }
+    }
+
+    /// Records views, each at its time, in this order, in the transaction under way.
+    static func recordViews(_ views: [(id: String, at: Int64)], _ db: Database) throws {
+        var next = try Int64.fetchOne(db, sql: "SELECT value FROM store_state WHERE key = 'view_seq'") ?? 0
+        for view in views {
+            next += 1
+            try db.execute(sql: "UPDATE photo SET viewed_at = ?, view_seq = ? WHERE id = ?", arguments: [view.at, next, view.id])
         }
+        try db.execute(sql: "INSERT OR REPLACE INTO store_state (key, value) VALUES ('view_seq', ?)", arguments: [next])
     }
 
     /// One scan of `photo` (NOT IN builds a set once), not one per photographer.

@@ -296,6 +296,24 @@ public final class Store: Sendable {
         }
     }
 
+    /// A writing connection of its own, beside the store's, that never waits for the write
+    /// lock (SQLITE_BUSY at once): for writes that are tried again later rather than waited
+    /// for (`ViewRecorder`). Its errors say what `failure(describing:)` says.
+    package func separateWriter() throws -> DatabaseQueue {
+        guard !isReadOnly else { throw Failure(.internalError, "the database \(path) is open read-only") }
+        var configuration = Self.configuration()
+        configuration.busyMode = .immediateError
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA temp_store = MEMORY")
+            try Self.keepWALFiles(db)
+        }
+        do {
+            return try DatabaseQueue(path: realPath, configuration: configuration)
+        } catch {
+            throw failure(describing: error)
+        }
+    }
+
     /// Where the database lives: `--db`, else `TOPREGIONS_DB`, else the XDG data directory
     /// (`$XDG_DATA_HOME/topregions/topregions.db`, by default under ~/.local/share).
     public static func resolvePath(option: String?, environment: [String: String]) throws -> String {

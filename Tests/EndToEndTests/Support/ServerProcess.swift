@@ -73,7 +73,8 @@ struct HTTPExchange {
             try? FileManager.default.removeItem(atPath: bodyPath)
             try? FileManager.default.removeItem(atPath: headersPath)
         }
-        var arguments = ["-sS", "--path-as-is", "-o", bodyPath, "-D", headersPath, "-w", "%{http_code}", "-X", method]
+        // --max-time: a server that hangs fails the test instead of holding the suite up.
+        var arguments = ["-sS", "--max-time", "60", "--path-as-is", "-o", bodyPath, "-D", headersPath, "-w", "%{http_code}", "-X", method]
         for (name, value) in headers { arguments += ["-H", "\(name): \(value)"] }
         if let form { arguments += ["--data-binary", form] }
         let result = try Tools.run("/usr/bin/curl", arguments + [url], environment: Tools.environment(home: scratch.path))
