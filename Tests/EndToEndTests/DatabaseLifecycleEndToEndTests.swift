@@ -130,7 +130,12 @@ import Testing
             ("flickr-recent", ["--db", db, "--api-key-file", scratch.file("no-such-key")], [], noKey, 78, "flickr-recent: cannot read the API key file \(scratch.file("no-such-key"))"),
             ("flickr-recent", ["--db", db], [], key.merging(["FLICKR_API_BASE": "ftp://example.com/"]) { $1 }, 78, "flickr-recent: FLICKR_API_BASE must be an http or https URL\n"),
             ("flickr-recent", ["--db", db], [], key.merging(["FLICKR_HOURLY_LIMIT": "none"]) { $1 }, 78, "flickr-recent: FLICKR_HOURLY_LIMIT must be a positive number of calls, not 'none'\n"),
-            ("place-resolve", ["--db", db], record, noKey, 78, "place-resolve: no Flickr API key: set FLICKR_API_KEY or give --api-key-file (https://www.flickr.com/services/apps/create/)\n"),
+            ("place-resolve", ["--db", db], record, noKey, 78, """
+                place-resolve: 1 record, 0 places known, 0 looked up
+                place-resolve: no Flickr API key: set FLICKR_API_KEY or give --api-key-file (https://www.flickr.com/services/apps/create/); \
+                1 record passed on without a region (place-resolve --pending gives them one once it can look their places up)
+
+                """),
             ("place-resolve", ["--db", db], Array(#"{"id":"6","owner":"a@N01"}"#.utf8), noKey, 0, "place-resolve: 1 record, 0 places known, 0 looked up\n"),
             ("place-resolve", ["--db", db], [], key, 0, "place-resolve: 0 records, 0 places known, 0 looked up\n"),
             ("place-resolve", ["--db", db, "--pending"], [], key, 66, "place-resolve: no database at \(db) (photos get there with flickr-recent | place-resolve | regions-load)\n"),

@@ -20,26 +20,74 @@ import Testing
         }
     }
 
-    /// The crontab line of the README, run as it stands against the fake: a successful
-    /// refresh prints nothing at all, so cron mails nothing.
-    @Test func theReadmeCronLineIsSilentOnSuccess() throws {
+    /// The crontab line of the README, run as cron runs it (`/bin/sh -c`, cron's few
+    /// variables and the line's own) on a new database: it stores exactly the fake's world
+    /// and prints nothing, so cron mails nothing; and a second run an hour later too.
+    /// Regression: the line gave the key to flickr-recent alone, place-resolve stopped with
+    /// 78, and the pipeline said 0 with no photo stored.
+    @Test func theReadmeCronLineWorksAsCronRunsIt() throws {
         let readme = try String(contentsOf: Tools.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
         let cronLine = try #require(readme.split(separator: "\n").first { $0.hasPrefix("*/20 * * * *") })
-        let pipeline = try #require(cronLine.components(separatedBy: "FLICKR_API_KEY=... ").last)
-        #expect(pipeline.hasPrefix("flickr-recent"))
+        let command = cronLine.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)[5]
+            .trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "FLICKR_API_KEY=...", with: "FLICKR_API_KEY=\(FakeFlickrProcess.apiKey)")
         let setup = try NetworkEndToEndTests.Setup()
-        var env = setup.environment
-        env["TOPREGIONS_DB"] = setup.db
-        env["PATH"] = Tools.binDirectory.path + ":" + env["PATH"]!
-        let script = "set -o pipefail\n" + pipeline
-        let first = try Tools.run("/bin/bash", ["-c", script], environment: env)
+        // What cron gives a job, and the fake's address (a real crontab needs none).
+        let env = [
+            "HOME": setup.scratch.path, "LOGNAME": "root", "SHELL": "/bin/sh", "PATH": Tools.binDirectory.path + ":/usr/bin:/bin",
+            "FLICKR_API_BASE": setup.fake.apiBase, "TOPREGIONS_BACKOFF_SCALE": "0.01",
+        ]
+        let db = setup.scratch.path + "/.local/share/topregions/topregions.db"
+        let first = try Tools.run("/bin/sh", ["-c", command], environment: env)
         #expect(first.status == 0)
         #expect(first.stdout == "" && first.stderr == "", "\(first.stdout)\(first.stderr)")
-        #expect(try setup.topLines() == (try setup.truth()))
+        let top = try Tools.run("regions-top", ["--db", db, "--limit", "1000", "--format", "ndjson", "--no-refresh"], environment: setup.environment)
+        #expect(FakeFlickrProcess.truthLines(top.stdout) == (try setup.truth()))
         try setup.fake.control("/_fake/clock?advance=3600")
-        let second = try Tools.run("/bin/bash", ["-c", script], environment: env)
+        let second = try Tools.run("/bin/sh", ["-c", command], environment: env)
         #expect(second.status == 0)
         #expect(second.stdout == "" && second.stderr == "", "\(second.stdout)\(second.stderr)")
+        // Without a key, the line fails as the first stage does, and creates nothing.
+        let keyless = command.replacingOccurrences(of: "FLICKR_API_KEY=\(FakeFlickrProcess.apiKey) ", with: "")
+        var fresh = env
+        fresh["HOME"] = setup.scratch.file("elsewhere")
+        try FileManager.default.createDirectory(atPath: fresh["HOME"]!, withIntermediateDirectories: true)
+        let failed = try Tools.run("/bin/sh", ["-c", keyless], environment: fresh)
+        #expect(failed.status == 78, "\(failed.stderr)")
+        #expect(failed.stderr.hasPrefix("flickr-recent: no Flickr API key"), "\(failed.stderr)")
+        #expect(failed.stderr.hasSuffix("regions-load: the refresh failed: flickr-recent exited with status 78\n"), "\(failed.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: fresh["HOME"]! + "/.local/share/topregions/topregions.db"))
+    }
+
+    /// A pipeline in which place-resolve cannot look places up (the key given to
+    /// flickr-recent alone, as the README's line once did) loses nothing: place-resolve passes
+    /// every record on, says why with 78, regions-load stores them all, and
+    /// place-resolve --pending, given the key, gives them their regions: the counts are then
+    /// exactly the fake's. Regression: place-resolve dropped every record of a new place.
+    @Test func recordsPlaceResolveCannotResolveAreStoredAndResolvedLater() throws {
+        let setup = try NetworkEndToEndTests.Setup()
+        var env = setup.environment
+        env["FLICKR_API_KEY"] = nil
+        env["KEY"] = FakeFlickrProcess.apiKey
+        env["DB"] = setup.db
+        let run = try Tools.shell("""
+            FLICKR_API_KEY="$KEY" "$BIN/flickr-recent" -q --db "$DB" | "$BIN/place-resolve" -q --db "$DB" | "$BIN/regions-load" -q --db "$DB"
+            echo "${PIPESTATUS[*]}"
+            """, environment: env)
+        #expect(run.stdout.split(separator: "\n").last == "0 78 0", "\(run.stderr)")
+        let fetched = try setup.fake.requests(method: "flickr.photos.search").count
+        #expect(fetched > 0)
+        #expect(try setup.fake.requests(method: "flickr.places.getInfo").isEmpty)
+        let stored = try Tools.run("/usr/bin/sqlite3", [setup.db, "SELECT COUNT(*) FROM photo"], environment: env).stdout
+        let truthPhotos = try setup.truth().map { Int($0.split(separator: " | ").last!)! }.reduce(0, +)
+        #expect(Int(stored.trimmingCharacters(in: .whitespacesAndNewlines))! >= truthPhotos)
+        let said = run.stderr.split(separator: "\n")
+        #expect(said.count == 1, "\(run.stderr)")
+        #expect(said.first?.hasPrefix("place-resolve: no Flickr API key: set FLICKR_API_KEY or give --api-key-file") == true)
+        #expect(said.first?.contains(" records passed on without a region (place-resolve --pending gives them one once it can look their places up)") == true)
+
+        let pending = try Tools.run("place-resolve", ["-q", "--db", setup.db, "--pending"], environment: setup.environment)
+        #expect(pending.status == 0, "\(pending.stderr)")
+        #expect(try setup.topLines() == (try setup.truth()))
     }
 
     /// -v says what each tool does, with the key hidden.
@@ -214,7 +262,8 @@ import Testing
 
         let unknown = try Tools.run("place-resolve", ["--db", setup.db], input: Array(#"{"id":"1","owner":"a@N01","place_id":"never.seen"}"#.utf8), environment: keyless)
         #expect(unknown.status == 78)
-        #expect(unknown.stderr.hasPrefix("place-resolve: no Flickr API key: set FLICKR_API_KEY or give --api-key-file"))
+        #expect(unknown.stderr.contains("\nplace-resolve: no Flickr API key: set FLICKR_API_KEY or give --api-key-file"))
+        #expect(unknown.stdout == #"{"id":"1","owner":"a@N01","owner_name":"","title":"","description":"","place_id":"never.seen"}"# + "\n", "passed on, unresolved")
     }
 
     /// CSV cells that a spreadsheet would run as formulas stay text; numbers stay numbers.

@@ -21,8 +21,11 @@ public struct PlaceResolve: ToolCommand {
             pass through without a region, the exit status is 75, and a later run (or \
             place-resolve --pending) asks again. A failure that retrying cannot mend (an HTTP 4xx, \
             a redirect to another scheme, an answer over 1 MB) stops the lookups: the records \
-            still pass through, and the exit status is 69, as flickr-recent's would be. A refused \
-            API key stops at once with status 78.
+            still pass through, and the exit status is 69, as flickr-recent's would be. Without an \
+            API key, or with one Flickr refuses, no place is looked up: the records still pass \
+            through, with the regions the database knows, and the exit status is 78. Nothing read \
+            is ever dropped: regions-load stores what place-resolve could not resolve, and \
+            place-resolve --pending resolves it later.
 
             --pending reads no records: it looks up the places of stored photos that have no \
             region yet (for example, photos loaded while Flickr was down) and gives those photos \
@@ -126,8 +129,19 @@ public struct PlaceResolve: ToolCommand {
         if !stream.failed.isEmpty { summary += ", \(stream.failed.count) failed" }
         if input.skipBadLines { summary += ", \(Grammar.count(bad, "bad line"))" }
         context.note(summary)
-        let status = try finish(stream.stoppedBy, failed: stream.failed, context)
+        if let halted = stream.haltedBy {
+            let (status, message) = ExitStatuses.classify(halted)
+            throw Self.passedOn(ToolError(status, message), unresolved: stream.counts.unresolved)
+        }
+        if let stoppedBy = stream.stoppedBy { throw Self.passedOn(stoppedBy.toolError, unresolved: stream.counts.unresolved) }
+        let status = try finish(nil, failed: stream.failed, context)
         return status == .ok && bad > 0 ? .dataError : status
+    }
+
+    /// What stopped the lookups, and that the records went on all the same.
+    static func passedOn(_ error: ToolError, unresolved: Int) -> ToolError {
+        guard unresolved > 0 else { return error }
+        return ToolError(error.status, "\(error.message); \(Grammar.count(unresolved, "record")) passed on without a region (place-resolve --pending gives them one once it can look their places up)")
     }
 
     private func finish(_ stoppedBy: FlickrError?, failed: [String: FlickrError], _ context: ToolContext) throws -> SysExit {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Synchronization
 import TopRegionsFlickr
 import TopRegionsFormatting
@@ -27,7 +28,18 @@ public struct RegionsLoad: ToolCommand {
             Prints a summary on stderr: records read, new, updated, and skipped (already stored \
             as they are, repeated in the input, or deleted earlier).
 
+            --refresh fetches and stores what is new on Flickr in one command, the one for cron: \
+            it runs flickr-recent --since-last | place-resolve | regions-load, the tools installed \
+            beside it, on its database, with its environment (FLICKR_API_KEY reaches every \
+            stage), its -q or -v, --api-key-file, --batch-size and --prune-older-than; one refresh \
+            runs at a time on a database (a second waits for the first). It ends with the status \
+            of the first stage that failed, as set -o pipefail would, where a shell's pipeline \
+            ends with its last stage's: the photos fetched before a failure are stored all the \
+            same (place-resolve passes on what it cannot resolve, and place-resolve --pending \
+            resolves it later).
+
             Examples:
+              FLICKR_API_KEY=... regions-load -q --refresh --prune-older-than 7d   # from cron
               flickr-recent | place-resolve | regions-load
               regions-load --db photos.db saved-page.json more.ndjson
               regions-load --prune-older-than 7d --dry-run    # what would go; changes nothing
@@ -64,6 +76,14 @@ public struct RegionsLoad: ToolCommand {
     @Flag(name: .long, help: "Show what --prune-older-than, --delete and --undelete would change, and change nothing.")
     public var dryRun = false
 
+    @Flag(name: .long, help: "Fetch what is new on Flickr and store it: flickr-recent --since-last | place-resolve | regions-load in one command, ending with the first failing stage's status (for cron).")
+    public var refresh = false
+
+    @Option(name: .long, help: ArgumentHelp(
+        "With --refresh: read the Flickr API key from the first line of this file (default: $FLICKR_API_KEY).", valueName: "path"),
+        completion: .file())
+    public var apiKeyFile: String?
+
     @OptionGroup public var verbosity: VerbosityOptions
 
     @OptionGroup public var input: RecordInputOptions
@@ -76,13 +96,23 @@ public struct RegionsLoad: ToolCommand {
         .init(.ok), .init(.usage, "Usage error: a bad option, an age without its unit, an id never stored given to --delete."),
         .init(.dataError), .init(.noInput, "An input file does not exist."), .init(.software), .init(.osResource), .init(.cantCreate), .init(.ioError),
         .init(.tempFail, "The database stayed busy (another writer held it for over a minute): try again later."),
-        .init(.config, ExitStatusDoc.newerDatabase),
+        .init(.config, ExitStatusDoc.newerDatabase + " With --refresh: no API key, or one Flickr refuses."),
+        .init(.unavailable, "With --refresh: flickr-recent or place-resolve is not installed beside regions-load. Any status a refresh stage ends with, regions-load --refresh ends with too."),
     ]
 
     public init() {}
 
     public func validate() throws {
         guard batchSize > 0 else { throw ValidationError("--batch-size must be at least 1") }
+        if refresh {
+            guard input.files.isEmpty else { throw ValidationError("--refresh reads its records from Flickr; leave out the files") }
+            guard delete.isEmpty && undelete.isEmpty && !dryRun && !input.skipBadLines else {
+                throw ValidationError("--refresh runs alone (with --prune-older-than and --batch-size); run --delete, --undelete or --dry-run by themselves")
+            }
+        } else if apiKeyFile != nil {
+            throw ValidationError("--api-key-file is for --refresh (regions-load itself asks Flickr nothing)")
+        }
+        if apiKeyFile == "" { throw ValidationError("--api-key-file: the path is empty") }
         if let both = delete.first(where: undelete.contains) {
             throw ValidationError("photo \(both) is given to both --delete and --undelete")
         }
@@ -137,6 +167,7 @@ public struct RegionsLoad: ToolCommand {
     }
 
     public func execute(_ context: ToolContext) throws -> SysExit {
+        if refresh { return try runRefresh(context) }
         if dryRun {
             // A dry run only reads: no lock, no write access needed.
             let store = try database.openForReading(context)
@@ -204,5 +235,20 @@ public struct RegionsLoad: ToolCommand {
         }
         context.note(summary.joined(separator: ", "))
         return status
+    }
+
+    /// --refresh: the three stages, this tool's options passed on to the one each concerns.
+    private func runRefresh(_ context: ToolContext) throws -> SysExit {
+        let path = try Store.resolvePath(option: database.db, environment: context.environment)
+        let load = ["--batch-size", "\(batchSize)"] + (pruneOlderThan.map { ["--prune-older-than", $0.description] } ?? [])
+        let stages: [ProcessPipeline.Stage]
+        do {
+            stages = try RefreshStages.installed(
+                beside: "regions-load", path: path, verbosity: context.verbosity, apiKeyFile: apiKeyFile, recent: ["--since-last"], load: load)
+        } catch {
+            throw ToolError(.unavailable, "cannot refresh: \(error.reason)")
+        }
+        try RefreshStages.run(stages, path: path, lastOutput: STDOUT_FILENO, context)
+        return .ok
     }
 }

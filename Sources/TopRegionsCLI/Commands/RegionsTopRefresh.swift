@@ -9,9 +9,8 @@ extension RegionsTop {
     /// The refresh, run as a shell runs it.
     static let refreshPipeline = "flickr-recent | place-resolve | regions-load"
 
-    /// The key lock a refresh holds while it runs, so that one runs at a time on a database
-    /// (regions-top's when empty, regions-serve's).
-    public static let refreshLockKey = "refresh when empty"
+    /// The key lock a refresh holds while it runs (`RefreshStages.lockKey`).
+    public static let refreshLockKey = RefreshStages.lockKey
 
     /// Refreshes the database at `path`, found missing or without photos, when a Flickr key
     /// is configured; without a key (or with --no-refresh), says once how photos get there:
@@ -30,17 +29,14 @@ extension RegionsTop {
         }
         let stages = try refreshStages(path: path, context)
         // Two regions-top started at once on an empty database refresh it once: the second
-        // waits here, then finds the photos the first stored.
-        let lockFile = try Store.keyLocks(for: path)
-        let lock = try lockFile.lock(Self.refreshLockKey)
-        defer {
-            lock.unlock()
-            // A refresh that wrote nothing (no usable key, say) leaves no database: nor the
-            // lock file made for it.
-            if lockFile.createdFile && !FileManager.default.fileExists(atPath: path) { lockFile.removeIfUnused() }
+        // waits for the first's lock, then finds the photos the first stored. regions-top's
+        // standard output carries its answer only: the last stage's goes to standard error,
+        // where a person still sees it.
+        try RefreshStages.run(stages, path: path, lastOutput: STDERR_FILENO, context) {
+            guard try !Self.hasPhotos(path, context) else { return false }
+            context.note("the database has no photos yet; refreshing it from Flickr: \(Self.refreshPipeline)")
+            return true
         }
-        guard try !Self.hasPhotos(path, context) else { return true }
-        try runRefresh(stages, holding: lock, context)
         return true
     }
 
@@ -56,24 +52,6 @@ extension RegionsTop {
             return try RefreshStages.installed(beside: "regions-top", path: path, verbosity: context.verbosity, apiKeyFile: apiKeyFile)
         } catch {
             throw ToolError(.unavailable, "cannot refresh the empty database: \(error.reason)")
-        }
-    }
-
-    /// Runs `stages` joined by pipes, on the same database; their progress and messages go to
-    /// stderr as they come. The first stage that fails ends regions-top with its own status.
-    /// The stages die with regions-top, and hold its refresh `lock` with it until the last
-    /// of them is gone: a regions-top waiting for the lock never refreshes beside them.
-    func runRefresh(_ stages: [ProcessPipeline.Stage], holding lock: KeyLock, _ context: ToolContext) throws {
-        context.note("the database has no photos yet; refreshing it from Flickr: \(Self.refreshPipeline)")
-        context.trace("running " + stages.map { ([$0.executable] + $0.arguments).joined(separator: " ") }.joined(separator: " | "))
-        // regions-top's standard output carries its answer only: the last stage's goes to
-        // standard error, where a person still sees it.
-        let outcomes = try ProcessPipeline.run(stages, environment: context.environment, lastOutput: STDERR_FILENO, sharing: lock)
-        if let failed = outcomes.first(where: { $0.status != 0 }) {
-            // As a shell reports it: 128 + the signal for a stage a signal ended.
-            let how = failed.signal.map { "was ended by signal \($0) (\(String(cString: strsignal($0))))" }
-                ?? "exited with status \(failed.status)"
-            throw PassedOnStatus(failed.status, "the refresh failed: \(failed.stage) \(how)")
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TopRegionsStore
 import TopRegionsSupport
 
 /// The refresh a user would type, `flickr-recent | place-resolve | regions-load`, as the
@@ -14,7 +15,8 @@ public enum RefreshStages {
     /// --verbose), the two that ask Flickr given the key file. `program` is the running
     /// tool's name, for the reason a stage cannot be found.
     public static func installed(
-        beside program: String, path: String, verbosity: Verbosity, apiKeyFile: String?
+        beside program: String, path: String, verbosity: Verbosity, apiKeyFile: String?,
+        recent: [String] = [], load: [String] = []
     ) throws(Unavailable) -> [ProcessPipeline.Stage] {
         guard let directory = ProcessPipeline.executableDirectory() else {
             throw Unavailable(reason: "cannot tell where \(program) is installed")
@@ -27,13 +29,45 @@ public enum RefreshStages {
         }
         let key = apiKeyFile.map { ["--api-key-file", $0] } ?? []
         let stages = [
-            ProcessPipeline.Stage(directory + "/flickr-recent", shared + key),
+            ProcessPipeline.Stage(directory + "/flickr-recent", shared + key + recent),
             ProcessPipeline.Stage(directory + "/place-resolve", shared + key),
-            ProcessPipeline.Stage(directory + "/regions-load", shared),
+            ProcessPipeline.Stage(directory + "/regions-load", shared + load),
         ]
         for stage in stages where !FileManager.default.isExecutableFile(atPath: stage.executable) {
             throw Unavailable(reason: "\(stage.name) is not installed beside \(program) (in \(directory))")
         }
         return stages
+    }
+
+    /// The key lock a refresh holds while it runs, so that one runs at a time on a database
+    /// (regions-load --refresh's, regions-top's when empty, regions-serve's).
+    public static let lockKey = "refresh when empty"
+
+    /// Runs `stages` joined by pipes, on the database at `path`, holding its refresh lock
+    /// (waiting for a refresh already running); their progress and messages go to stderr as
+    /// they come, the last stage's output to `lastOutput`. `beforeRunning` is called once the
+    /// lock is held and returns whether to run (false: another refresh did the work). The
+    /// first stage that fails ends the caller with its own status, as `set -o pipefail`
+    /// would. The stages die with the caller, and hold the lock with it until the last of them
+    /// is gone. A refresh that wrote nothing leaves no database, nor the lock file made for it.
+    public static func run(
+        _ stages: [ProcessPipeline.Stage], path: String, lastOutput: Int32, _ context: ToolContext,
+        beforeRunning: () throws -> Bool = { true }
+    ) throws {
+        let lockFile = try Store.keyLocks(for: path)
+        let lock = try lockFile.lock(lockKey)
+        defer {
+            lock.unlock()
+            if lockFile.createdFile && !FileManager.default.fileExists(atPath: path) { lockFile.removeIfUnused() }
+        }
+        guard try beforeRunning() else { return }
+        context.trace("running " + stages.map { ([$0.executable] + $0.arguments).joined(separator: " ") }.joined(separator: " | "))
+        let outcomes = try ProcessPipeline.run(stages, environment: context.environment, lastOutput: lastOutput, sharing: lock)
+        if let failed = outcomes.first(where: { $0.status != 0 }) {
+            // As a shell reports it: 128 + the signal for a stage a signal ended.
+            let how = failed.signal.map { "was ended by signal \($0) (\(String(cString: strsignal($0))))" }
+                ?? "exited with status \(failed.status)"
+            throw PassedOnStatus(failed.status, "the refresh failed: \(failed.stage) \(how)")
+        }
     }
 }

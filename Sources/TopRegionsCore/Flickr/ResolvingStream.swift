@@ -13,6 +13,9 @@ public struct ResolvingStream {
         public var records = 0
         /// Places asked of Flickr.
         public var lookedUp = 0
+        /// Records passed on without a region because their place could not be looked up
+        /// (lookups stopped, or failed): place-resolve --pending gives them one later.
+        public var unresolved = 0
     }
 
     /// How many records are held at most before they are resolved and passed on.
@@ -24,9 +27,12 @@ public struct ResolvingStream {
     public private(set) var answers: [String: PlaceResolution] = [:]
     /// Places Flickr failed on (transiently) in this run: not asked again in it.
     public private(set) var failed: [String: FlickrError] = [:]
-    /// Why lookups stopped (a call or rate limit, a failure retrying cannot mend): later
-    /// places pass on unresolved unless the store knows them.
+    /// Why lookups stopped (a call or rate limit, a refused key, a failure retrying cannot
+    /// mend): later places pass on unresolved unless the store knows them.
     public private(set) var stoppedBy: FlickrError?
+    /// Why lookups could not start (no API key, a bad setting, the database that could not
+    /// be opened or created): every record passes on, with the regions the store knows.
+    public private(set) var haltedBy: (any Error)?
     private var pending: [PhotoRecord] = []
     private var storeFailure: Failure?
     private let progress: @Sendable (Int, Int) -> Void
@@ -47,34 +53,41 @@ public struct ResolvingStream {
     }
 
     /// Resolves the places of the records held and hands them, as NDJSON lines in input
-    /// order, to `write`. Throws a refused key at once (before writing: nothing resolved can
-    /// be trusted to go on), and a failure of this machine or the database after writing
-    /// what it has, so that what was resolved is not lost.
+    /// order, to `write`. No record is held back for a place that cannot be looked up: a
+    /// stage that cannot finish a record passes it on, so that regions-load stores it (and
+    /// place-resolve --pending resolves it later). What stopped the lookups is for the caller
+    /// to end the run with (`stoppedBy`, `haltedBy`); a failure of this machine or the
+    /// database is thrown after writing what it has, so that what was resolved is not lost.
     public mutating func flush(_ write: ([UInt8]) throws -> Void) throws {
         guard !pending.isEmpty else { return }
         let needed = Set(pending.filter { $0.regionID == nil }.compactMap(\.placeID))
             .filter { answers[$0] == nil && failed[$0] == nil }
         if !needed.isEmpty {
-            // After a limit stopped the lookups, places the store knows still count.
-            let outcome = try resolver.resolve(needed.sorted(), lookUp: stoppedBy == nil, progress: progress)
+            // After the lookups stopped, places the store knows still count.
+            let outcome: ResolveOutcome
+            do {
+                outcome = try resolver.resolve(needed.sorted(), lookUp: stoppedBy == nil && haltedBy == nil, progress: progress)
+            } catch {
+                haltedBy = error
+                outcome = (try? resolver.resolve(needed.sorted(), lookUp: false)) ?? ResolveOutcome()
+            }
             finishProgress()
             answers.merge(outcome.resolved) { $1 }
             failed.merge(outcome.failed) { $1 }
             counts.lookedUp += outcome.lookedUp
             // Out of descriptors or disk: pass on these records as they are, then stop.
             if let failure = outcome.storeFailure { storeFailure = failure }
-            if let stop = outcome.stoppedBy {
-                // A refused key ends the run here; limits and other refusals let the records
-                // pass unresolved.
-                if stop.isConfigurationError { throw stop }
-                stoppedBy = stop
-            }
+            if let stop = outcome.stoppedBy { stoppedBy = stop }
         }
         var writer = JSONWriter(capacity: pending.count * 600)
         for var record in pending {
-            if record.regionID == nil, let place = record.placeID, let region = answers[place]?.region {
-                record.regionID = region.placeID
-                record.region = region.name
+            if record.regionID == nil, let place = record.placeID {
+                if let region = answers[place]?.region {
+                    record.regionID = region.placeID
+                    record.region = region.name
+                } else if answers[place] == nil {
+                    counts.unresolved += 1
+                }
             }
             record.write(to: &writer)
             writer.newline()
