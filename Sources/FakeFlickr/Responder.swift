@@ -248,8 +248,11 @@ struct FakeFlickrResponder: HTTPResponder {
 
 extension FakeFlickrResponder {
     /// A body that never ends (or announces far more than it will ever send): it goes out
-    /// until the client hangs up. Having no end, it is logged before it starts (bytes 0), so
-    /// a client that gave up finds its line at once.
+    /// until the client hangs up, or until `endlessBytes`, far past every limit the toolkit
+    /// sets (1 MB for an API answer, 32 MB for a photo): a client that hung up without the
+    /// server noticing (a busy machine) must not have it write, and buffer, for ever. Having
+    /// no end, it is logged before it starts (bytes 0), so a client that gave up finds its
+    /// line at once.
     func misbehave(_ fault: BodyFault, logRequest: RequestLog.Request) -> Response {
         state.log?.record(logRequest, bytes: 0, fault: LoggedFault(fault))
         var headers = HTTPFields()
@@ -264,7 +267,8 @@ extension FakeFlickrResponder {
             var sent = 0
             try await writer.write(ByteBuffer(bytes: start))
             sent += start.count
-            while true {
+            while sent < Self.endlessBytes {
+                try Task.checkCancellation()
                 if let pause { try await Task.sleep(for: pause) }
                 let buffer = fault == .endlessHTML ? html.getSlice(at: 0, length: min(chunk, html.readableBytes))! : Self.noise(sent..<(sent + chunk))
                 try await writer.write(buffer)
@@ -277,6 +281,9 @@ extension FakeFlickrResponder {
 }
 
 extension FakeFlickrResponder {
+    /// Where a body that "never ends" stops all the same (see `misbehave`).
+    static let endlessBytes = 64 << 20
+
     /// Bytes that go on for ever after a JPEG header: byte i depends only on i.
     static func noise(_ range: Range<Int>) -> ByteBuffer {
         var buffer = ByteBuffer()
