@@ -125,6 +125,10 @@ let package = Package(
             ],
             swiftSettings: strict),
         .testTarget(
+            name: "TopRegionsServerTests",
+            dependencies: ["TopRegionsServer", "TopRegionsStore"],
+            swiftSettings: strict),
+        .testTarget(
             name: "FakeFlickrTests",
             dependencies: ["FakeFlickr"],
             swiftSettings: strict),

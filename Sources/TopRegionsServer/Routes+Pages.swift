@@ -21,7 +21,7 @@ extension ServedApp {
             _ = try await blocking.run { views.flushIfFree() }
             return try await list(.recents, listing: .recents, query: query)
         case 1 where segments[0] == "search":
-            return try await search(query)
+            return try await search(query, keep: fromThisSite)
         case 1 where segments[0] == "refresh":
             return try await refreshProgress()
         case 1 where segments[0] == "prune":
@@ -58,7 +58,7 @@ extension ServedApp {
         let store = self.store, topPage = self.topPage
         let page = try await blocking.run {
             // The same page for everyone until the next commit: the top 50 and their markers' places.
-            try topPage.value(for: "top", stamp: store.changeStamp()) {
+            try topPage.value(for: "top", stamp: try store.changeStamp()) {
                 HTMLPage.regions(try queries.sampledCentres(try queries.topRegions(limit: 50)), site: site)
             }
         }
@@ -86,7 +86,9 @@ extension ServedApp {
         return try await list(.region(regionID), listing: .region(region), query: query)
     }
 
-    func search(_ query: [(String, String)]) async throws -> Response {
+    /// A search's results. `keep`: whether its matches may be kept for its next pages (not
+    /// for another site's page, which could fill the cache with searches of its own).
+    func search(_ query: [(String, String)], keep: Bool) async throws -> Response {
         let text = FormText.value("q", in: query)?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         guard !text.isEmpty else {
             return Responses.page(HTMLPage.message(
@@ -116,11 +118,13 @@ extension ServedApp {
             notice = "<p class=\"notice\">The region <a href=\"\(HTMLPage.escape(site.region(named.regionID)))\" dir=\"auto\">"
                 + "\(HTMLPage.escape(named.name))</a> has \(named.photos) photo\(named.photos == 1 ? "" : "s").</p>\n"
         }
-        return try await list(.search(searchQuery, regionID: region?.regionID), listing: .search(query: text, region: region), query: query, notice: notice)
+        return try await list(.search(searchQuery, regionID: region?.regionID), listing: .search(query: text, region: region), query: query, notice: notice, keep: keep)
     }
 
     /// One page of a list of photos: `page` and `sort` from the address.
-    func list(_ list: PhotoList, listing: HTMLPage.PhotoListing, query: [(String, String)], notice: String = "") async throws -> Response {
+    func list(
+        _ list: PhotoList, listing: HTMLPage.PhotoListing, query: [(String, String)], notice: String = "", keep: Bool = true
+    ) async throws -> Response {
         let number: Int
         if let text = FormText.value("page", in: query) {
             guard let parsed = Int(text), parsed >= 1 else { throw HTTPAnswer.badRequest("The page number must be 1 or more.") }
@@ -143,7 +147,8 @@ extension ServedApp {
         let (summary, photos) = try await blocking.run {
             // The count and the map cover the whole list: computed once per list until the
             // next commit, so each page costs its 30 photos.
-            let summary = try maps.value(for: ListSummary.key(list, order: chosen), stamp: store.changeStamp()) {
+            let stamp = try store.changeStamp(views: list == .recents)
+            let summary = try maps.value(for: ListSummary.key(list, order: chosen), stamp: stamp, keep: keep) {
                 try ListSummary(list, order: chosen, queries)
             }
             let paging = Paging(page: number, total: summary.total)
@@ -194,6 +199,9 @@ struct ListSummary: Sendable {
     var total: Int
     var map: HTMLPage.ListMap?
     var ranked: [Int64]?
+
+    /// What keeping it costs, about.
+    var bytes: Int { 64 + (map?.bytes ?? 0) + 8 * (ranked?.count ?? 0) }
 
     init(_ list: PhotoList, order: PhotoOrder?, _ queries: Queries) throws {
         if case .search(let query, let regionID) = list {

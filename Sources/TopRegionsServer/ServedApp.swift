@@ -25,10 +25,11 @@ final class ServedApp: Sendable {
     /// Views for Recents, written beside the pages, never in their way.
     let views: ViewRecorder
     /// Each list's count, drawn map (tens to hundreds of KB for a big region) and a search's
-    /// matches, until the database changes; the 64 last used.
-    let maps = ComputedOnce<ListSummary>(capacity: 64)
+    /// matches (8 bytes a match), until the database changes; the last used, up to 16 MB,
+    /// well inside the server's 64 MB.
+    let maps = ComputedOnce<ListSummary>(capacityBytes: 16 << 20) { $0.bytes }
     /// The top regions' page, until the database changes.
-    let topPage = ComputedOnce<[UInt8]>(capacity: 1)
+    let topPage = ComputedOnce<[UInt8]>(capacityBytes: 4 << 20) { $0.count }
     /// Photos deleted here, for their undo.
     let deleted = DeletedPhotos()
     let times: TimeFormat

@@ -27,6 +27,9 @@ extension HTMLPage {
         let svg: String
         /// The view in projected units, and the longitudes' scale, to place the pins.
         let x: Double, y: Double, width: Double, height: Double, xScale: Double
+
+        /// What it takes in memory, about.
+        public var bytes: Int { svg.utf8.count + 64 }
     }
 
     /// The map of `points` (every photo of a list) with `places` named; nil when no photo is

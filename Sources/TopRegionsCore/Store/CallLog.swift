@@ -18,7 +18,7 @@ package struct CallLog: Sendable {
     /// Records a call at `now` if fewer than `limit` were made in the `window` seconds
     /// before it; one transaction, so two processes cannot both take the last place.
     package func admit(at now: Double, limit: Int, window: Double) throws -> Admission {
-        try store.write { db in
+        try store.write(changesContent: false) { db in
             try db.execute(sql: "DELETE FROM api_call WHERE at <= ?", arguments: [now - window])
             let row = try Row.fetchOne(db, sql: "SELECT COUNT(*), MIN(at) FROM api_call")!
             let count: Int = row[0]

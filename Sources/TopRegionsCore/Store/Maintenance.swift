@@ -86,7 +86,7 @@ extension PhotoWriter {
     /// one first).
     public func recordViews(_ ids: [String], now: Int64) throws {
         guard !ids.isEmpty else { return }
-        try store.write { db in try Self.recordViews(ids.map { ($0, now) }, db) }
+        try store.write(changesContent: false) { db in try Self.recordViews(ids.map { ($0, now) }, db) }
     }
 
     /// Records views, each at its time, in this order, in the transaction under way.

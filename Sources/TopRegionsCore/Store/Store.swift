@@ -270,11 +270,14 @@ public final class Store: Sendable {
     }
 
     /// Runs `body` in one `BEGIN IMMEDIATE` transaction: all of it is committed, or none.
-    package func write<T>(_ body: (Database) throws -> T) throws -> T {
+    /// `changesContent`: whether it may change what lists show (`ChangeStamp`); false for a
+    /// write of views, thumbnails or the call ledger alone.
+    package func write<T>(changesContent: Bool = true, _ body: (Database) throws -> T) throws -> T {
         try pool.writeWithoutTransaction { db in
             var result: T?
             try db.inTransaction(.immediate) {
                 result = try body(db)
+                if changesContent { try Self.contentChanged(db) }
                 return .commit
             }
             return result!

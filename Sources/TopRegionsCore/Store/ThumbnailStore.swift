@@ -42,7 +42,7 @@ package struct ThumbnailStore: Sendable {
     /// a later one is ignored.
     package func keep(_ thumbnails: [(photoID: String, bytes: [UInt8], fetchedAt: Int64)]) throws {
         guard !thumbnails.isEmpty else { return }
-        try store.write { db in
+        try store.write(changesContent: false) { db in
             let insert = try db.cachedStatement(
                 sql: "INSERT INTO thumbnail (photo_id, bytes, fetched_at) VALUES (?, ?, ?) ON CONFLICT (photo_id) DO NOTHING")
             for thumbnail in thumbnails {
