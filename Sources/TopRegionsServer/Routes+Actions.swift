@@ -47,14 +47,12 @@ extension ServedApp {
         }
     }
 
-    /// Deletes the photo so that no refresh brings it back, keeping what undo needs.
+    /// Deletes the photo so that no refresh brings it back; the store keeps what undo needs.
     func delete(_ photoID: String) async throws -> Response {
-        let queries = self.queries, writer = self.writer, store = self.store, now = self.now, deleted = self.deleted
+        let queries = self.queries, writer = self.writer, now = self.now
         let title: String? = try await blocking.run {
             guard let photo = try queries.photo(id: photoID) else { return nil }
-            let thumbnail = try ThumbnailStore(store: store).bytes(of: [photoID])?[photoID]
             _ = try writer.delete(ids: [photoID], now: Int64(now()))
-            deleted.keep(DeletedPhoto(photo: photo, thumbnail: thumbnail))
             return photo.record.title
         }
         guard let title else { throw HTTPAnswer.notFound("No photo \(photoID) is stored (already deleted?).") }
@@ -70,26 +68,24 @@ extension ServedApp {
                 + "from every list, and no refresh will bring it back.", site: site, extra: undo))
     }
 
-    /// Brings a photo deleted here back as it was stored: the record through the loader (so
-    /// every count stays exact) and its thumbnail, and lets later refreshes store it again.
+    /// Brings a deleted photo back as it was stored (regions-load --undelete's): the record
+    /// through the writer, so every count stays exact, with its thumbnail and views.
     func undelete(_ photoID: String) async throws -> Response {
-        let writer = self.writer, store = self.store, now = self.now, deleted = self.deleted
-        let restored: Bool = try await blocking.run {
-            _ = try writer.undelete(ids: [photoID])
-            guard let kept = deleted.take(photoID) else { return false }
-            _ = try writer.store([kept.photo.record], now: Int64(now()))
-            if let thumbnail = kept.thumbnail {
-                try ThumbnailStore(store: store).keep([(photoID: photoID, bytes: thumbnail, fetchedAt: Int64(now()))])
-            }
-            return true
-        }
-        trace?("photo \(photoID) undeleted")
-        guard restored else {
+        let writer = self.writer, now = self.now
+        let outcome = try await blocking.run { try writer.undelete(ids: [photoID], now: Int64(now()))[photoID] }
+        switch outcome {
+        case .restored:
+            trace?("photo \(photoID) undeleted")
+            return Responses.seeOther(site.photo(photoID))
+        case .forgotten:
+            trace?("photo \(photoID) undeleted (it had been pruned)")
             return Responses.page(HTMLPage.message(
                 title: "Deletion undone",
-                text: "Photo \(photoID) is no longer kept out: the next refresh stores it again if Flickr still lists it.", site: site))
+                text: "Photo \(photoID) had been pruned since it was deleted: it is no longer kept out, and the next refresh stores it again if Flickr still lists it.",
+                site: site))
+        case nil:
+            throw HTTPAnswer.notFound("Photo \(photoID) was not deleted: there is nothing to undo.")
         }
-        return Responses.seeOther(site.photo(photoID))
     }
 }
 
@@ -131,37 +127,5 @@ extension ServedApp {
                 : "The refresh failed (\(HTMLPage.escape(message)), status \(status)); what it stored before stays. The server's terminal says why."
         }
         return Responses.page(HTMLPage.message(title: "Refresh", text: text, site: site, reloadAfter: reload))
-    }
-}
-
-/// A photo deleted through a page, as it was, for its undo.
-struct DeletedPhoto: Sendable {
-    var photo: StoredPhoto
-    var thumbnail: [UInt8]?
-}
-
-/// The photos deleted through this server that can still be undone: the latest 100.
-final class DeletedPhotos: Sendable {
-    private let kept = Mutex<[String: DeletedPhoto]>([:])
-    private let order = Mutex<[String]>([])
-    static let limit = 100
-
-    func keep(_ photo: DeletedPhoto) {
-        let id = photo.photo.record.id
-        kept.withLock { kept in
-            order.withLock { order in
-                order.removeAll { $0 == id }
-                order.append(id)
-                if order.count > Self.limit { kept[order.removeFirst()] = nil }
-            }
-            kept[id] = photo
-        }
-    }
-
-    func take(_ id: String) -> DeletedPhoto? {
-        kept.withLock { kept in
-            order.withLock { $0.removeAll { $0 == id } }
-            return kept.removeValue(forKey: id)
-        }
     }
 }

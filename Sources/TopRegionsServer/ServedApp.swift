@@ -30,8 +30,6 @@ final class ServedApp: Sendable {
     let maps = ComputedOnce<ListSummary>(capacityBytes: 16 << 20) { $0.bytes }
     /// The top regions' page, until the database changes.
     let topPage = ComputedOnce<[UInt8]>(capacityBytes: 4 << 20) { $0.count }
-    /// Photos deleted here, for their undo.
-    let deleted = DeletedPhotos()
     let times: TimeFormat
     let now: @Sendable () -> Double
     let trace: (@Sendable (String) -> Void)?

@@ -297,6 +297,18 @@ import Testing
         #expect(top.first { $0["region_id"] as? String == regionID }?["photographers"] as? Int == row["photographers"] as? Int)
         #expect(try setup.get("/thumbs/\(id).jpg").status == 200)
         #expect(try setup.imageRequests() == ["\(id)_s"])
+        // Undoing what is not deleted is no success: 404, saying so.
+        let twice = try setup.post(undo, form: "token=\(token)")
+        #expect(twice.status == 404 && twice.text.contains("Photo \(id) was not deleted: there is nothing to undo."))
+
+        // Deleted here, undone from the command line (and the other way): the same photo back.
+        #expect(try setup.post("/photos/\(id)/delete", form: "token=\(token)").status == 200)
+        let cli = try Tools.run("regions-load", ["--db", setup.db, "--undelete", id], environment: setup.environment)
+        #expect(cli.status == 0 && cli.stderr.hasSuffix("undeleted 1\n"), "\(cli.stderr)")
+        #expect(try setup.get("/photos/\(id)").status == 200)
+        #expect(try Tools.run("regions-load", ["--db", setup.db, "--delete", id], environment: setup.environment).status == 0)
+        #expect(try setup.post(undo, form: "token=\(token)").status == 303)
+        #expect(try setup.regionsTop([]).first { $0["region_id"] as? String == regionID }?["photos"] as? Int == row["photos"] as? Int)
     }
 
     @Test func theRefreshButtonRunsThePipelineOnceAndShowsItsProgress() throws {

@@ -212,7 +212,7 @@ import Testing
         #expect(reload.stderr == "regions-load: read 3, new 0, updated 0, skipped 3\n")
         #expect(try Tools.run("regions-top", csv, environment: later).stdout.contains("1,R1,One,1,2,,"))
 
-        // Deleting again says so; undeleting lets the next load store it again.
+        // Deleting again says so; undeleting brings it back at once, as it was.
         let again = try Tools.run("regions-load", ["--db", db, "--delete", "6"], environment: later)
         #expect(again.stderr == "regions-load: photo 6 was already deleted\nregions-load: read 0, new 0, updated 0, skipped 0, deleted 0\n")
         let notDeleted = try Tools.run("regions-load", ["--db", db, "--undelete", "5"], environment: later)
@@ -221,9 +221,67 @@ import Testing
         let undelete = try Tools.run("regions-load", ["--db", db, "--undelete", "6"], environment: later)
         #expect(undelete.status == 0)
         #expect(undelete.stderr == "regions-load: read 0, new 0, updated 0, skipped 0, undeleted 1\n")
-        let back = try Tools.run("regions-load", ["--db", db], input: Array(new.utf8), environment: later)
-        #expect(back.stderr == "regions-load: read 3, new 1, updated 0, skipped 2\n")
         #expect(try Tools.run("regions-top", csv, environment: later).stdout.contains("1,R1,One,2,3,,"))
+        let back = try Tools.run("regions-load", ["--db", db], input: Array(new.utf8), environment: later)
+        #expect(back.stderr == "regions-load: read 3, new 0, updated 0, skipped 3\n")
+        #expect(try Tools.run("regions-top", csv, environment: later).stdout.contains("1,R1,One,2,3,,"))
+
+        // Deleted, then pruned with the photos first stored as long ago: what was kept goes
+        // too; undeleting then only lets a later load store it again.
+        _ = try Tools.run("regions-load", ["--db", db, "--delete", "6"], environment: later)
+        let muchLater = Tools.environment(home: scratch.path, ["TOPREGIONS_NOW": "1300000"])
+        #expect(try Tools.run("regions-load", ["--db", db, "--prune-older-than", "1d"], environment: muchLater).stderr
+            == "regions-load: read 0, new 0, updated 0, skipped 0, pruned 2\n")
+        let forgotten = try Tools.run("regions-load", ["--db", db, "--undelete", "6"], environment: muchLater)
+        #expect(forgotten.status == 0)
+        #expect(forgotten.stderr == """
+            regions-load: photo 6 was pruned while deleted: it is no longer kept out, and a later refresh stores it again if Flickr still lists it
+            regions-load: read 0, new 0, updated 0, skipped 0, undeleted 1
+
+            """)
+        #expect(try sqlite(db, "SELECT COUNT(*) FROM photo") == "0")
+        #expect(try sqlite(db, "SELECT COUNT(*) FROM deleted_photo") == "0")
+    }
+
+    /// regions-load --undelete brings a deleted photo back as it was: every table a list,
+    /// a count, a search, Recents or thumb-get reads holds exactly what it held before the
+    /// delete; its thumbnail is served from the database (no download), and photo-cache
+    /// finds it. Regression: the photo stayed gone ("undeleted 1", photo-cache said 66).
+    @Test func undeleteRestoresThePhotoExactly() throws {
+        let setup = try ImagesEndToEndTests.Setup()
+        let id = setup.ids[3]
+        #expect(try Tools.run("thumb-get", ["-q", "--db", setup.db, id], environment: setup.environment).status == 0)
+        #expect(try setup.photoCache(["-q", id]).status == 0)
+        #expect(try setup.photoCache(["-q", setup.ids[5]]).status == 0)
+        let requests = try setup.imageRequests()
+        func snapshot() throws -> [String] {
+            try ["photo", "thumbnail", "region", "region_photographer", "photographer", "place"].map { table in
+                try sqlite(setup.db, "SELECT * FROM \(table) ORDER BY 1, 2")
+            } + [try sqlite(setup.db, "SELECT id FROM photo JOIN photo_fts ON photo_fts.rowid = photo.rowid ORDER BY id"),
+                 try sqlite(setup.db, "SELECT value FROM store_state WHERE key IN ('newest_upload', 'view_seq') ORDER BY key")]
+        }
+        func answers() throws -> [String] {
+            let title = try sqlite(setup.db, "SELECT title FROM photo WHERE id = '\(id)'").split(separator: " ").first.map(String.init) ?? id
+            return try [["--limit", "100"], ["--region", setup.region], ["--photos"], ["--recents"], ["--search", title]].map {
+                try Tools.run("regions-top", ["--db", setup.db, "--format", "ndjson", "--no-refresh"] + $0, environment: setup.environment).stdout
+            }
+        }
+        let (tables, lists) = (try snapshot(), try answers())
+
+        let deleted = try Tools.run("regions-load", ["--db", setup.db, "--delete", id], environment: setup.environment)
+        #expect(deleted.status == 0, "\(deleted.stderr)")
+        #expect(try answers() != lists)
+        #expect(try setup.photoCache(["-q", id]).status == 66)
+
+        let undeleted = try Tools.run("regions-load", ["--db", setup.db, "--undelete", id], environment: setup.environment)
+        #expect(undeleted.status == 0 && undeleted.stderr.hasSuffix("undeleted 1\n"), "\(undeleted.stderr)")
+        #expect(try snapshot() == tables)
+        #expect(try answers() == lists)
+        let thumbnail = try Tools.run("thumb-get", ["-v", "--db", setup.db, id], environment: setup.environment)
+        #expect(thumbnail.stderr.contains("thumb-get: photo \(id): from the database"), "\(thumbnail.stderr)")
+        #expect(try setup.photoCache(["-q", id]).status == 0)
+        #expect(try setup.imageRequests() == requests, "nothing asked of Flickr again")
+        #expect(try sqlite(setup.db, "SELECT COUNT(*) FROM deleted_photo") == "0")
     }
 
     /// `--prune-older-than 7` once meant seven seconds and emptied the database.

@@ -23,6 +23,9 @@ import Testing
         /// Known places: place → region (nil = known to have no region).
         var places: [String: String?] = [:]
         var deleted: Set<String> = []
+        /// What is kept of deleted photos for their undelete, with their photographer's name
+        /// when deleted (until a prune of photos that old forgets them).
+        var kept: [String: (photo: Photo, ownerName: String)] = [:]
         /// Stored photographers' names (a non-empty name replaces the stored one; a
         /// photographer left with no photo by a prune or delete is forgotten).
         var ownerNames: [String: String] = [:]
@@ -104,15 +107,31 @@ import Testing
 
         mutating func prune(before cutoff: Int64) {
             photos = photos.filter { $0.value.addedAt >= cutoff }
+            kept = kept.filter { $0.value.photo.addedAt >= cutoff }
             forgetOrphans()
         }
 
         mutating func delete(_ ids: [String]) {
             for id in ids {
-                photos[id] = nil
+                if let photo = photos.removeValue(forKey: id), kept[id] == nil {
+                    kept[id] = (photo, ownerNames[photo.owner] ?? "")
+                }
                 deleted.insert(id)
             }
             forgetOrphans()
+        }
+
+        /// A kept photo comes back as it was, with the names its photographer and region have
+        /// now (its photographer's then, if forgotten since), and its place's region if it
+        /// had none and the place is known now.
+        mutating func undelete(_ ids: [String]) {
+            for id in Set(ids).sorted() where deleted.remove(id) != nil {
+                guard let (photo, ownerName) = kept.removeValue(forKey: id) else { continue }
+                var restored = photo
+                if restored.region == nil, let place = photo.place { restored.region = places[place] ?? nil }
+                photos[id] = restored
+                if ownerNames[photo.owner] == nil { ownerNames[photo.owner] = ownerName }
+            }
         }
 
         private mutating func forgetOrphans() {
@@ -240,10 +259,18 @@ import Testing
                 let cutoff = now - Int64.random(in: 0...20_000, using: &world.generator)
                 _ = try writer.prune(storedBefore: cutoff)
                 model.prune(before: cutoff)
-            default:
+            case 8:
                 let ids = (0..<Int.random(in: 1...3, using: &world.generator)).map { _ in "\(1000 + Int.random(in: 0..<60, using: &world.generator))" }
                 _ = try writer.delete(ids: ids, now: now)
                 model.delete(ids)
+            default:
+                // Some of the deleted, and an id or two never deleted.
+                let ids = model.deleted.sorted().filter { _ in Bool.random(using: &world.generator) }
+                    + (0..<Int.random(in: 0...2, using: &world.generator)).map { _ in "\(1000 + Int.random(in: 0..<60, using: &world.generator))" }
+                let outcomes = try writer.undelete(ids: ids, now: now)
+                #expect(Set(outcomes.keys) == Set(ids).intersection(model.deleted), "seed \(seed), step \(step)")
+                #expect(Set(outcomes.filter { $0.value == .restored }.keys) == Set(ids).intersection(model.kept.keys), "seed \(seed), step \(step)")
+                model.undelete(ids)
             }
             try expectConsistent(store, model, context: "seed \(seed), step \(step)")
         }
@@ -385,6 +412,9 @@ import Testing
             #expect(maintained == expected, context)
             let storedIDs = try String.fetchAll(db, sql: "SELECT id FROM photo ORDER BY id")
             #expect(storedIDs == model.photos.keys.sorted(), context)
+            // When each was first stored (what a prune ages), an undeleted photo's included.
+            let storedAdded = try Row.fetchAll(db, sql: "SELECT id, added_at FROM photo ORDER BY id").map { "\($0[0] as String)@\($0[1] as Int64)" }
+            #expect(storedAdded == model.photos.sorted { $0.key < $1.key }.map { "\($0.key)@\($0.value.addedAt)" }, context)
             let unattached = try Int.fetchOne(db, sql: """
                 SELECT COUNT(*) FROM photo p JOIN place pl ON pl.place_id = p.place_id
                 WHERE p.region IS NULL AND pl.region IS NOT NULL

@@ -45,7 +45,13 @@ public struct RegionsLoad: ToolCommand {
               regions-load --prune-older-than 7d --dry-run    # what would go; changes nothing
               regions-load --prune-older-than 7d < /dev/null
               regions-load --delete 53120987654
-              regions-load --undelete 53120987654             # later loads may store it again
+              regions-load --undelete 53120987654             # back in every list, as it was
+
+            A deleted photo is kept out of every list, not erased: --undelete brings it back as it \
+            was (its thumbnail, its views, when it was first stored, every count), until \
+            --prune-older-than removes photos first stored that long ago, when what was kept of \
+            it goes too (its id stays deleted; --undelete then only lets a later refresh store it \
+            again).
 
             Pruning and deleting never guess: an age needs its unit (s, m, h, d, w; "7" alone is \
             refused), and an id that was never stored is refused (a typo), with nothing changed. \
@@ -66,11 +72,11 @@ public struct RegionsLoad: ToolCommand {
     public var pruneOlderThan: Age?
 
     @Option(name: .long, parsing: .singleValue, help: ArgumentHelp(
-        "Delete the stored photo with this id, and never load it again (repeatable).", valueName: "id"))
+        "Delete the stored photo with this id: out of every list, and never loaded again, until --undelete (repeatable).", valueName: "id"))
     public var delete: [String] = []
 
     @Option(name: .long, parsing: .singleValue, help: ArgumentHelp(
-        "Undo --delete for this id: later loads may store the photo again (repeatable).", valueName: "id"))
+        "Undo --delete for this id: the photo is back in every list as it was, with its thumbnail and views (repeatable).", valueName: "id"))
     public var undelete: [String] = []
 
     @Flag(name: .long, help: "Show what --prune-older-than, --delete and --undelete would change, and change nothing.")
@@ -193,7 +199,11 @@ public struct RegionsLoad: ToolCommand {
             }
         }
         if !undelete.isEmpty {
-            summary.append("undeleted \(try PhotoWriter(store: target.store()).undelete(ids: undelete).count)")
+            let outcomes = try PhotoWriter(store: target.store()).undelete(ids: undelete, now: now)
+            summary.append("undeleted \(outcomes.count)")
+            for (id, outcome) in outcomes.sorted(by: { $0.key < $1.key }) where outcome == .forgotten {
+                context.note("photo \(id) was pruned while deleted: it is no longer kept out, and a later refresh stores it again if Flickr still lists it")
+            }
         }
 
         // With only maintenance to do, do not wait for someone to type records.

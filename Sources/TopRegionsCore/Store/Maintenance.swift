@@ -13,6 +13,7 @@ extension PhotoWriter {
             try SearchIndex.remove(db, photosWhere: "added_at < ?", arguments: [cutoff])
             try db.execute(sql: "DELETE FROM photo WHERE added_at < ?", arguments: [cutoff])
             let pruned = db.changesCount
+            try Self.forgetKept(storedBefore: cutoff, db)
             try CountDeltas.apply(db)
             try Self.forgetOrphans(db)
             return pruned

@@ -147,6 +147,21 @@ enum Schema {
             try db.execute(sql: "ALTER TABLE photo ADD COLUMN license TEXT")
         }
 
+        migrator.registerMigration("v7 deleted photos kept for undelete") { db in
+            try db.execute(sql: """
+                -- A photo deleted by hand is kept out of every list, not erased, until a prune
+                -- of photos first stored that long ago forgets it (its id stays deleted):
+                -- undeleting it stores it again as it was. NULL for photos deleted before, and
+                -- once forgotten.
+                ALTER TABLE deleted_photo ADD COLUMN record TEXT;        -- the photo as a record (NDJSON)
+                ALTER TABLE deleted_photo ADD COLUMN added_at INTEGER;   -- when it was first stored
+                ALTER TABLE deleted_photo ADD COLUMN viewed_at INTEGER;
+                ALTER TABLE deleted_photo ADD COLUMN view_seq INTEGER;
+                ALTER TABLE deleted_photo ADD COLUMN thumbnail BLOB;
+                ALTER TABLE deleted_photo ADD COLUMN thumbnail_fetched_at INTEGER;
+                """)
+        }
+
         return migrator
     }()
 }
