@@ -2,6 +2,9 @@
 //
 // topregions: small Unix filters that answer "where is the world photographing right now?"
 // from Flickr's stream of geotagged photos. See README.md and man/.
+//
+// Copyright 2026 the topregions maintainers.
+// SPDX-License-Identifier: Apache-2.0 (LICENSE)
 import PackageDescription
 
 let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]

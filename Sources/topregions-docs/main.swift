@@ -100,7 +100,7 @@ struct Docs: ParsableCommand {
                 (1, "Any other failure."),
                 (64, "A bad option, a world or faults it cannot build, or an address it cannot listen on."),
             ],
-            seeAlso: Toolkit.names.map { "\($0)(1)" } + ["topregions-record(7)"], date: "", version: "0.1.0")
+            seeAlso: Toolkit.names.map { "\($0)(1)" } + ["topregions-record(7)"], date: "", version: toolkitVersion)
     }
 }
 

@@ -340,13 +340,25 @@ import Testing
     @Test func everyToolAnswersHelpAndVersion() throws {
         let scratch = Scratch()
         let environment = Tools.environment(home: scratch.path)
-        for tool in ["flickr-recent", "place-resolve", "regions-load", "regions-top", "thumb-get", "photo-cache"] {
+        for tool in ["flickr-recent", "place-resolve", "regions-load", "regions-top", "thumb-get", "photo-cache", "regions-serve"] {
             let help = try Tools.run(tool, ["--help"], environment: environment)
             #expect(help.status == 0, "\(tool)")
             #expect(help.stdout.contains("USAGE: \(tool)"), "\(tool)")
+            // The version, then who holds the copyright and the license, by its SPDX id.
             let version = try Tools.run(tool, ["--version"], environment: environment)
-            #expect(version.stdout == "0.1.0\n", "\(tool)")
+            #expect(version.stdout == """
+                topregions 0.2.0
+                Copyright 2026 the topregions maintainers. License: Apache-2.0 <https://www.apache.org/licenses/LICENSE-2.0>.
+
+                """, "\(tool)")
+            let page = try String(contentsOf: Tools.packageRoot.appendingPathComponent("man/\(tool).1"), encoding: .utf8)
+            #expect(page.contains(".Sh COPYRIGHT\nCopyright 2026 the topregions maintainers. License: Apache-2.0 "), "\(tool)")
         }
+        // The repository says it too: the license's text, and the SPDX id beside the package.
+        let license = try String(contentsOf: Tools.packageRoot.appendingPathComponent("LICENSE"), encoding: .utf8)
+        #expect(license.contains("Apache License\n                           Version 2.0, January 2004"))
+        let package = try String(contentsOf: Tools.packageRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
+        #expect(package.contains("// SPDX-License-Identifier: Apache-2.0"))
     }
 
     @Test func usageErrorsExit64() throws {

@@ -32,7 +32,7 @@ public struct FlickrRecent: ToolCommand {
               flickr-recent --since 2h --pages 4 > recent.ndjson
               FLICKR_API_BASE=http://127.0.0.1:8080/services/rest/ flickr-recent
             """,
-        version: toolkitVersion)
+        version: toolkitVersionText)
 
     @OptionGroup public var database: DatabaseOptions
     @OptionGroup public var flickr: FlickrOptions

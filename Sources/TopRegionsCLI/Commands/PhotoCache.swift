@@ -57,7 +57,7 @@ public struct PhotoCacheCommand: ToolCommand {
               photo-cache --info
               photo-cache --prune --max-bytes 0      # empty the cache
             """,
-        version: toolkitVersion)
+        version: toolkitVersionText)
 
     @OptionGroup public var database: DatabaseOptions
 

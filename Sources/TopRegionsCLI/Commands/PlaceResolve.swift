@@ -36,7 +36,7 @@ public struct PlaceResolve: ToolCommand {
               place-resolve --pending
               place-resolve --parallel 8 saved.ndjson > resolved.ndjson
             """,
-        version: toolkitVersion)
+        version: toolkitVersionText)
 
     @OptionGroup public var database: DatabaseOptions
     @OptionGroup public var flickr: FlickrOptions

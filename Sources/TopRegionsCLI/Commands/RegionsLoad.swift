@@ -59,7 +59,7 @@ public struct RegionsLoad: ToolCommand {
             deleted or undeleted ({"action":"prune","id":"..."}), reads no records, and changes \
             nothing.
             """,
-        version: toolkitVersion)
+        version: toolkitVersionText)
 
     @OptionGroup public var database: DatabaseOptions
 

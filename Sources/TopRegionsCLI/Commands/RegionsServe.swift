@@ -55,7 +55,7 @@ public struct RegionsServe: ToolCommand {
               regions-serve --bind 0.0.0.0 --allow-host photos.home.arpa   # every address, and a name in the local DNS
               regions-serve --export site/          # the same pages as files; open site/top-regions.html
             """,
-        version: toolkitVersion)
+        version: toolkitVersionText)
 
     @OptionGroup public var database: DatabaseOptions
 

@@ -107,7 +107,7 @@ public struct RegionsTop: ToolCommand {
               page=$(regions-top --region ID --page-name)  # the name its links use
               regions-top --region ID --format html > "$page"
             """,
-        version: toolkitVersion)
+        version: toolkitVersionText)
 
     @OptionGroup public var database: DatabaseOptions
 

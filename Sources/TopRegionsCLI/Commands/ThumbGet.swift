@@ -31,7 +31,7 @@ public struct ThumbGet: ToolCommand {
               regions-top --region "Nova Scotia, Canada" | thumb-get --out thumbs/
               thumb-get 53120987654 53120987655
             """,
-        version: toolkitVersion)
+        version: toolkitVersionText)
 
     @OptionGroup public var database: DatabaseOptions
 

@@ -23,7 +23,7 @@ public struct ToolkitProgram: ParsableCommand {
               topregions regions-top --limit 5      # the same as: regions-top --limit 5
               topregions regions-serve --port 0
             """,
-        version: toolkitVersion)
+        version: toolkitVersionText)
 
     /// Messages start with the program's name, as the tools' do.
     public static var _errorPrefix: String { "topregions: " }

@@ -79,6 +79,7 @@ public struct ManualPage {
             for line in examples { page += Self.literal(line) }
             page += ".Ed\n"
         }
+        page += ".Sh COPYRIGHT\n\(toolkitCopyright)\n"
         if !seeAlso.isEmpty {
             page += ".Sh SEE ALSO\n"
             for (index, reference) in seeAlso.enumerated() {

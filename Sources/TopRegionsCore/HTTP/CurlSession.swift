@@ -105,7 +105,7 @@ public final class CurlSession: HTTPConnection {
     /// libcurl keeps this pointer and writes its error message there, so it must not move.
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
 
-    public static let userAgent = "topregions/0.1.0 (libcurl)"
+    public static let userAgent = "topregions/0.2.0 (libcurl)"
 
     /// Why libcurl cannot be used in this process, if it cannot (checked once).
     public static let unavailable: String? = tr_curl_load().map { String(cString: $0) }
