@@ -38,13 +38,15 @@ let package = Package(
         .target(name: "CSupport", dependencies: ["CCurl"], linkerSettings: [.linkedLibrary("sqlite3")]),
 
         // The core: one module per stage concern, each in its folder of
-        // Sources/TopRegionsCore. The compiler holds the layering: a module sees only the
-        // modules it lists here (README, "Layout", draws the graph).
+        // Sources/TopRegionsCore. The build holds the layering: a module imports only the
+        // modules it lists here (docs/ARCHITECTURE.md, "Modules", draws the whole graph).
         //
         //   Support ← Records ← Ingest ← Store ← Flickr
         //   Support ← HTTP ←─────────────────── Flickr
         //             HTTP, Store ← Cache
         //             Records ← Formatting
+        //             Store, Formatting ← Pages
+        //             Store ← Refresh
         .target(name: "TopRegionsSupport", dependencies: ["CSupport"], path: "Sources/TopRegionsCore/Support", swiftSettings: strict),
         .target(name: "TopRegionsRecords", dependencies: ["TopRegionsSupport"], path: "Sources/TopRegionsCore/Records", swiftSettings: strict),
         // From NDJSON lines to batches ready for the store: the scanner, the batch's byte
@@ -68,6 +70,17 @@ let package = Package(
         .target(
             name: "TopRegionsFormatting", dependencies: ["TopRegionsSupport", "TopRegionsRecords"],
             path: "Sources/TopRegionsCore/Formatting", swiftSettings: strict),
+        // What the command line and the server both make of a list of photos: its map (and,
+        // next, its count and pages).
+        .target(
+            name: "TopRegionsPages", dependencies: ["TopRegionsSupport", "TopRegionsRecords", "TopRegionsStore", "TopRegionsFormatting"],
+            path: "Sources/TopRegionsCore/Pages", swiftSettings: strict),
+        // The refresh, flickr-recent | place-resolve | regions-load, run as stages by the
+        // tools installed beside the running one (regions-top, regions-load --refresh, the
+        // server's Refresh button).
+        .target(
+            name: "TopRegionsRefresh", dependencies: ["TopRegionsSupport", "TopRegionsStore"],
+            path: "Sources/TopRegionsCore/Refresh", swiftSettings: strict),
 
         // The command-line surface (argument parsing, exit codes, the process's streams) over
         // the core.
@@ -75,19 +88,31 @@ let package = Package(
             name: "TopRegionsCLI",
             dependencies: [
                 "TopRegionsSupport", "TopRegionsRecords", "TopRegionsStore", "TopRegionsHTTP", "TopRegionsFlickr",
-                "TopRegionsCache", "TopRegionsFormatting",
+                "TopRegionsCache", "TopRegionsFormatting", "TopRegionsPages", "TopRegionsRefresh",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
 
-        // regions-serve: the app in a browser, over the same database. The only tool that
-        // links Hummingbird; the six filters stay as light as they are.
+        // regions-serve's server: the app in a browser, over the same database. It knows
+        // nothing of the command line (its command is in TopRegionsToolkit), and is the only
+        // part that links Hummingbird; the six filters stay as light as they are.
         .target(
             name: "TopRegionsServer",
             dependencies: [
                 "TopRegionsSupport", "TopRegionsRecords", "TopRegionsStore", "TopRegionsHTTP", "TopRegionsCache",
-                "TopRegionsFormatting", "TopRegionsCLI",
+                "TopRegionsFormatting", "TopRegionsPages", "TopRegionsRefresh",
                 .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            swiftSettings: strict),
+
+        // The seven tools together: regions-serve's command over the server, the list of the
+        // tools (the multi-call program, the documentation generator), assembled at the top.
+        .target(
+            name: "TopRegionsToolkit",
+            dependencies: [
+                "TopRegionsSupport", "TopRegionsStore", "TopRegionsHTTP", "TopRegionsCache", "TopRegionsFormatting",
+                "TopRegionsCLI", "TopRegionsServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
 
@@ -97,16 +122,16 @@ let package = Package(
         .executableTarget(name: "regions-top", dependencies: ["TopRegionsCLI"], swiftSettings: strict),
         .executableTarget(name: "thumb-get", dependencies: ["TopRegionsCLI"], swiftSettings: strict),
         .executableTarget(name: "photo-cache", dependencies: ["TopRegionsCLI"], swiftSettings: strict),
-        .executableTarget(name: "regions-serve", dependencies: ["TopRegionsServer"], swiftSettings: strict),
+        .executableTarget(name: "regions-serve", dependencies: ["TopRegionsToolkit"], swiftSettings: strict),
         // The seven tools in one program, run by their names (links to it) or as `topregions
         // TOOL`: what bin/install and bin/package install, so the Swift runtime and Foundation's
         // ICU tables are installed once (README, "Installing"). It links Hummingbird for
         // regions-serve; the seven executables above stay for development and the tests.
-        .executableTarget(name: "topregions", dependencies: ["TopRegionsCLI", "TopRegionsServer"], swiftSettings: strict),
+        .executableTarget(name: "topregions", dependencies: ["TopRegionsToolkit"], swiftSettings: strict),
         // Writes man/*.1 and the README's tables from the commands' declarations (bin/gen-man).
         .executableTarget(
             name: "topregions-docs",
-            dependencies: ["TopRegionsCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["TopRegionsCLI", "TopRegionsToolkit", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict),
 
         // The offline Flickr used by tests, the demo and the benchmarks. Deliberately shares
@@ -124,7 +149,7 @@ let package = Package(
             name: "TopRegionsCoreTests",
             dependencies: [
                 "TopRegionsSupport", "TopRegionsRecords", "TopRegionsIngest", "TopRegionsStore", "TopRegionsHTTP", "TopRegionsFlickr",
-                "TopRegionsCache", "TopRegionsFormatting", "TopRegionsCLI",
+                "TopRegionsCache", "TopRegionsFormatting", "TopRegionsPages", "TopRegionsRefresh", "TopRegionsCLI", "TopRegionsToolkit",
             ],
             swiftSettings: strict),
         .testTarget(

@@ -1,6 +1,5 @@
 import Foundation
 import Synchronization
-import TopRegionsCLI
 
 /// Which Host header values the server answers to, whatever address it listens on.
 ///

@@ -4,7 +4,6 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 import Synchronization
-import TopRegionsCLI
 import TopRegionsSupport
 
 /// The HTTP server around `ServedApp`: listens, says where, and stops gracefully on SIGINT
@@ -70,14 +69,14 @@ struct PageServer {
         }
         if let failure = failure.withLock({ $0 }) { throw failure }
         if app.get() == nil {
-            throw ToolError(.unavailable, "cannot listen on \(address.url(port: port))")
+            throw Failure(.unavailable, "cannot listen on \(address.url(port: port))")
         }
         await app.get()?.blocking.shutdown()
         app.get()?.views.close()
     }
 
     /// Why the server could not listen, in words.
-    static func listening(_ error: any Error, address: ListenAddress, port: Int) -> ToolError {
+    static func listening(_ error: any Error, address: ListenAddress, port: Int) -> Failure {
         let text = "\(error)"
         let reason: String
         if text.contains("Address already in use") {
@@ -89,7 +88,7 @@ struct PageServer {
         } else {
             reason = text
         }
-        return ToolError(.unavailable, "cannot listen on \(address.url(port: port)): \(reason)")
+        return Failure(.unavailable, "cannot listen on \(address.url(port: port)): \(reason)")
     }
 }
 

@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-import TopRegionsCLI
+import TopRegionsRefresh
 import TopRegionsStore
 import TopRegionsSupport
 
@@ -62,7 +62,7 @@ final class Refresher: Sendable {
         }
         let lock: KeyLock
         do {
-            guard let held = try Store.keyLocks(for: path).tryLock(RegionsTop.refreshLockKey) else { return .elsewhere }
+            guard let held = try Store.keyLocks(for: path).tryLock(RefreshStages.lockKey) else { return .elsewhere }
             lock = held
         } catch {
             return .cannot("cannot take the refresh lock: \(error)")

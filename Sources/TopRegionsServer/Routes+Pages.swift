@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import TopRegionsFormatting
+import TopRegionsPages
 import TopRegionsRecords
 import TopRegionsStore
 import TopRegionsSupport

@@ -1,81 +1,113 @@
 import Foundation
-import TopRegionsCLI
 import TopRegionsCache
 import TopRegionsFormatting
 import TopRegionsHTTP
 import TopRegionsStore
 import TopRegionsSupport
 
-/// What `regions-serve` does once its options are read: opens the database and the photo
-/// cache, then serves until stopped.
+/// What `regions-serve` does once its command has opened the database and the photo cache:
+/// serves until stopped, or writes the site as files.
 public enum Serving {
-    /// Makes `RegionsServe` serve (the executable calls this before `RegionsServe.main()`).
-    public static func install() {
-        RegionsServe.server.withLock { $0 = { command, context in try run(command, context) } }
+    /// What serving needs besides the database and the cache.
+    public struct Settings: Sendable {
+        public var address: ListenAddress
+        public var port: Int
+        /// Names answered besides this machine's own (--allow-host).
+        public var allowedHosts: [String]
+        /// Thumbnail downloads at once.
+        public var downloads: Int
+        public var utc: Bool
+        /// For the Refresh button: the database's path, the environment its stages get, the
+        /// key file they are given, and whether they are quiet.
+        public var databasePath: String
+        public var environment: [String: String]
+        public var apiKeyFile: String?
+        public var quiet: Bool
+        public var network: Network
+        public var now: @Sendable () -> Double
+        /// A notice on stderr (not with -q); a trace line (only with -v).
+        public var note: @Sendable (String) -> Void
+        public var trace: (@Sendable (String) -> Void)?
+        /// Prints the address once listening (the first line on standard output).
+        public var announce: @Sendable (String) -> Void
+
+        public init(
+            address: ListenAddress, port: Int, allowedHosts: [String], downloads: Int, utc: Bool, databasePath: String,
+            environment: [String: String], apiKeyFile: String?, quiet: Bool, network: Network, now: @escaping @Sendable () -> Double,
+            note: @escaping @Sendable (String) -> Void, trace: (@Sendable (String) -> Void)?, announce: @escaping @Sendable (String) -> Void
+        ) {
+            self.address = address
+            self.port = port
+            self.allowedHosts = allowedHosts
+            self.downloads = downloads
+            self.utc = utc
+            self.databasePath = databasePath
+            self.environment = environment
+            self.apiKeyFile = apiKeyFile
+            self.quiet = quiet
+            self.network = network
+            self.now = now
+            self.note = note
+            self.trace = trace
+            self.announce = announce
+        }
     }
 
-    static func run(_ command: RegionsServe, _ context: ToolContext) throws -> SysExit {
-        if let directory = command.export {
-            return try export(command, to: directory, context)
-        }
-        let address = ListenAddress.resolve(command.bind)!
-        // Checked before anything is said or opened: a warning about what an address exposes
-        // is no use when the server cannot listen there.
-        if !address.isLoopback, !address.isWildcard,
-           !MachineIdentity.interfaceAddresses().contains(HostCheck.addressLiteral(address.hostLiteral) ?? address.hostLiteral) {
-            throw ToolError(.unavailable, "cannot listen on \(address.url(port: command.port)): \(address.text) is not an address of this machine")
-        }
-        context.network.loadInBackground()
-        defer { context.network.awaitLoading() }
-        let refresher = Refresher(
-            path: try Store.resolvePath(option: command.database.db, environment: context.environment), environment: context.environment,
-            apiKeyFile: command.apiKeyFile, quiet: context.verbosity == .quiet, now: context.now)
-        // With a Flickr key, a new database is made and filled on the first visit.
-        let store = try command.database.open(context, create: refresher.hasKey)
-        context.trace("database \(store.path)")
-        let directory = try command.cacheDir ?? PhotoCache.defaultDirectory(environment: context.environment)
-        let cache = try PhotoCache(directory: directory, capBytes: command.maxBytes.bytes)
-        context.trace("photo cache \(cache.directory), at most \(command.maxBytes)")
+    /// Whether the Refresh button has a Flickr key to refresh with (and so whether a database
+    /// that does not exist yet may be made).
+    public static func hasKey(environment: [String: String], apiKeyFile: String?) -> Bool {
+        apiKeyFile != nil || !(environment["FLICKR_API_KEY"] ?? "").isEmpty
+    }
+
+    /// Serves `store` and `cache` until SIGINT or SIGTERM; throws when it cannot listen.
+    public static func serve(store: Store, cache: PhotoCache, _ settings: Settings) throws {
+        let address = settings.address
         if !address.isLoopback {
-            context.note("""
+            settings.note("""
                 listening on \(address.text), not only on this machine: anyone who can reach it may browse the photos, \
                 have this machine download full photos, and delete photos (--bind 127.0.0.1 keeps it to this machine)
                 """)
         }
-        let retry = RetryPolicy.from(environment: context.environment, maxAttempts: 3)
-        let (parallel, utc, port) = (command.parallel, command.utc, command.port)
+        let refresher = Refresher(
+            path: settings.databasePath, environment: settings.environment, apiKeyFile: settings.apiKeyFile, quiet: settings.quiet,
+            now: settings.now)
+        let retry = RetryPolicy.from(environment: settings.environment, maxAttempts: 3)
         let server = PageServer(
-            address: address, port: port, allowedHosts: command.allowHost,
+            address: address, port: settings.port, allowedHosts: settings.allowedHosts,
             makeApp: { hosts in
                 try ServedApp(
-                    store: store, cache: cache, refresher: refresher, formToken: newToken(), hosts: hosts, downloads: parallel,
-                    photoLimits: DownloadLimits(maxBytes: 32 << 20, seconds: 300), thumbnailLimits: .thumbnail, network: context.network, retry: retry,
-                    times: utc ? .utc : .local, now: context.now, note: { context.note($0) }, trace: context.tracer)
+                    store: store, cache: cache, refresher: refresher, formToken: newToken(), hosts: hosts, downloads: settings.downloads,
+                    photoLimits: DownloadLimits(maxBytes: 32 << 20, seconds: 300), thumbnailLimits: .thumbnail, network: settings.network,
+                    retry: retry, times: settings.utc ? .utc : .local, now: settings.now, note: settings.note, trace: settings.trace)
             },
             announce: { url in
-                context.standardOutput.line(url)
-                context.standardOutput.flush()
-                context.note("serving \(store.path) at \(url) (Ctrl-C stops)")
+                settings.announce(url)
+                settings.note("serving \(store.path) at \(url) (Ctrl-C stops)")
             },
-            trace: context.tracer)
+            trace: settings.trace)
         try server.runUntilStopped()
-        context.note("stopped")
-        return .ok
+        settings.note("stopped")
     }
 
-    static func export(_ command: RegionsServe, to directory: String, _ context: ToolContext) throws -> SysExit {
-        let store = try command.database.openForReading(context)
-        let export = SiteExport(queries: Queries(store: store), store: store, directory: directory, times: command.utc ? .utc : .local)
+    /// Writes the site into `directory`; returns the top page's path and how many pages.
+    public static func export(store: Store, to directory: String, utc: Bool) throws -> (top: String, pages: Int) {
+        let export = SiteExport(queries: Queries(store: store), store: store, directory: directory, times: utc ? .utc : .local)
         let pages = try export.write()
-        context.standardOutput.line((directory as NSString).appendingPathComponent(Site.files.top))
-        context.note("wrote \(pages) page\(pages == 1 ? "" : "s") into \(directory)")
-        return .ok
+        return ((directory as NSString).appendingPathComponent(Site.files.top), pages)
     }
 
     /// A token no other page can guess: 128 random bits, in hex.
     static func newToken() -> String {
         var generator = SystemRandomNumberGenerator()
         return (0..<4).map { _ in String(generator.next() as UInt32, radix: 16).leftPadded(8) }.joined()
+    }
+}
+
+extension ListenAddress {
+    /// Whether this machine can listen on the address: a loopback one, every address, or one
+    /// of its interfaces'.
+    public var isThisMachines: Bool {
+        isLoopback || isWildcard || MachineIdentity.interfaceAddresses().contains(HostCheck.addressLiteral(hostLiteral) ?? hostLiteral)
     }
 }
 

@@ -1,6 +1,6 @@
 import Foundation
-import TopRegionsCLI
 import TopRegionsFormatting
+import TopRegionsPages
 import TopRegionsRecords
 import TopRegionsStore
 import TopRegionsSupport
@@ -21,7 +21,7 @@ struct SiteExport {
         do {
             try FileSystem.createDirectories(directory)
         } catch {
-            throw ToolError(.cantCreate, "cannot create the --export directory \(directory): \(error.reason)")
+            throw Failure(.cannotCreate, "cannot create the --export directory \(directory): \(error.reason)")
         }
         var written = 0
         let top = try queries.sampledCentres(try queries.topRegions(limit: 50))

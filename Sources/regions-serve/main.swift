@@ -1,5 +1,3 @@
-import TopRegionsCLI
-import TopRegionsServer
+import TopRegionsToolkit
 
-Serving.install()
 RegionsServe.main()

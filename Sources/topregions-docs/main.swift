@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TopRegionsCLI
+import TopRegionsToolkit
 
 /// Writes man/*.1 and the README's tables of environment variables and exit statuses from
 /// the commands themselves (their argument parsers and their declarations), so the

@@ -1,7 +1,4 @@
-import TopRegionsCLI
-import TopRegionsServer
+import TopRegionsToolkit
 
-// regions-serve's server, as the regions-serve executable sets it up; then the tool this
-// program is run as.
-Serving.install()
+// The tool this program is run as (by a link's name, or its first argument).
 ToolkitProgram.runAsInvoked()

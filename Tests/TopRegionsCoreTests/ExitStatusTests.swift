@@ -5,6 +5,7 @@ import Testing
 import TopRegionsFlickr
 import TopRegionsHTTP
 import TopRegionsSupport
+import TopRegionsToolkit
 
 /// The one table from failure to exit status: the same failure, the same status, whichever
 /// layer reports it.

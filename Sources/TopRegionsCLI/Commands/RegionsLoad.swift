@@ -4,6 +4,7 @@ import Synchronization
 import TopRegionsFlickr
 import TopRegionsFormatting
 import TopRegionsRecords
+import TopRegionsRefresh
 import TopRegionsStore
 import TopRegionsSupport
 

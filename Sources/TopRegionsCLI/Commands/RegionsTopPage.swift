@@ -1,6 +1,7 @@
 import Foundation
 import TopRegionsCache
 import TopRegionsFormatting
+import TopRegionsPages
 import TopRegionsRecords
 import TopRegionsStore
 import TopRegionsSupport

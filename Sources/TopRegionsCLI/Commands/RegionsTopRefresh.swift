@@ -1,4 +1,5 @@
 import Foundation
+import TopRegionsRefresh
 import TopRegionsStore
 import TopRegionsSupport
 

@@ -1,3 +1,6 @@
+import TopRegionsRefresh
+import TopRegionsSupport
+
 /// Exit statuses from sysexits(3), which the tools use so scripts and cron can tell a bad
 /// input file from a network outage from a configuration mistake. Only the command-line
 /// layer names them: the libraries report `Failure`s, and `ExitStatuses` maps those here.
@@ -46,4 +49,25 @@ public struct PassedOnStatus: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String { message }
+}
+
+extension PassedOnStatus {
+    /// A refresh stage that failed: its status, and what happened in words.
+    public init(_ failed: RefreshStages.Failed) {
+        self.init(failed.status, "the refresh failed: \(failed.how)")
+    }
+}
+
+extension RefreshStages {
+    /// `run` for a tool: its environment, its -v trace, and a failed stage's status as the
+    /// tool's own.
+    public static func run(
+        _ stages: [ProcessPipeline.Stage], path: String, lastOutput: Int32, _ context: ToolContext, beforeRunning: () throws -> Bool = { true }
+    ) throws {
+        do {
+            try run(stages, path: path, lastOutput: lastOutput, environment: context.environment, trace: { context.trace($0) }, beforeRunning: beforeRunning)
+        } catch let failed as Failed {
+            throw PassedOnStatus(failed)
+        }
+    }
 }

@@ -1,6 +1,9 @@
 import ArgumentParser
 import Foundation
-import Synchronization
+import TopRegionsCLI
+import TopRegionsCache
+import TopRegionsServer
+import TopRegionsStore
 import TopRegionsSupport
 
 /// `regions-serve`: the app the toolkit re-creates, in a browser, over the same database the
@@ -126,15 +129,38 @@ public struct RegionsServe: ToolCommand {
         if cacheDir == "" { throw ValidationError("--cache-dir: the path is empty (leave --cache-dir out for the default cache)") }
     }
 
-    /// The server itself, set by the regions-serve executable before it runs: it lives in
-    /// TopRegionsServer, which links Hummingbird, and the six filters, which link this module,
-    /// must stay as light as they are.
-    public static let server = Mutex<(@Sendable (RegionsServe, ToolContext) throws -> SysExit)?>(nil)
-
     public func execute(_ context: ToolContext) throws -> SysExit {
-        guard let serve = Self.server.withLock({ $0 }) else {
-            throw ToolError(.software, "this program was built without the server; run the regions-serve executable")
+        if let directory = export {
+            let store = try database.openForReading(context)
+            let written = try Serving.export(store: store, to: directory, utc: utc)
+            context.standardOutput.line(written.top)
+            context.note("wrote \(written.pages) page\(written.pages == 1 ? "" : "s") into \(directory)")
+            return .ok
         }
-        return try serve(self, context)
+        let address = ListenAddress.resolve(bind)!
+        // Checked before anything is said or opened: a warning about what an address exposes
+        // is no use when the server cannot listen there.
+        guard address.isThisMachines else {
+            throw ToolError(.unavailable, "cannot listen on \(address.url(port: port)): \(address.text) is not an address of this machine")
+        }
+        context.network.loadInBackground()
+        defer { context.network.awaitLoading() }
+        let path = try Store.resolvePath(option: database.db, environment: context.environment)
+        // With a Flickr key, a new database is made and filled on the first visit.
+        let store = try database.open(context, create: Serving.hasKey(environment: context.environment, apiKeyFile: apiKeyFile))
+        context.trace("database \(store.path)")
+        let directory = try cacheDir ?? PhotoCache.defaultDirectory(environment: context.environment)
+        let cache = try PhotoCache(directory: directory, capBytes: maxBytes.bytes)
+        context.trace("photo cache \(cache.directory), at most \(maxBytes)")
+        let settings = Serving.Settings(
+            address: address, port: port, allowedHosts: allowHost, downloads: parallel, utc: utc, databasePath: path,
+            environment: context.environment, apiKeyFile: apiKeyFile, quiet: context.verbosity == .quiet, network: context.network,
+            now: context.now, note: { context.note($0) }, trace: context.tracer,
+            announce: { url in
+                context.standardOutput.line(url)
+                context.standardOutput.flush()
+            })
+        try Serving.serve(store: store, cache: cache, settings)
+        return .ok
     }
 }

@@ -1,4 +1,5 @@
 import TopRegionsFormatting
+import TopRegionsRecords
 import TopRegionsStore
 
 extension Queries {

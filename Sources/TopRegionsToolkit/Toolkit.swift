@@ -1,4 +1,5 @@
 import Foundation
+import TopRegionsCLI
 import TopRegionsSupport
 
 /// The seven tools, the six filters in pipeline order and then the server: what the

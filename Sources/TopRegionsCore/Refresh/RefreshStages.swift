@@ -43,16 +43,30 @@ public enum RefreshStages {
     /// (regions-load --refresh's, regions-top's when empty, regions-serve's).
     public static let lockKey = "refresh when empty"
 
+    /// A stage that failed: how the refresh ended, as a shell reports it.
+    public struct Failed: Error, Sendable {
+        public let stage: String
+        /// Its exit status, or 128 + the signal that ended it.
+        public let status: Int32
+        public let signal: Int32?
+
+        /// "flickr-recent exited with status 78", "... was ended by signal 9 (Killed)".
+        public var how: String {
+            signal.map { "\(stage) was ended by signal \($0) (\(String(cString: strsignal($0))))" } ?? "\(stage) exited with status \(status)"
+        }
+    }
+
     /// Runs `stages` joined by pipes, on the database at `path`, holding its refresh lock
     /// (waiting for a refresh already running); their progress and messages go to stderr as
     /// they come, the last stage's output to `lastOutput`. `beforeRunning` is called once the
     /// lock is held and returns whether to run (false: another refresh did the work). The
-    /// first stage that fails ends the caller with its own status, as `set -o pipefail`
-    /// would. The stages die with the caller, and hold the lock with it until the last of them
-    /// is gone. A refresh that wrote nothing leaves no database, nor the lock file made for it.
+    /// first stage that fails is thrown (`Failed`), for the caller to end with its status, as
+    /// `set -o pipefail` would. The stages die with the caller, and hold the lock with it
+    /// until the last of them is gone. A refresh that wrote nothing leaves no database, nor
+    /// the lock file made for it.
     public static func run(
-        _ stages: [ProcessPipeline.Stage], path: String, lastOutput: Int32, _ context: ToolContext,
-        beforeRunning: () throws -> Bool = { true }
+        _ stages: [ProcessPipeline.Stage], path: String, lastOutput: Int32, environment: [String: String],
+        trace: ((String) -> Void)? = nil, beforeRunning: () throws -> Bool = { true }
     ) throws {
         let lockFile = try Store.keyLocks(for: path)
         let lock = try lockFile.lock(lockKey)
@@ -61,13 +75,10 @@ public enum RefreshStages {
             if lockFile.createdFile && !FileManager.default.fileExists(atPath: path) { lockFile.removeIfUnused() }
         }
         guard try beforeRunning() else { return }
-        context.trace("running " + stages.map { ([$0.executable] + $0.arguments).joined(separator: " ") }.joined(separator: " | "))
-        let outcomes = try ProcessPipeline.run(stages, environment: context.environment, lastOutput: lastOutput, sharing: lock)
+        trace?("running " + stages.map { ([$0.executable] + $0.arguments).joined(separator: " ") }.joined(separator: " | "))
+        let outcomes = try ProcessPipeline.run(stages, environment: environment, lastOutput: lastOutput, sharing: lock)
         if let failed = outcomes.first(where: { $0.status != 0 }) {
-            // As a shell reports it: 128 + the signal for a stage a signal ended.
-            let how = failed.signal.map { "was ended by signal \($0) (\(String(cString: strsignal($0))))" }
-                ?? "exited with status \(failed.status)"
-            throw PassedOnStatus(failed.status, "the refresh failed: \(failed.stage) \(how)")
+            throw Failed(stage: failed.stage, status: failed.status, signal: failed.signal)
         }
     }
 }

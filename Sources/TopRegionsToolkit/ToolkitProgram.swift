@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TopRegionsCLI
 
 /// `topregions`: the one program that is all seven tools, as BusyBox is its applets. An
 /// installation holds it once, with each tool's name a symbolic link to it beside it, so the
