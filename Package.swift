@@ -29,6 +29,12 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
+        // What the server and the fake use of Hummingbird's own foundations, declared because
+        // they import it (bin/lib/check_imports.py); the versions Hummingbird 2.28.1 resolves.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // libcurl from the system (libcurl4-openssl-dev).
@@ -51,7 +57,7 @@ let package = Package(
         .target(name: "TopRegionsRecords", dependencies: ["TopRegionsSupport"], path: "Sources/TopRegionsCore/Records", swiftSettings: strict),
         // From NDJSON lines to batches ready for the store: the scanner, the batch's byte
         // buffer and layout, the decoding thread.
-        .target(name: "TopRegionsIngest", dependencies: ["TopRegionsSupport", "TopRegionsRecords", "CSupport"], path: "Sources/TopRegionsCore/Ingest", swiftSettings: strict),
+        .target(name: "TopRegionsIngest", dependencies: ["TopRegionsSupport", "TopRegionsRecords"], path: "Sources/TopRegionsCore/Ingest", swiftSettings: strict),
         .target(
             name: "TopRegionsStore",
             dependencies: [
@@ -60,7 +66,7 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             path: "Sources/TopRegionsCore/Store", swiftSettings: strict),
-        .target(name: "TopRegionsHTTP", dependencies: ["TopRegionsSupport", "CSupport"], path: "Sources/TopRegionsCore/HTTP", swiftSettings: strict),
+        .target(name: "TopRegionsHTTP", dependencies: ["TopRegionsSupport", "CSupport", "CCurl"], path: "Sources/TopRegionsCore/HTTP", swiftSettings: strict),
         .target(
             name: "TopRegionsFlickr", dependencies: ["TopRegionsSupport", "TopRegionsRecords", "TopRegionsStore", "TopRegionsHTTP"],
             path: "Sources/TopRegionsCore/Flickr", swiftSettings: strict),
@@ -102,6 +108,11 @@ let package = Package(
                 "TopRegionsSupport", "TopRegionsRecords", "TopRegionsStore", "TopRegionsHTTP", "TopRegionsCache",
                 "TopRegionsFormatting", "TopRegionsPages", "TopRegionsRefresh",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strict),
 
@@ -138,7 +149,13 @@ let package = Package(
         // no code with the toolkit, so its ground truth is an independent computation.
         .target(
             name: "FakeFlickr",
-            dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             swiftSettings: strict),
         .executableTarget(
             name: "flickr-fake",
@@ -150,6 +167,7 @@ let package = Package(
             dependencies: [
                 "TopRegionsSupport", "TopRegionsRecords", "TopRegionsIngest", "TopRegionsStore", "TopRegionsHTTP", "TopRegionsFlickr",
                 "TopRegionsCache", "TopRegionsFormatting", "TopRegionsPages", "TopRegionsRefresh", "TopRegionsCLI", "TopRegionsToolkit",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strict),
         .testTarget(
