@@ -10,19 +10,33 @@ import TopRegionsSupport
 /// lists, All and Recents, each page 30 photos with links to the pages before and after, and
 /// the thumbnails the database holds embedded (no thumbnail is downloaded for it: a page of
 /// files cannot ask for one when it comes on screen).
-struct SiteExport {
+///
+/// It writes only in a directory of its own: a new or empty one, or one an earlier export
+/// wrote, known by its list of the pages it wrote (`manifestName`). A directory holding
+/// anything else is refused, nothing written: hand-made files are never overwritten. Pages an
+/// earlier export wrote that this one does not (a region no longer in the top 50) are
+/// removed; nothing else is.
+class SiteExport {
     let queries: Queries
     let store: Store
     let directory: String
     let times: TimeFormat
+    /// The pages written so far, by name.
+    private var written: [String] = []
+
+    /// The export's list of the pages it wrote, one name a line.
+    static let manifestName = ".topregions-export"
+
+    init(queries: Queries, store: Store, directory: String, times: TimeFormat) {
+        self.queries = queries
+        self.store = store
+        self.directory = directory
+        self.times = times
+    }
 
     /// Writes every page; returns how many.
     func write() throws -> Int {
-        do {
-            try FileSystem.createDirectories(directory)
-        } catch {
-            throw Failure(.cannotCreate, "cannot create the --export directory \(directory): \(error.reason)")
-        }
+        let earlier = try claimDirectory()
         var written = 0
         let top = try queries.sampledCentres(try queries.topRegions(limit: 50))
         try save(HTMLPage.regions(top, site: .files), as: Site.files.top)
@@ -32,7 +46,60 @@ struct SiteExport {
         }
         written += try writeList(.all, listing: .all(stored: try queries.count(of: .all)))
         written += try writeList(.recents, listing: .recents)
+        try SafeName.writeAtomically(Array(self.written.map { $0 + "\n" }.joined().utf8), to: path(Self.manifestName))
+        // What the earlier export wrote and this one did not: its own, stale.
+        for name in earlier.subtracting(self.written) where Self.isPageName(name) {
+            unlink(path(name))
+        }
         return written
+    }
+
+    /// Makes sure the directory is the export's to write in; returns the pages an earlier
+    /// export wrote there.
+    private func claimDirectory() throws -> Set<String> {
+        do {
+            try FileSystem.createDirectories(directory)
+        } catch {
+            throw Failure(.cannotCreate, "cannot create the --export directory \(directory): \(error.reason)")
+        }
+        let names: [String]
+        do {
+            names = try FileSystem.contentsOfDirectory(directory)
+        } catch {
+            throw Failure(.cannotCreate, "cannot read the --export directory \(directory): \(error.reason)")
+        }
+        var earlier: Set<String> = []
+        if names.contains(Self.manifestName), let text = try? String(contentsOfFile: path(Self.manifestName), encoding: .utf8) {
+            earlier = Set(text.split(separator: "\n").map(String.init).filter(Self.isPageName))
+        }
+        // A page's temporary file (`<page>.html.tmp-<pid>`) left by an export that was killed.
+        for name in names where Self.isLeftover(name) { unlink(path(name)) }
+        let others = names.filter { $0 != Self.manifestName && !earlier.contains($0) && !Self.isLeftover($0) }.sorted()
+        guard others.isEmpty else {
+            let shown = others.prefix(3).joined(separator: ", ") + (others.count > 3 ? ", ..." : "")
+            throw Failure(.cannotCreate, """
+                will not write the site into \(directory): it holds \(Grammar.count(others.count, "file")) an earlier export did not \
+                write (\(shown)); give an empty or new directory
+                """)
+        }
+        return earlier
+    }
+
+    /// What SafeName.writeAtomically leaves of a page when killed while writing it.
+    static func isLeftover(_ name: String) -> Bool {
+        if name.hasPrefix(manifestName + ".tmp-") { return true }
+        guard let range = name.range(of: ".html.tmp-") else { return false }
+        let pid = name[range.upperBound...]
+        return !pid.isEmpty && pid.allSatisfy(\.isNumber) && isPageName(String(name[..<range.upperBound].dropLast(5)))
+    }
+
+    /// A name the export gives a page: `<something>.html`, no directory in it.
+    static func isPageName(_ name: String) -> Bool {
+        name.hasSuffix(".html") && !name.contains("/") && !name.hasPrefix(".")
+    }
+
+    private func path(_ name: String) -> String {
+        (directory as NSString).appendingPathComponent(name)
     }
 
     /// Every page of one list.
@@ -46,13 +113,14 @@ struct SiteExport {
             let images = HTMLPage.Images(thumbnails: try ThumbnailStore(store: store).bytes(of: photos.map(\.record.id)))
             let page = HTMLPage.photos(
                 photos, listing: listing, images: images, site: .files, paging: paging, map: map,
-                formatTime: { times.string($0) })
+                formatTime: { [times] in times.string($0) })
             try save(page, as: Site.files.listing(listing, page: number, sort: nil))
         }
         return pages
     }
 
     private func save(_ page: [UInt8], as name: String) throws {
-        try SafeName.writeAtomically(page, to: (directory as NSString).appendingPathComponent(name))
+        try SafeName.writeAtomically(page, to: path(name))
+        written.append(name)
     }
 }

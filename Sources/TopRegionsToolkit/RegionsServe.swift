@@ -48,7 +48,10 @@ public struct RegionsServe: ToolCommand {
             --export writes the same pages as files instead, linked to each other by name in one \
             directory (top-regions.html, region-ID.html and region-ID+2.html for its second page, \
             all.html, recents.html), with the thumbnails the database holds embedded, and prints \
-            the path of the top page. It only reads the database.
+            the path of the top page. It only reads the database. It writes only into a new or \
+            empty directory, or one an earlier export wrote (its list of pages, \
+            .topregions-export, says which are its own: those it no longer writes are removed); a \
+            directory holding any other file is refused with nothing written (73).
 
             Examples:
               regions-serve                         # then open the address it prints

@@ -362,7 +362,7 @@ import Testing
         let export = try Tools.run("regions-serve", ["--db", setup.db, "--export", site], environment: setup.environment)
         #expect(export.status == 0, "\(export.stderr)")
         #expect(export.stdout == site + "/top-regions.html\n")
-        let files = Set(try FileManager.default.contentsOfDirectory(atPath: site))
+        let files = Set(try FileManager.default.contentsOfDirectory(atPath: site)).subtracting([".topregions-export"])
         let stored = try setup.regionsTop(["--photos"]).count
         let regionPages = setup.top.reduce(0) { $0 + (($1["photos"] as! Int) + 29) / 30 }
         #expect(files.count == 1 + regionPages + (stored + 29) / 30 + 1)
@@ -383,6 +383,44 @@ import Testing
         #expect(second.contains("rel=\"prev\" href=\"region-\(id).html\""))
         // Nothing was downloaded for it.
         #expect(try setup.imageRequests().isEmpty)
+    }
+
+    /// The export writes only where it may: a new or empty directory, or its own earlier
+    /// export, whose pages it replaces (removing those no longer in the site). A directory
+    /// holding anything else is refused with nothing written. Regression: hand-made files
+    /// were overwritten without a word.
+    @Test func exportNeverOverwritesFilesItDidNotWrite() throws {
+        let setup = try Setup()
+        let mine = setup.scratch.file("mine")
+        try FileManager.default.createDirectory(atPath: mine, withIntermediateDirectories: true)
+        try Data("my notes".utf8).write(to: URL(fileURLWithPath: mine + "/top-regions.html"))
+        try Data("more".utf8).write(to: URL(fileURLWithPath: mine + "/notes.txt"))
+        let refused = try Tools.run("regions-serve", ["--db", setup.db, "--export", mine], environment: setup.environment)
+        #expect(refused.status == 73)
+        #expect(refused.stderr == """
+            regions-serve: will not write the site into \(mine): it holds 2 files an earlier export did not write \
+            (notes.txt, top-regions.html); give an empty or new directory
+
+            """)
+        #expect(refused.stdout == "")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: mine).sorted() == ["notes.txt", "top-regions.html"])
+        #expect(try String(contentsOfFile: mine + "/top-regions.html", encoding: .utf8) == "my notes")
+
+        // Its own export, again: replaced in place, a page it no longer writes removed.
+        let site = setup.scratch.file("site")
+        #expect(try Tools.run("regions-serve", ["--db", setup.db, "--export", site], environment: setup.environment).status == 0)
+        let first = Set(try FileManager.default.contentsOfDirectory(atPath: site))
+        try Data("old".utf8).write(to: URL(fileURLWithPath: site + "/region-GONE.html"))
+        let manifest = try String(contentsOfFile: site + "/.topregions-export", encoding: .utf8)
+        try Data((manifest + "region-GONE.html\n").utf8).write(to: URL(fileURLWithPath: site + "/.topregions-export"))
+        let again = try Tools.run("regions-serve", ["--db", setup.db, "--export", site], environment: setup.environment)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: site)) == first)
+        // A file put in it by hand makes it someone else's too.
+        try Data("index".utf8).write(to: URL(fileURLWithPath: site + "/index.html"))
+        let touched = try Tools.run("regions-serve", ["--db", setup.db, "--export", site], environment: setup.environment)
+        #expect(touched.status == 73 && touched.stderr.contains("(index.html)"), "\(touched.stderr)")
+        #expect(try String(contentsOfFile: site + "/index.html", encoding: .utf8) == "index")
     }
 
     @Test func pruningIsPreviewedFirstAndNeedsItsUnitAndTheToken() throws {
