@@ -103,6 +103,11 @@ CURLcode tr_curl_setopt_write_function(CURL *handle, CURLoption option,
     return curl.easy_setopt(handle, option, callback);
 }
 
+CURLcode tr_curl_setopt_xferinfo_function(CURL *handle, CURLoption option,
+                                         int (*callback)(void *, curl_off_t, curl_off_t, curl_off_t, curl_off_t)) {
+    return curl.easy_setopt(handle, option, callback);
+}
+
 CURLcode tr_curl_getinfo_long(CURL *handle, CURLINFO info, long *value) {
     return curl.easy_getinfo(handle, info, value);
 }

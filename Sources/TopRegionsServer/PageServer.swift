@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 import Synchronization
+import TopRegionsHTTP
 import TopRegionsSupport
 
 /// The HTTP server around `ServedApp`: listens, says where, and stops gracefully on SIGINT
@@ -35,16 +36,23 @@ struct PageServer {
         try outcome.withLock { $0! }.get()
     }
 
+    /// How long a request's head may take to arrive (and a kept-alive connection may wait
+    /// for its next request).
+    static let headerSeconds = 10
+
+    /// The connections served at once, at most; one more is answered 503.
+    let connections = ConnectionLimit.forThisProcess()
+
     private func run() async throws {
         var logger = Logger(label: "regions-serve")
         logger.logLevel = .critical
         let app = AppSlot()
         let failure = Mutex<(any Error)?>(nil)
-        let (makeApp, announce, address, allowedHosts) = (self.makeApp, self.announce, self.address, self.allowedHosts)
+        let (makeApp, announce, address, allowedHosts, connections) = (self.makeApp, self.announce, self.address, self.allowedHosts, self.connections)
         let responder = ServeResponder(app: app)
         let application = Application(
             responder: responder,
-            server: .http1(configuration: .init(idleTimeout: .seconds(60))),
+            server: GuardedHTTP1Channel.builder(connections: connections, headerTimeout: .seconds(Int64(Self.headerSeconds))),
             configuration: ApplicationConfiguration(address: .hostname(address.text, port: port), serverName: nil),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
@@ -59,8 +67,12 @@ struct PageServer {
             },
             logger: logger)
         var configuration = ServiceGroupConfiguration(services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
-        // A photo still downloading may hold the stop up, for a while, not for ever.
-        configuration.maximumGracefulShutdownDuration = .seconds(30)
+        // Requests under way get `graceSeconds` to finish once a stop is asked; then the
+        // downloads still running are ended (a slow image server held the stop up for the
+        // download's 300 s), which ends their requests, and the server exits.
+        let stopper = Self.stopDownloadsAfterGrace()
+        defer { stopper.cancel() }
+        configuration.maximumGracefulShutdownDuration = .seconds(Int64(Self.graceSeconds + 5))
         do {
             try await ServiceGroup(configuration: configuration).run()
         } catch {
@@ -71,8 +83,26 @@ struct PageServer {
         if app.get() == nil {
             throw Failure(.unavailable, "cannot listen on \(address.url(port: port))")
         }
+        CurlSession.stopAll()
         await app.get()?.blocking.shutdown()
         app.get()?.views.close()
+    }
+
+    /// How long requests under way may go on after SIGINT or SIGTERM.
+    static let graceSeconds = 10
+
+    /// On SIGINT or SIGTERM (beside the service group's own handling of them), ends every
+    /// download `graceSeconds` later.
+    static func stopDownloadsAfterGrace() -> SignalSources {
+        let queue = DispatchQueue(label: "regions-serve stop")
+        let sources = [SIGTERM, SIGINT].map { DispatchSource.makeSignalSource(signal: $0, queue: queue) }
+        for source in sources {
+            source.setEventHandler {
+                queue.asyncAfter(deadline: .now() + .seconds(graceSeconds)) { CurlSession.stopAll() }
+            }
+            source.resume()
+        }
+        return SignalSources(sources)
     }
 
     /// Why the server could not listen, in words.
@@ -111,4 +141,17 @@ final class AppSlot: Sendable {
 
     func set(_ made: ServedApp) { app.withLock { $0 = made } }
     func get() -> ServedApp? { app.withLock { $0 } }
+}
+
+/// Several signal sources cancelled together.
+final class SignalSources: @unchecked Sendable {
+    private let sources: [any DispatchSourceSignal]
+
+    init(_ sources: [any DispatchSourceSignal]) {
+        self.sources = sources
+    }
+
+    func cancel() {
+        for source in sources { source.cancel() }
+    }
 }

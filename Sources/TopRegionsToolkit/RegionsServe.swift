@@ -34,7 +34,13 @@ public struct RegionsServe: ToolCommand {
             one is refreshed on the first visit, as the app refreshes on its first launch.
 
             The first line on standard output is the server's address; it serves until SIGINT \
-            (Ctrl-C) or SIGTERM, then finishes the requests under way and stops. It listens on \
+            (Ctrl-C) or SIGTERM, then takes no new connection, lets the requests under way finish \
+            for up to 10 seconds, ends the downloads still running after that (no partial file \
+            stays in the cache), and exits. It serves at most as many connections at once as its \
+            file descriptor limit allows, less 96 for the database, the cache and the downloads \
+            (at most 4,096); one more is answered 503 at once. A request's head must arrive within \
+            10 seconds of its connection or of the answer before it; a request that does not keep \
+            its connection alive (HTTP/1.0 without keep-alive) has it closed after its answer. It listens on \
             127.0.0.1 only, unless --bind names another address (or a name of this machine's), \
             which it then says on stderr. Whatever the address, it answers only requests that \
             name it as their Host: the address it listens on, localhost on loopback, and, when it \

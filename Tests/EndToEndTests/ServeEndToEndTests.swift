@@ -560,6 +560,100 @@ import Testing
         #expect(names.allSatisfy { !$0.contains("tmp") }, "\(names)")
     }
 
+    /// A download that would take minutes (an image server that does not answer) does not
+    /// hold the stop up: SIGTERM ends the server after its 10 s of grace, the download is
+    /// ended, and nothing half-written stays in the cache. Regression: it ran on for the
+    /// download's 300 s.
+    @Test func aStopEndsADownloadThatWouldTakeMinutes() throws {
+        let setup = try Setup()
+        let regionID = setup.top[0]["region_id"] as! String
+        let id = try setup.regionsTop(["--region", regionID, "--limit", "1"])[0]["id"] as! String
+        try setup.fake.control("/_fake/faults?latency_ms=250000&faults_on=images")
+        func received() throws -> Int {
+            let object = try JSONSerialization.jsonObject(with: Data(try setup.fake.control("/_fake/received", post: false).utf8)) as! [String: Any]
+            return object["requests"] as! Int
+        }
+        let before = try received()
+        let curl = try Tools.start("/usr/bin/curl", ["-sS", "-o", "/dev/null", "-w", "%{http_code}", setup.server.base + "/photos/\(id).jpg"],
+                                   environment: setup.environment)
+        while try received() == before {}  // the server has asked the image server: the download is under way
+        let stopped = setup.server.stop()
+        #expect(stopped.status == 0, "\(stopped.stderr)")
+        #expect(stopped.stderr.hasSuffix("regions-serve: stopped\n"), "\(stopped.stderr)")
+        let fetched = try curl.wait()
+        #expect(fetched.stdout != "200", "the photo was not served: its download was ended")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: setup.cache)) ?? []
+        #expect(!names.contains { $0.hasSuffix(".jpg") || $0.contains("tmp") }, "\(names)")
+    }
+
+    /// At most as many connections as the descriptor limit leaves room for (under ulimit -n
+    /// 128: 32): one more is answered 503 at once, not left waiting; a head that does not come
+    /// within 10 s closes its connection, freeing its place; an HTTP/1.0 request without
+    /// keep-alive gets Connection: close and its connection closed after the answer.
+    /// Regression: 1,260 slow connections held every descriptor, others timed out; HTTP/1.0
+    /// was held open 60 s.
+    @Test func slowAndExcessConnectionsDoNotHoldTheServer() throws {
+        let scratch = Scratch()
+        let db = scratch.file("photos.db")
+        let load = try Tools.run("regions-load", ["-q", "--db", db, Tools.fixtures.appendingPathComponent("photos.ndjson").path],
+                                 environment: Tools.environment(home: scratch.path))
+        #expect(load.status == 0)
+        let environment = Tools.environment(home: scratch.path)
+        let port = try Self.freePort()
+        let server = try Tools.start("/bin/bash", ["-c", #"ulimit -n 128 && exec "$0" "$@""#, Tools.path("regions-serve"),
+                                                    "--db", db, "--cache-dir", scratch.file("cache"), "--port", "\(port)", "-q"],
+                                     environment: environment)
+        defer { kill(server.pid, SIGTERM); _ = try? server.wait() }
+        let check = try Tools.run("/usr/bin/env", ["python3", "-c", """
+            import socket, sys
+            port = int(sys.argv[1])
+            def connect():
+                for attempt in range(200):
+                    try:
+                        s = socket.create_connection(("127.0.0.1", port)); s.settimeout(60); return s
+                    except ConnectionRefusedError:
+                        import time; time.sleep(0.05)  # the server is starting
+                raise SystemExit("cannot connect")
+            def read_all(s):
+                data = b""
+                while True:
+                    chunk = s.recv(65536)
+                    if not chunk: return data
+                    data += chunk
+            def read_one(s):
+                data = b""
+                while b"\\r\\n\\r\\n" not in data: data += s.recv(65536)
+                head, body = data.split(b"\\r\\n\\r\\n", 1)
+                length = int([l for l in head.split(b"\\r\\n") if l.lower().startswith(b"content-length:")][0].split(b":")[1])
+                while len(body) < length: body += s.recv(65536)
+                return head.split(b"\\r\\n")[0].decode()
+            # 32 connections, each answered once (so counted in), then sending half a head.
+            held = [connect() for _ in range(32)]
+            for s in held: s.sendall(b"GET /recents HTTP/1.1\\r\\nHost: 127.0.0.1:%d\\r\\n\\r\\n" % port)
+            print("held", set(read_one(s) for s in held))
+            for s in held: s.sendall(b"GET / HTTP/1.1\\r\\nHost: 127.0.0.1:%d\\r\\n" % port)
+            extra = connect(); extra.sendall(b"GET / HTTP/1.1\\r\\nHost: 127.0.0.1:%d\\r\\n\\r\\n" % port)
+            print("extra", read_all(extra).split(b"\\r\\n")[0].decode())
+            print("closed", all(read_all(s) == b"" for s in held))
+            old = connect(); old.sendall(b"GET /all HTTP/1.0\\r\\nHost: 127.0.0.1:%d\\r\\n\\r\\n" % port)
+            answer = read_all(old)
+            print("1.0", answer.split(b"\\r\\n")[0].decode(), b"\\r\\nconnection: close\\r\\n" in answer.lower())
+            """, "\(port)"], environment: environment)
+        #expect(check.stdout == """
+            held {'HTTP/1.1 200 OK'}
+            extra HTTP/1.1 503 Service Unavailable
+            closed True
+            1.0 HTTP/1.1 200 OK True
+
+            """, "\(check.stderr)")
+    }
+
+    static func freePort() throws -> Int {
+        let probe = try Tools.run("/usr/bin/env", ["python3", "-c", "import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])"],
+                                  environment: ["PATH": "/usr/bin:/bin"])
+        return Int(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines))!
+    }
+
     /// Bound to every address, the server still answers only to this machine's names and
     /// addresses and to --allow-host's: a page on another site whose name now points here
     /// (DNS rebinding) can neither read a page, and so the form token, nor delete a photo.

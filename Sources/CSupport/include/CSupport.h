@@ -25,6 +25,10 @@ CURLcode tr_curl_setopt_pointer(CURL *handle, CURLoption option, void *value);
 CURLcode tr_curl_setopt_off_t(CURL *handle, CURLoption option, curl_off_t value);
 CURLcode tr_curl_setopt_write_function(CURL *handle, CURLoption option,
                                        size_t (*callback)(char *, size_t, size_t, void *));
+// CURLOPT_XFERINFOFUNCTION: called about once a second during a transfer, even while no byte
+// arrives; returning non-zero aborts it.
+CURLcode tr_curl_setopt_xferinfo_function(CURL *handle, CURLoption option,
+                                         int (*callback)(void *, curl_off_t, curl_off_t, curl_off_t, curl_off_t));
 CURLcode tr_curl_getinfo_long(CURL *handle, CURLINFO info, long *value);
 CURLcode tr_curl_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *value);
 

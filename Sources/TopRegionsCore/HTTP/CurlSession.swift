@@ -23,6 +23,8 @@ public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
     case timeLimit(seconds: Double)
     /// The receiver of the body gave up (e.g. a full disk); its message.
     case aborted(String)
+    /// The process stopped its downloads (`CurlSession.stopAll`).
+    case stopped
     /// This process ran out of something a transfer needs (file descriptors, memory).
     case osResource(String)
     case other(String)
@@ -31,7 +33,7 @@ public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
     public var isTransient: Bool {
         switch self {
         case .timedOut, .truncated, .connection, .timeLimit: true
-        case .unsupportedURL, .tls, .tooLarge, .aborted, .osResource, .other: false
+        case .unsupportedURL, .tls, .tooLarge, .aborted, .stopped, .osResource, .other: false
         }
     }
 
@@ -50,6 +52,7 @@ public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
         case .tooLarge(let limit, nil): "larger than the \(Units.formatSize(limit)) limit"
         case .timeLimit(let seconds): "took longer than the \(Self.format(seconds)) s time limit"
         case .aborted(let message): message
+        case .stopped: "stopped: the program is stopping"
         case .osResource(let message): message
         case .other(let message): message
         }
@@ -206,10 +209,16 @@ public final class CurlSession: HTTPConnection {
             _ = tr_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, context)
             _ = tr_curl_setopt_write_function(handle, CURLOPT_HEADERFUNCTION, headerCallback)
             _ = tr_curl_setopt_pointer(handle, CURLOPT_HEADERDATA, context)
+            // Checked about once a second, bytes or not: a stop ends every transfer under way.
+            setLong(CURLOPT_NOPROGRESS, 0)
+            _ = tr_curl_setopt_xferinfo_function(handle, CURLOPT_XFERINFOFUNCTION, progressCallback)
+            _ = tr_curl_setopt_pointer(handle, CURLOPT_XFERINFODATA, nil)
             errorBuffer[0] = 0
 
             let started = Self.monotonicSeconds()
+            guard !Self.isStopping else { throw .stopped }
             let code = tr_curl_easy_perform(handle)
+            if code == CURLE_ABORTED_BY_CALLBACK, Self.isStopping { throw .stopped }
             if let failure = transfer.bodyError {
                 throw failure as? HTTPError ?? .aborted("\(failure)")
             }
@@ -247,6 +256,17 @@ public final class CurlSession: HTTPConnection {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+
+    /// Set once the process is stopping (a server given SIGTERM, past its grace): every
+    /// transfer under way, and every one about to start, ends with `HTTPError.stopped`.
+    private static let stopping = Atomic<Bool>(false)
+
+    static var isStopping: Bool { stopping.load(ordering: .relaxed) }
+
+    /// Ends every transfer of the process, under way or to come, within about a second.
+    public static func stopAll() {
+        stopping.store(true, ordering: .relaxed)
     }
 
     /// http:// and https:// only (case-insensitive), with a host.
@@ -342,6 +362,11 @@ private final class Transfer {
             return false
         }
     }
+}
+
+/// Aborts the transfer once the process stops its downloads (`CurlSession.stopAll`).
+private func progressCallback(_ context: UnsafeMutableRawPointer?, _: curl_off_t, _: curl_off_t, _: curl_off_t, _: curl_off_t) -> Int32 {
+    CurlSession.isStopping ? 1 : 0
 }
 
 private func writeCallback(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?) -> Int {

@@ -19,6 +19,8 @@ final class ServerProcess {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
+        let exited = self.exited
+        process.terminationHandler = { _ in exited.signal() }
         try process.run()
         var line: [UInt8] = []
         let handle = output.fileHandleForReading
@@ -38,12 +40,20 @@ final class ServerProcess {
     var base: String { String(url.dropLast()) }
     var port: Int { Int(url.split(separator: ":").last!.dropLast())! }
 
-    /// Sends SIGTERM and waits: the exit status and everything written on stderr.
+    /// Signalled when the process exits.
+    private let exited = DispatchSemaphore(value: 0)
+
+    /// Sends SIGTERM and waits: the exit status and everything written on stderr. A server
+    /// still running two minutes later is killed, and the test fails (it did not stop).
     @discardableResult
     func stop() -> (status: Int32, stderr: String) {
         if let stopped { return stopped }
         if process.isRunning {
             process.terminate()
+            if exited.wait(timeout: .now() + 120) == .timedOut {
+                Issue.record("regions-serve did not stop within 120 s of SIGTERM")
+                kill(process.processIdentifier, SIGKILL)
+            }
             process.waitUntilExit()
         }
         let result = (process.terminationStatus, (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "")
