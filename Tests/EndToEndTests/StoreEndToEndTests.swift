@@ -466,3 +466,33 @@ extension StoreEndToEndTests {
         #expect(total.stdout == "61|300000\n")
     }
 }
+
+extension StoreEndToEndTests {
+    /// A region id is what names its pages and files, so one that cannot (`..`, a path) is
+    /// refused at the door, naming the line, with nothing stored; every id Flickr gives (a
+    /// leading dot included) is stored and has its page. Regression: `..` and `a/../ç"<x>`
+    /// were stored, and their pages answered 400.
+    @Test func regionIDsThatCannotNameAPageAreRefusedAtTheDoor() throws {
+        let scratch = Scratch()
+        let db = scratch.file("photos.db")
+        let environment = Tools.environment(home: scratch.path)
+        for (id, shown) in [("..", "\"..\""), (#"a/../ç\"<x>"#, "\"a/../ç\"<x>\""), (".", "\".\"")] {
+            let record = #"{"id":"1","owner":"a@N01","region_id":"\#(id)","region":"X"}"# + "\n"
+            let load = try Tools.run("regions-load", ["--db", db], input: Array(record.utf8), environment: environment)
+            #expect(load.status == 65, "\(id)")
+            #expect(load.stderr == """
+                regions-load: stdin: line 1, column 27: field "region_id" must be a Flickr place id (letters, digits, '.', '-' and '_', \
+                not only dots): every page and file of the region is named by it, not \(shown)
+                (nothing was written)
+
+                """, "\(id)")
+            #expect(!FileManager.default.fileExists(atPath: db))
+        }
+        let flickrs = #"{"id":"2","owner":"a@N01","region_id":".E5rP.6CGy4E0vRbeE","region":"Dotted"}"# + "\n"
+        #expect(try Tools.run("regions-load", ["-q", "--db", db], input: Array(flickrs.utf8), environment: environment).status == 0)
+        let site = scratch.file("site")
+        let export = try Tools.run("regions-serve", ["--db", db, "--export", site], environment: environment)
+        #expect(export.status == 0, "\(export.stderr)")
+        #expect(FileManager.default.fileExists(atPath: site + "/region-.E5rP.6CGy4E0vRbeE.html"))
+    }
+}

@@ -181,6 +181,9 @@ public enum RecordScanner {
                     spans.owner = span
                 case .placeID, .regionID:
                     guard let span = optionalIdentifier(value, base, maxLength: PhotoRecord.maxPlaceIDLength, append) else { return nil }
+                    // A region id that cannot name a page: the full decoder says why.
+                    if field == .regionID, case .string(let start, let count) = value, count > 0,
+                       !PhotoRecord.isRegionID(UnsafeBufferPointer(start: base + start, count: count)) { return nil }
                     if field == .placeID { spans.placeID = span } else { spans.regionID = span }
                 case .ownerName: ownerName = text(value, append)
                 case .flickrOwnerName: flickrOwnerName = text(value, append)

@@ -192,7 +192,14 @@ extension PhotoRecord {
             case .placeID: placeID = try Self.optionalIdentifier(value, key, maxLength: Self.maxPlaceIDLength)
             case .uploaded: uploaded = try Self.uploadTime(value, key)
             case .flickrUploaded: flickrUploaded = try Self.uploadTime(value, key)
-            case .regionID: regionID = try Self.optionalIdentifier(value, key, maxLength: Self.maxPlaceIDLength)
+            case .regionID:
+                regionID = try Self.optionalIdentifier(value, key, maxLength: Self.maxPlaceIDLength)
+                if let id = regionID, !Self.isRegionID(id.utf8) {
+                    throw RecordError(field: key, message: """
+                        field "\(key)" must be a Flickr place id (letters, digits, '.', '-' and '_', not only dots): \
+                        every page and file of the region is named by it, not \(Excerpt.quoted(id))
+                        """)
+                }
             case .region: region = try Self.text(value, key)
             case .plain(let slot, let flickr):
                 let text = try Self.plainText(value, key, Self.plainFields[slot].kind)
@@ -265,6 +272,21 @@ extension PhotoRecord {
 
     /// Owner, place and region ids are opaque strings without spaces or control
     /// characters, of a bounded length; a number is accepted (some exporters drop the quotes).
+    /// Whether `id` can be a region's id: made of what Flickr's place ids are made of
+    /// (letters, digits, '.', '-', '_'), and not only dots. A region's pages and files are
+    /// named by its id, so an id such as `..` or `a/../b` would be stored and never reachable.
+    public static func isRegionID<Bytes: Collection<UInt8>>(_ id: Bytes) -> Bool {
+        var onlyDots = true
+        for byte in id {
+            switch byte {
+            case 0x2E: continue
+            case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, 0x2D, 0x5F: onlyDots = false
+            default: return false
+            }
+        }
+        return !id.isEmpty && !onlyDots
+    }
+
     private static func identifier(_ value: JSONValue, _ key: String, maxLength: Int) throws(RecordError) -> String {
         guard let id = try optionalIdentifier(value, key, maxLength: maxLength) else {
             throw RecordError(field: key, message: "field \"\(key)\" is empty")
