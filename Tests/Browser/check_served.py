@@ -243,7 +243,10 @@ def main():
 
         # At a phone's width, no page scrolls sideways.
         driver.set_window_size(390, 844)
-        for path in ["/", "/regions/" + args.region, "/photos/" + args.hostile, "/recents", "/search?q=harbour"]:
+        # (Also pages whose words are longer than the screen: a 10,000-character title, a
+        # region named by a 3,000-character word, a long search echoed back.)
+        for path in ["/", "/regions/" + args.region, "/photos/" + args.hostile, "/recents", "/search?q=harbour",
+                     "/photos/99000000002", "/regions/R-long", "/search?q=" + "w" * 1500]:
             driver.get(base + path)
             width = driver.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
             check(width[0] <= width[1], "%s at 390 px is %d px wide" % (path, width[0]))

@@ -119,14 +119,14 @@ import Testing
     }
 
     /// A region's page has one file name, the one the top page links to: region-ID.html
-    /// for an id of letters, digits, '.', '-' and '_' (Flickr's), '_' for other characters
-    /// and a hash for any other. --page-name prints it, for a region named by id or name,
-    /// and the other pages' names; the top page's footer says so (issue 26.12).
+    /// for an id of letters, digits, '.', '-' and '_' (Flickr's; regions-load refuses any
+    /// other), with a hash for a long one. --page-name prints it, for a region named by id or
+    /// name, and the other pages' names; the top page's footer says so (issue 26.12).
     @Test func pageNamePrintsTheFileTheTopPageLinksTo() throws {
         let scratch = Scratch()
         let environment = Tools.environment(home: scratch.path)
         let db = scratch.file("photos.db")
-        let ids = ["R061.TguWePmt", "a/../ç", "Ω", String(repeating: "x", count: 120)]
+        let ids = ["R061.TguWePmt", "x-_.y", ".E5rP.6CGy4E0vRbeE", String(repeating: "x", count: 120)]
         let records = ids.enumerated().map { index, id in
             String(decoding: try! JSONSerialization.data(withJSONObject: [
                 "id": "\(index + 1)", "owner": "\(index)@N01", "region_id": id, "region": "Region \(index)",
@@ -141,7 +141,7 @@ import Testing
         let top = try run(["--format", "html"])
         let links = top.stdout.components(separatedBy: "<td><a href=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
         #expect(links.count == 4 && links[0] == "region-R061.TguWePmt.html" && links[3].hasPrefix("region-" + ids[3].prefix(100) + "-"))
-        #expect(!links.contains("region-a/../ç.html") && links.allSatisfy { !$0.contains("/") })
+        #expect(links[1] == "region-x-_.y.html" && links[2] == "region-.E5rP.6CGy4E0vRbeE.html")
         for (index, id) in ids.enumerated() {
             for named in [id, "Region \(index)", "region \(index)"] {
                 let name = try run(["--region", named, "--page-name"])

@@ -19,7 +19,12 @@ import Testing
         #expect(top["photos"] as! Int >= 300, "a region of at least 300 photos")
         // A photo with a hostile title, in that region.
         let hostile = #"{"id":"99000000001","owner":"1@N01","owner_name":"x","title":"<script>alert(1)</script>","description":"<img src=x onerror=alert(2)>","latitude":\#(top["latitude"]!),"longitude":\#(top["longitude"]!),"uploaded":1000,"region_id":"\#(region)","region":"\#(top["name"]!)"}"#
-        let load = try Tools.run("regions-load", ["--db", db, "-q"], input: Array((hostile + "\n").utf8), environment: environment)
+        // Words longer than any screen: a 10,000-character title, a region named by a
+        // 3,000-character word (it is in the top list), a long search echoed back.
+        let longTitle = "https://example.com/" + String(repeating: "a", count: 10_000)
+        let longName = String(repeating: "Ω", count: 3_000)
+        let long = #"{"id":"99000000002","owner":"2@N01","owner_name":"\#(String(repeating: "n", count: 500))","title":"\#(longTitle)","latitude":10,"longitude":10,"uploaded":1001,"region_id":"R-long","region":"\#(longName)"}"#
+        let load = try Tools.run("regions-load", ["--db", db, "-q"], input: Array((hostile + "\n" + long + "\n").utf8), environment: environment)
         #expect(load.status == 0, "\(load.stderr)")
 
         let server = try ServerProcess(["--db", db, "--cache-dir", scratch.file("cache"), "--port", "0", "-q"], environment: environment, scratch: scratch)

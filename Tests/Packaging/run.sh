@@ -240,7 +240,8 @@ if selected "$current"; then
         grep "^file " share/topregions/install-manifest | cut -c6- | while read -r f; do [ -f "$f" ] || { echo "listed, absent: $f"; exit 1; }; done' \
         _ "$prefix"
     check "installed binaries load no Swift runtime (ldd)" no_swift_runtime "$prefix/bin"
-    check "--version is $version" bash -c '[ "$("$1/bin/regions-top" --version)" = "$2" ]' _ "$prefix" "$version"
+    check "--version says topregions $version, then the copyright and license" \
+        bash -c '[ "$("$1/bin/regions-top" --version | head -1)" = "topregions $2" ] && "$1/bin/regions-top" --version | grep -q "License: Apache-2.0"' _ "$prefix" "$version"
 
     run_pipeline "$prefix/bin" "$prefix/bin/flickr-fake"
 

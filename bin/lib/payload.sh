@@ -26,7 +26,7 @@ topregions_static_build() {
     swift build "${TOPREGIONS_STATIC_BUILD[@]}" --show-bin-path
 }
 
-# topregions_version: the toolkit's version, as every tool's --version prints it.
+# topregions_version: the toolkit's version, as the first line of every tool's --version says it.
 topregions_version() {
     sed -n 's/^public let toolkitVersion = "\([^"]*\)".*/\1/p' Sources/TopRegionsCLI/Support/Version.swift
 }

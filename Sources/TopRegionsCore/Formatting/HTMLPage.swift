@@ -113,7 +113,7 @@ public enum HTMLPage {
     static let style = """
 
         :root{color-scheme:light;font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans",sans-serif;color:#1d232a;background:#f6f4ef}
-        body{margin:0 auto;max-width:1120px;padding:20px 24px}
+        body{margin:0 auto;max-width:1120px;padding:20px 24px;overflow-wrap:anywhere}
         h1{font-size:1.6rem;margin:0 0 4px}
         .sub{color:#56616b;margin:0 0 14px}
         a{color:#1f5f99}
