@@ -15,12 +15,12 @@ extension ServedApp {
         case 0:
             return try await topRegions()
         case 1 where segments[0] == "all":
-            return try await list(.all, listing: .all(stored: 0), query: query)
+            return try await list(.all, query: query)
         case 1 where segments[0] == "recents":
             // The views waiting to be written, when the database lets them be at once.
             let views = self.views
             _ = try await blocking.run { views.flushIfFree() }
-            return try await list(.recents, listing: .recents, query: query)
+            return try await list(.recents, query: query)
         case 1 where segments[0] == "search":
             return try await search(query, keep: fromThisSite)
         case 1 where segments[0] == "refresh":
@@ -84,7 +84,7 @@ extension ServedApp {
             }
             throw HTTPAnswer.notFound(html)
         }
-        return try await list(.region(regionID), listing: .region(region), query: query)
+        return try await list(PhotoList(.region(region)), query: query)
     }
 
     /// A search's results. `keep`: whether its matches may be kept for its next pages (not
@@ -119,13 +119,11 @@ extension ServedApp {
             notice = "<p class=\"notice\">The region <a href=\"\(HTMLPage.escape(site.region(named.regionID)))\" dir=\"auto\">"
                 + "\(HTMLPage.escape(named.name))</a> has \(named.photos) photo\(named.photos == 1 ? "" : "s").</p>\n"
         }
-        return try await list(.search(searchQuery, regionID: region?.regionID), listing: .search(query: text, region: region), query: query, notice: notice, keep: keep)
+        return try await list(PhotoList(.search(searchQuery, region: region)), query: query, notice: notice, keep: keep)
     }
 
     /// One page of a list of photos: `page` and `sort` from the address.
-    func list(
-        _ list: PhotoList, listing: HTMLPage.PhotoListing, query: [(String, String)], notice: String = "", keep: Bool = true
-    ) async throws -> Response {
+    func list(_ list: PhotoList, query: [(String, String)], notice: String = "", keep: Bool = true) async throws -> Response {
         let number: Int
         if let text = FormText.value("page", in: query) {
             guard let parsed = Int(text), parsed >= 1 else { throw HTTPAnswer.badRequest("The page number must be 1 or more.") }
@@ -133,42 +131,29 @@ extension ServedApp {
         } else {
             number = 1
         }
-        var order: PhotoOrder?
-        var sortedBy: String?
+        var list = list
         switch FormText.value("sort", in: query) {
         case nil, "uploaded": break
-        case "title":
-            order = .title
-            sortedBy = "by title"
+        case "title": list.order = .title
         case let other?:
             throw HTTPAnswer.badRequest("Photos can be sorted by <q>title</q> or <q>uploaded</q>, not <q>\(HTMLPage.escape(String(other.prefix(40))))</q>.")
         }
-        if case .search = list, order == nil { sortedBy = nil }
-        let queries = self.queries, site = self.site, times = self.times, chosen = order, store = self.store, maps = self.maps
-        let (summary, photos) = try await blocking.run {
+        let queries = self.queries, site = self.site, times = self.times, store = self.store, maps = self.maps, ordered = list
+        let (summary, shown) = try await blocking.run {
             // The count and the map cover the whole list: computed once per list until the
-            // next commit, so each page costs its 30 photos.
-            let stamp = try store.changeStamp(views: list == .recents)
-            let summary = try maps.value(for: ListSummary.key(list, order: chosen), stamp: stamp, keep: keep) {
-                try ListSummary(list, order: chosen, queries)
-            }
-            let paging = Paging(page: number, total: summary.total)
-            guard paging.exists else { return (summary, [StoredPhoto]()) }
-            if let ranked = summary.ranked {
-                return (summary, try queries.photos(rowids: Array(ranked[paging.offset..<min(paging.offset + Paging.size, ranked.count)])))
-            }
-            return (summary, try queries.photos(in: list, order: chosen, limit: Paging.size, offset: paging.offset))
+            // photos change, so each page costs its 30 photos.
+            let stamp = try store.changeStamp(views: ordered == .recents)
+            let summary = try maps.value(for: ordered.summaryKey, stamp: stamp, keep: keep) { try ListSummary(ordered, queries) }
+            return (summary, try queries.page(number, of: ordered, summary: summary))
         }
-        let paging = Paging(page: number, total: summary.total)
-        guard paging.exists else {
-            let last = site.listing(listing, page: paging.pages, sort: order?.rawValue)
+        guard let shown else {
+            let paging = Paging(page: number, total: summary.total)
+            let last = site.link(to: list, page: paging.pages)
             throw HTTPAnswer.notFound("This list has \(paging.pages) page\(paging.pages == 1 ? "" : "s"); the last is <a href=\"\(HTMLPage.escape(last))\">page \(paging.pages)</a>.")
         }
-        var shown = listing
-        if case .all = listing { shown = .all(stored: summary.total) }
         var page = HTMLPage.photos(
-            photos, listing: shown, images: HTMLPage.Images(thumbnails: nil), site: site, paging: paging, map: summary.map,
-            formatTime: { times.string($0) }, sortedBy: sortedBy, sort: order?.rawValue)
+            shown.photos, list: list, images: HTMLPage.Images(thumbnails: nil), site: site, paging: shown.paging, map: summary.map,
+            formatTime: { times.string($0) })
         if !notice.isEmpty { page = HTMLPage.inserting(notice, afterHeaderOf: page) }
         return Responses.page(page)
     }
@@ -190,42 +175,5 @@ extension ServedApp {
         }
         guard let page else { throw HTTPAnswer.notFound("No photo \(photoID) is stored (deleted, pruned, or never loaded).") }
         return Responses.page(page)
-    }
-}
-
-/// What a page says of its whole list: how many photos and the map of all of them (a
-/// region's with its places named); for a search, its matches in order, so each page reads
-/// its 30 by row id instead of ranking every match again.
-struct ListSummary: Sendable {
-    var total: Int
-    var map: HTMLPage.ListMap?
-    var ranked: [Int64]?
-
-    /// What keeping it costs, about.
-    var bytes: Int { 64 + (map?.bytes ?? 0) + 8 * (ranked?.count ?? 0) }
-
-    init(_ list: PhotoList, order: PhotoOrder?, _ queries: Queries) throws {
-        if case .search(let query, let regionID) = list {
-            // The matches and where they are in one read: the search is not made again for
-            // its map.
-            let matches = try queries.searchMatches(query, inRegion: regionID, order: order, decimals: Queries.mapDecimals(of: list))
-            ranked = matches.rowids
-            total = matches.rowids.count
-            map = try queries.listMap(of: list, positions: matches.positions)
-        } else {
-            total = try queries.count(of: list)
-            map = try queries.listMap(of: list)
-        }
-    }
-
-    /// The list, as a key: its kind and its parameters (a search's order too: its matches
-    /// are kept in it).
-    static func key(_ list: PhotoList, order: PhotoOrder?) -> String {
-        switch list {
-        case .region(let regionID): "region " + regionID
-        case .all: "all"
-        case .recents: "recents"
-        case .search(let query, let regionID): "search \(order?.rawValue ?? "") \(regionID ?? "") \(query.match)"
-        }
     }
 }

@@ -5,6 +5,7 @@ import NIOCore
 import TopRegionsCache
 import TopRegionsFormatting
 import TopRegionsHTTP
+import TopRegionsPages
 import TopRegionsRecords
 import TopRegionsStore
 import TopRegionsSupport

@@ -42,10 +42,10 @@ class SiteExport {
         try save(HTMLPage.regions(top, site: .files), as: Site.files.top)
         written += 1
         for region in top {
-            written += try writeList(.region(region.regionID), listing: .region(region))
+            written += try writeList(PhotoList(.region(region)))
         }
-        written += try writeList(.all, listing: .all(stored: try queries.count(of: .all)))
-        written += try writeList(.recents, listing: .recents)
+        written += try writeList(.all)
+        written += try writeList(.recents)
         try SafeName.writeAtomically(Array(self.written.map { $0 + "\n" }.joined().utf8), to: path(Self.manifestName))
         // What the earlier export wrote and this one did not: its own, stale.
         for name in earlier.subtracting(self.written) where Self.isPageName(name) {
@@ -103,18 +103,16 @@ class SiteExport {
     }
 
     /// Every page of one list.
-    private func writeList(_ list: PhotoList, listing: HTMLPage.PhotoListing) throws -> Int {
-        let total = try queries.count(of: list)
-        let map = try queries.listMap(of: list)
-        let pages = Paging(page: 1, total: total).pages
+    private func writeList(_ list: PhotoList) throws -> Int {
+        let summary = try ListSummary(list, queries)
+        let pages = Paging(page: 1, total: summary.total).pages
         for number in 1...pages {
-            let paging = Paging(page: number, total: total)
-            let photos = try queries.photos(in: list, order: nil, limit: Paging.size, offset: paging.offset)
-            let images = HTMLPage.Images(thumbnails: try ThumbnailStore(store: store).bytes(of: photos.map(\.record.id)))
+            guard let shown = try queries.page(number, of: list, summary: summary) else { break }
+            let images = HTMLPage.Images(thumbnails: try ThumbnailStore(store: store).bytes(of: shown.photos.map(\.record.id)))
             let page = HTMLPage.photos(
-                photos, listing: listing, images: images, site: .files, paging: paging, map: map,
+                shown.photos, list: list, images: images, site: .files, paging: shown.paging, map: summary.map,
                 formatTime: { [times] in times.string($0) })
-            try save(page, as: Site.files.listing(listing, page: number, sort: nil))
+            try save(page, as: Site.files.link(to: list, page: number))
         }
         return pages
     }

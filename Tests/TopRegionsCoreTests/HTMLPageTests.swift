@@ -45,9 +45,9 @@ import TopRegionsRecords
         let pages = [
             Self.text(HTMLPage.regions([Self.row(1, "A", "Alpha", 5), Self.row(2, "B", "Beta", 2)])),
             Self.text(HTMLPage.photos(
-                [Self.photo("1"), Self.photo("2")], listing: .region(Self.region),
+                [Self.photo("1"), Self.photo("2")], list: PhotoList(.region(Self.region)),
                 images: .init(thumbnails: ["1": Self.jpeg], cachedFiles: ["2": "/cache/2.jpg"]))),
-            Self.text(HTMLPage.photos([Self.photo("1", viewed: 1_700_000_500)], listing: .recents, images: .init(thumbnails: [:]))),
+            Self.text(HTMLPage.photos([Self.photo("1", viewed: 1_700_000_500)], list: .recents, images: .init(thumbnails: [:]))),
         ]
         for html in pages {
             #expect(html.hasPrefix("<!DOCTYPE html>\n<html lang=\"en\" dir=\"ltr\">\n<head>\n<meta charset=\"utf-8\">\n"))
@@ -70,9 +70,9 @@ import TopRegionsRecords
         let images = HTMLPage.Images(
             thumbnails: Dictionary(uniqueKeysWithValues: (1...20).map { ("\($0)", Self.jpeg + [UInt8($0)]) }),
             cachedFiles: ["3": "/c/3.jpg", "4": "/c/4.jpg"])
-        let first = HTMLPage.photos(photos, listing: .region(Self.region), images: images)
-        #expect(first == HTMLPage.photos(photos, listing: .region(Self.region), images: images))
-        #expect(Reports.photos(photos, format: .html, listing: .recents) == Reports.photos(photos, format: .html, listing: .recents))
+        let first = HTMLPage.photos(photos, list: PhotoList(.region(Self.region)), images: images)
+        #expect(first == HTMLPage.photos(photos, list: PhotoList(.region(Self.region)), images: images))
+        #expect(Reports.photos(photos, format: .html, list: .recents) == Reports.photos(photos, format: .html, list: .recents))
     }
 
     // MARK: Hostile text
@@ -92,7 +92,7 @@ import TopRegionsRecords
         ]
         let region = Self.row(0, "R'1 \"x\"", hostileName, 1)
         let page = Self.text(HTMLPage.photos(
-            photos, listing: .region(region), images: .init(thumbnails: [Self.hostileAttribute: Self.jpeg])))
+            photos, list: PhotoList(.region(region)), images: .init(thumbnails: [Self.hostileAttribute: Self.jpeg])))
         #expect(!page.contains("<script"))
         #expect(Self.occurrences("<img ", in: page) == 1)
         #expect(page.contains("<div class=\"title\" dir=\"auto\">&lt;script&gt;alert(1)&lt;/script&gt;</div>"))
@@ -145,7 +145,7 @@ import TopRegionsRecords
         #expect(html.contains("<code>flickr-recent | place-resolve | regions-load</code>"))
         #expect(!html.contains("<svg"))
 
-        let region = Self.text(HTMLPage.photos([], listing: .region(Self.region), images: .init(thumbnails: [:])))
+        let region = Self.text(HTMLPage.photos([], list: PhotoList(.region(Self.region)), images: .init(thumbnails: [:])))
         #expect(region.contains("<p class=\"notice\">No photo of this region is stored (any more).</p>"))
         #expect(!region.contains("<svg") && !region.contains("no thumbnail yet"))
     }
@@ -165,8 +165,8 @@ import TopRegionsRecords
             Self.photo("1", at: (44.0, -64.0)), Self.photo("2", at: (45.0, -61.0)), Self.photo("3", at: (44.5, -62.5)),
             Self.photo("4", at: nil),
         ]
-        let html = Self.text(HTMLPage.photos(photos, listing: .region(Self.region), images: .init(thumbnails: [:])))
-        let geojson = try #require(try JSONSerialization.jsonObject(with: Data(Reports.photos(photos, format: .geojson, listing: .region))) as? [String: Any])
+        let html = Self.text(HTMLPage.photos(photos, list: PhotoList(.region(Self.region)), images: .init(thumbnails: [:])))
+        let geojson = try #require(try JSONSerialization.jsonObject(with: Data(Reports.photos(photos, format: .geojson, list: PhotoList(.region(Self.region))))) as? [String: Any])
         let bbox = try #require(geojson["bbox"] as? [Double])
         #expect(bbox == [-64.15, 43.95, -60.85, 45.05])
         #expect(Self.attributes("data-bbox", in: html) == ["-64.15,43.95,-60.85,45.05"])
@@ -180,7 +180,7 @@ import TopRegionsRecords
     }
 
     @Test func aLonePhotoGetsAtLeastADegreeOfMap() {
-        let html = Self.text(HTMLPage.photos([Self.photo("1", at: (0, 0))], listing: .recents, images: .init(thumbnails: [:])))
+        let html = Self.text(HTMLPage.photos([Self.photo("1", at: (0, 0))], list: .recents, images: .init(thumbnails: [:])))
         #expect(Self.attributes("data-bbox", in: html) == ["-0.01,-0.01,0.01,0.01"])
         #expect(html.contains("<svg viewBox=\"1793.33 895 13.33 10\""))
     }
@@ -192,7 +192,7 @@ import TopRegionsRecords
             "jpeg": Self.jpeg, "png": Self.png, "gif": gif, "corrupt": Array("<html>not an image</html>".utf8), "empty": [],
         ])
         #expect(images.unusableThumbnails(among: photos) == ["corrupt", "empty"])
-        let html = Self.text(HTMLPage.photos(photos, listing: .region(Self.region), images: images))
+        let html = Self.text(HTMLPage.photos(photos, list: PhotoList(.region(Self.region)), images: images))
         #expect(Self.attributes("src", in: html) == [
             "data:image/jpeg;base64,\(Data(Self.jpeg).base64EncodedString())",
             "data:image/png;base64,\(Data(Self.png).base64EncodedString())",
@@ -202,12 +202,12 @@ import TopRegionsRecords
         #expect(html.contains("1 of 6 photos has no thumbnail yet. Fetch them with <code>regions-top --region R1.x_y-z | thumb-get</code>, then make this page again."))
         #expect(html.contains("2 stored thumbnails are not an image and show a placeholder."))
 
-        let recents = Self.text(HTMLPage.photos([Self.photo("1", viewed: 1)], listing: .recents, images: .init(thumbnails: [:])))
+        let recents = Self.text(HTMLPage.photos([Self.photo("1", viewed: 1)], list: .recents, images: .init(thumbnails: [:])))
         #expect(recents.contains("Fetch them with <code>regions-top --recents | thumb-get</code>"))
     }
 
     @Test func withoutAThumbnailTableEveryPhotoIsAPlaceholder() {
-        let html = Self.text(HTMLPage.photos([Self.photo("1"), Self.photo("2")], listing: .region(Self.region), images: .init(thumbnails: nil)))
+        let html = Self.text(HTMLPage.photos([Self.photo("1"), Self.photo("2")], list: PhotoList(.region(Self.region)), images: .init(thumbnails: nil)))
         #expect(html.contains("This database has no thumbnail table, so every photo shows a placeholder."))
         #expect(Self.occurrences("<span class=\"placeholder\">", in: html) == 2)
         #expect(!html.contains("<img"))
@@ -216,7 +216,7 @@ import TopRegionsRecords
     @Test func photosLinkToTheCachedFileElseToFlickr() {
         let photos = [Self.photo("111"), Self.photo("222", owner: "98765432@N01"), Self.photo("333", owner: "")]
         let images = HTMLPage.Images(thumbnails: [:], cachedFiles: ["111": "/home/ann/.cache/top regions/Zürich/111.jpg"])
-        let html = Self.text(HTMLPage.photos(photos, listing: .region(Self.region), images: images))
+        let html = Self.text(HTMLPage.photos(photos, list: PhotoList(.region(Self.region)), images: images))
         // The photo's link, then the link to its page on Flickr that every photo shown has.
         #expect(Self.attributes("href", in: html).filter { !$0.hasPrefix("#") && !$0.hasPrefix("data:") && !$0.hasPrefix("https://www.naturalearthdata") && !$0.hasSuffix(".html") } == [
             "file:///home/ann/.cache/top%20regions/Z%C3%BCrich/111.jpg", "https://www.flickr.com/photos/12345678@N04/111",
@@ -232,11 +232,11 @@ import TopRegionsRecords
             Self.photo("1", title: "", ownerName: "", uploaded: 100, viewed: 200),
             Self.photo("2", title: "تل أبيب", ownerName: "דוד", uploaded: 300),
         ]
-        let html = Self.text(HTMLPage.photos(photos, listing: .recents, images: .init(thumbnails: [:]), formatTime: { "t\($0)" }))
+        let html = Self.text(HTMLPage.photos(photos, list: .recents, images: .init(thumbnails: [:]), formatTime: { "t\($0)" }))
         #expect(html.contains("<div class=\"title\" dir=\"auto\">(untitled)</div>\n<div class=\"meta\" dir=\"auto\">12345678@N04</div>\n<div class=\"meta\">viewed t200<br>uploaded t100<br><span dir=\"auto\">Nova Scotia, Canada</span><br><a class=\"flickr\" href=\"https://www.flickr.com/photos/12345678@N04/1\">on Flickr</a></div>"))
         #expect(html.contains("<div class=\"title\" dir=\"auto\">تل أبيب</div>\n<div class=\"meta\" dir=\"auto\">דוד</div>\n<div class=\"meta\">uploaded t300<br>"))
 
-        let region = Self.text(HTMLPage.photos(photos, listing: .region(Self.region), images: .init(thumbnails: [:]), formatTime: { "t\($0)" }))
+        let region = Self.text(HTMLPage.photos(photos, list: PhotoList(.region(Self.region)), images: .init(thumbnails: [:]), formatTime: { "t\($0)" }))
         #expect(region.contains("<div class=\"meta\">uploaded t100<br><a class=\"flickr\""))
         #expect(!region.contains("viewed t"))
         #expect(region.contains("<p class=\"sub\">Region R1.x_y-z: 6 photos by 3 photographers; the newest 2 here.</p>"))

@@ -250,17 +250,15 @@ public struct RegionsTop: ToolCommand {
 
         var regionMatch: RegionRank?
         if let region { regionMatch = try Self.region(named: region, in: queries) }
-        /// The photos of `list`: a page of 30 in HTML, else every one (up to --limit).
-        func write(
-            _ list: PhotoList, _ listing: Reports.PhotoListing, page: @autoclosure () throws -> HTMLPage.PhotoListing,
-            _ photos: () throws -> [StoredPhoto]
-        ) throws -> SysExit {
+        /// The photos of `list`: a page of 30 in HTML, else every one (up to --limit;
+        /// Recents, the 50 latest views unless --limit says otherwise).
+        func write(_ list: PhotoList) throws -> SysExit {
             if format == .html {
-                return try writePage(list, listing: page(), queries: queries, store: store, times: times, saidEmpty: saidEmpty, context)
+                return try writePage(list, queries: queries, store: store, times: times, saidEmpty: saidEmpty, context)
             }
-            let photos = try photos()
-            if photos.isEmpty && !saidEmpty { context.note(Self.noPhotos(try page())) }
-            context.standardOutput.write(Reports.photos(photos, format: format, listing: listing, emphasis: emphasis, times: times, width: width))
+            let photos = try queries.photos(in: list, limit: limit ?? (list == .recents ? 50 : nil))
+            if photos.isEmpty && !saidEmpty { context.note(Self.noPhotos(list)) }
+            context.standardOutput.write(Reports.photos(photos, format: format, list: list, emphasis: emphasis, times: times, width: width))
             return .ok
         }
 
@@ -270,22 +268,16 @@ public struct RegionsTop: ToolCommand {
             do {
                 let query = try SearchQuery(search)
                 context.trace("--search: the index is asked for \(query.match)")
-                return try write(.search(query, regionID: regionMatch?.regionID), .search, page: .search(query: search, region: regionMatch)) {
-                    try queries.search(query, inRegion: regionMatch?.regionID, order: sort, limit: limit)
-                }
+                return try write(PhotoList(.search(query, region: regionMatch), order: sort))
             } catch let problem as SearchQuery.Problem {
                 throw ToolError(.usage, "--search: \(problem.message)")
             }
         } else if let match = regionMatch {
-            return try write(.region(match.regionID), .region, page: .region(match)) {
-                try queries.photos(inRegion: match.regionID, order: sort ?? .uploaded, limit: limit)
-            }
+            return try write(PhotoList(.region(match), order: sort))
         } else if recents {
-            return try write(.recents, .recents, page: .recents) { try queries.recents(order: sort ?? .viewed, limit: limit ?? 50) }
+            return try write(PhotoList(.recents, order: sort))
         } else if photos {
-            return try write(.all, .all, page: .all(stored: try queries.photoCount())) {
-                try queries.allPhotos(order: sort ?? .uploaded, limit: limit)
-            }
+            return try write(PhotoList(.all, order: sort))
         } else {
             var rows = try queries.topRegions(limit: limit ?? 50)
             if format == .geojson {

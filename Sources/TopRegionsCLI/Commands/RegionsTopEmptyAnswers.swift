@@ -1,4 +1,5 @@
 import TopRegionsFormatting
+import TopRegionsRecords
 import TopRegionsStore
 
 /// An empty answer is said on stderr, in the words its page uses (not with -q), so that a
@@ -7,8 +8,8 @@ import TopRegionsStore
 /// line, an empty FeatureCollection): what reads it finds the same columns either way.
 extension RegionsTop {
     /// Why a photo listing is empty.
-    static func noPhotos(_ listing: HTMLPage.PhotoListing) -> String {
-        switch listing {
+    static func noPhotos(_ list: PhotoList) -> String {
+        switch list.kind {
         case .region(let region):
             "no photo of \(region.name) (id \(region.regionID)) is stored (any more)"
         case .recents:
@@ -16,7 +17,7 @@ extension RegionsTop {
         case .all:
             "no photo is stored yet"
         case .search(let query, let region):
-            "no photo matches \"\(query)\" in title, description, photographer or region" + (region.map { ", in \($0.name)" } ?? "")
+            "no photo matches \"\(query.text)\" in title, description, photographer or region" + (region.map { ", in \($0.name)" } ?? "")
         }
     }
 

@@ -13,22 +13,16 @@ extension RegionsTop {
     /// A page shows 30 photos at most (Flickr's terms): the list's `--page` (the first by
     /// default), with links to the pages before and after by their file names, and the
     /// count and the map of the whole list. `--limit` makes the list its first N photos.
-    func writePage(
-        _ list: PhotoList, listing: HTMLPage.PhotoListing, queries: Queries, store: Store, times: TimeFormat, saidEmpty: Bool,
-        _ context: ToolContext
-    ) throws -> SysExit {
+    func writePage(_ list: PhotoList, queries: Queries, store: Store, times: TimeFormat, saidEmpty: Bool, _ context: ToolContext) throws -> SysExit {
         // Recents are the 50 latest views unless --limit says otherwise, as in every format.
         let cap = limit ?? (list == .recents ? 50 : nil)
-        let total = min(try queries.count(of: list), cap ?? .max)
-        let paging = Paging(page: page ?? 1, total: total)
-        guard paging.exists else {
+        let summary = try ListSummary(list, queries, cap: cap)
+        guard let shown = try queries.page(page ?? 1, of: list, summary: summary) else {
+            let paging = Paging(page: page ?? 1, total: summary.total)
             throw ToolError(.noInput, "--page \(paging.page): the list has \(paging.pages) page\(paging.pages == 1 ? "" : "s") of \(Paging.size) photos")
         }
-        if total == 0 && !saidEmpty { context.note(Self.noPhotos(listing)) }
-        let photos = try queries.photos(
-            in: list, order: sort, limit: min(Paging.size, total - paging.offset), offset: paging.offset)
-        // The map covers the whole list; a list cut by --limit is mapped by the page's photos.
-        let map = cap == nil || cap! >= total ? try queries.listMap(of: list) : nil
+        if summary.total == 0 && !saidEmpty { context.note(Self.noPhotos(list)) }
+        let photos = shown.photos
         let ids = photos.map(\.record.id)
         let images = HTMLPage.Images(
             thumbnails: try ThumbnailStore(store: store).bytes(of: ids), cachedFiles: cachedFiles(ids, context))
@@ -41,9 +35,10 @@ extension RegionsTop {
             context.note(
                 "\(unusable.count) stored thumbnail\(unusable.count == 1 ? " is" : "s are") not an image (photo \(named)); the page shows placeholders")
         }
+        let stored = list == .all ? try queries.photoCount() : nil
         context.standardOutput.write(HTMLPage.photos(
-            photos, listing: listing, images: images, paging: paging, map: map,
-            formatTime: { times.string($0) }, sortedBy: sort.map(\.phrase), sort: sort?.rawValue))
+            photos, list: list, images: images, paging: shown.paging, map: summary.map, stored: stored,
+            formatTime: { times.string($0) }))
         return .ok
     }
 
@@ -64,17 +59,6 @@ extension RegionsTop {
             }
         }
         return files
-    }
-}
-
-extension PhotoOrder {
-    /// How a page's heading says the order, after the listing's name.
-    var phrase: String {
-        switch self {
-        case .uploaded: "newest upload first"
-        case .title: "by title"
-        case .viewed: "latest view first"
-        }
     }
 }
 

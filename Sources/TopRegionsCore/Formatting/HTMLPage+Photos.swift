@@ -5,27 +5,6 @@ import TopRegionsSupport
 extension HTMLPage {
     // MARK: Photos
 
-    /// What a photo page shows above its grid.
-    public enum PhotoListing: Sendable {
-        /// The photos of a region (its row: name, id, totals), newest upload first.
-        case region(RegionRank)
-        /// Recently viewed photos, latest view first.
-        case recents
-        /// Every stored photo (`stored` of them), newest upload first.
-        case all(stored: Int)
-        /// The photos a search found (as typed), best match first; in one region or all.
-        case search(query: String, region: RegionRank?)
-
-        /// Whether a card names its photo's region: when the page is not one region's.
-        var showsRegions: Bool {
-            switch self {
-            case .region: false
-            case .recents, .all: true
-            case .search(_, let region): region == nil
-            }
-        }
-    }
-
     /// What the page knows about thumbnails and full photos, beyond the photos.
     public struct Images: Sendable {
         /// Stored thumbnail bytes by photo id; nil when the database has no thumbnail table.
@@ -50,17 +29,19 @@ extension HTMLPage {
     /// A map of the photos fitted to their bounding box (the box `--format geojson` gives),
     /// then a grid of thumbnails, each linking to the full photo (served: its page; files:
     /// the cached file when the photo cache holds it, else its page on Flickr) and to its
-    /// page on Flickr. `sortedBy`: how the photos are ordered when not in the listing's own
-    /// order ("by title"), for the heading; `sort`: that order's name, for links.
+    /// page on Flickr. The list's order, when not its own, is said in the heading and kept in
+    /// its links.
     ///
     /// With `paging`, `photos` are one page of a longer list (at most `Paging.size`), and
     /// `map` the whole list's (`listMap`): the map and the counts cover the whole list, the
-    /// grid and the map's callouts the page.
+    /// grid and the map's callouts the page. `stored`: for All, the photos stored (default:
+    /// the list's total).
     public static func photos(
-        _ photos: [StoredPhoto], listing: PhotoListing, images: Images, site: Site = .files,
-        paging: Paging? = nil, map listMap: ListMap? = nil,
-        formatTime: TimeFormatter = Reports.formatTime, sortedBy: String? = nil, sort: String? = nil
+        _ photos: [StoredPhoto], list: PhotoList, images: Images, site: Site = .files,
+        paging: Paging? = nil, map listMap: ListMap? = nil, stored: Int? = nil,
+        formatTime: TimeFormatter = Reports.formatTime
     ) -> [UInt8] {
+        let sortedBy = list.order?.phrase, sort = list.order?.rawValue
         var page: Page
         let fetchCommand: String
         // "the newest 30 here" or "31–60 of them here", after the list's own totals.
@@ -70,7 +51,7 @@ extension HTMLPage {
             }
             return photos.count < total ? "; the \(sortedBy == nil ? "newest" : "first") \(photos.count) here" : ""
         }
-        switch listing {
+        switch list.kind {
         case .region(let region):
             page = Page(title: region.name, site: site)
             var subtitle = "Region \(escape(region.regionID)): \(count(region.photos, "photo")) by \(count(region.photographers, "photographer"))"
@@ -85,7 +66,8 @@ extension HTMLPage {
                 ? (site.isServed ? "No photo has been viewed yet: open one to see it here." : "No photo has been viewed yet: <code>photo-cache ID</code> views one.")
                 : "\(count(total, "photo")) most recently viewed, latest first\(shown(total)).", headingIsText: false)
             fetchCommand = "regions-top --recents | thumb-get"
-        case .all(let stored):
+        case .all:
+            let stored = stored ?? paging?.total ?? photos.count
             page = Page(title: "All photos", site: site)
             var subtitle = stored == 0 ? "No photo is stored yet." : "\(count(stored, "photo")) stored"
             if stored > 0 {
@@ -94,7 +76,8 @@ extension HTMLPage {
             }
             page.heading("All photos", subtitle: subtitle, headingIsText: false)
             fetchCommand = "regions-top --photos | thumb-get"
-        case .search(let query, let region):
+        case .search(let search, let region):
+            let query = search.text
             page = Page(title: "Search: \(query)", site: site, searchText: query)
             let total = paging?.total ?? photos.count
             var subtitle = total == 0 ? "No photo matches" : "\(count(total, "photo")) matching"
@@ -104,7 +87,7 @@ extension HTMLPage {
             page.heading("Search: <span dir=\"auto\">\(escape(query))</span>", subtitle: subtitle, headingIsText: false)
             fetchCommand = "regions-top --search \(shellWord(query))" + (region.map { " --region \(shellWord($0.regionID))" } ?? "") + " | thumb-get"
         }
-        if site.isServed { sortChoice(listing, sort: sort, site: site, into: &page.html) }
+        if site.isServed { sortChoice(list, site: site, into: &page.html) }
 
         // On a wide screen the map stays in view beside the grid; on a narrow one, above it.
         // The thumbnails in base64 are most of the page: room for them at once, not by doubling.
@@ -116,7 +99,7 @@ extension HTMLPage {
         let map = photoMap(photos, map: listMap, site: site, snippets: snippets)
         if let map { page.html += "<div class=\"split\">\n\(map)<div class=\"photos\">\n" }
 
-        if photos.isEmpty, case .region = listing {
+        if photos.isEmpty, case .region = list.kind {
             page.html += "<p class=\"notice\">No photo of this region is stored (any more).</p>\n"
         }
         if !site.isServed {
@@ -133,7 +116,7 @@ extension HTMLPage {
             }
         }
 
-        let pageLink = { (number: Int) in site.listing(listing, page: number, sort: sort) }
+        let pageLink = { (number: Int) in site.link(to: list, page: number) }
         if let paging { page.pager(paging, link: pageLink) }
         // Sorted by title, the grid has a heading for each initial (the app's section index).
         var section: String?
@@ -147,11 +130,11 @@ extension HTMLPage {
                     section = initial
                 }
             }
-            card(photo, listing: listing, images: images, site: site, formatTime: formatTime, snippet: snippets[index], into: &page.html)
+            card(photo, list: list, images: images, site: site, formatTime: formatTime, snippet: snippets[index], into: &page.html)
         }
         if sort != "title" || section != nil { page.html += "</ul>\n" }
         if let paging { page.pager(paging, link: pageLink) }
-        if site.isServed, case .all = listing {
+        if site.isServed, case .all = list.kind {
             // Pruning starts with its preview, which changes nothing.
             page.html += """
                 <form class="action" action="/prune" method="get">Forget the photos stored more than \
@@ -178,19 +161,19 @@ extension HTMLPage {
     }
 
     /// The links that order a served list another way (newest first, by title).
-    static func sortChoice(_ listing: PhotoListing, sort: String?, site: Site, into html: inout PageText) {
-        let choices: [(String?, String)]
-        switch listing {
-        case .region, .all: choices = [(nil, "Newest first"), ("title", "By title")]
+    static func sortChoice(_ list: PhotoList, site: Site, into html: inout PageText) {
+        let choices: [(PhotoOrder?, String)]
+        switch list.kind {
+        case .region, .all: choices = [(nil, "Newest first"), (.title, "By title")]
         case .recents, .search: return
         }
         html += "<p class=\"sort\">"
-        for (index, (key, label)) in choices.enumerated() {
+        for (index, (order, label)) in choices.enumerated() {
             if index > 0 { html += " · " }
-            if key == sort {
+            if order?.rawValue == list.order?.rawValue {
                 html += "<strong>\(label)</strong>"
             } else {
-                html += "<a href=\"\(escape(site.listing(listing, page: 1, sort: key)))\">\(label)</a>"
+                html += "<a href=\"\(escape(site.link(to: list.ordered(by: order), page: 1)))\">\(label)</a>"
             }
         }
         html += "</p>\n"
@@ -200,7 +183,7 @@ extension HTMLPage {
     /// photographer, times, and the link back to its page on Flickr (which Flickr's terms
     /// ask of every photo shown).
     static func card(
-        _ photo: StoredPhoto, listing: PhotoListing, images: Images, site: Site = .files, formatTime: TimeFormatter,
+        _ photo: StoredPhoto, list: PhotoList, images: Images, site: Site = .files, formatTime: TimeFormatter,
         snippet: String? = nil, into html: inout PageText
     ) {
         let record = photo.record
@@ -236,8 +219,8 @@ extension HTMLPage {
         html += "</a>\n<div class=\"title\" dir=\"auto\">\(escape(title))</div>\n<div class=\"meta\" dir=\"auto\">\(escape(photographer))</div>\n"
         var times: [String] = []
         if let uploaded = record.uploaded { times.append("uploaded \(escape(formatTime(uploaded)))") }
-        if case .recents = listing, let viewed = photo.viewedAt { times.insert("viewed \(escape(formatTime(viewed)))", at: 0) }
-        if let region = record.region, listing.showsRegions {
+        if case .recents = list.kind, let viewed = photo.viewedAt { times.insert("viewed \(escape(formatTime(viewed)))", at: 0) }
+        if let region = record.region, list.showsRegions {
             if site.isServed, let regionID = record.regionID {
                 times.append("<a href=\"\(escape(site.region(regionID)))\" dir=\"auto\">\(escape(region))</a>")
             } else {

@@ -73,19 +73,10 @@ public enum Reports {
 
     // MARK: Photos
 
-    public enum PhotoListing: Sendable {
-        case region
-        case recents
-        /// Every stored photo (`regions-top --photos`).
-        case all
-        /// What `regions-top --search` found.
-        case search
-    }
-
     /// `times`: the zone table times are shown in; `width`: the columns a table must fit
     /// in (a terminal's), nil for no limit.
     public static func photos(
-        _ photos: [StoredPhoto], format: ReportFormat, listing: PhotoListing, emphasis: Bool = false,
+        _ photos: [StoredPhoto], format: ReportFormat, list: PhotoList, emphasis: Bool = false,
         times: TimeFormat = .utc, width: Int? = nil
     ) -> [UInt8] {
         switch format {
@@ -96,14 +87,14 @@ public enum Reports {
             var columns: [TextTable.Column] = [
                 .init("ID"), .init(titled("UPLOADED", uploaded.zone)), .init("PHOTOGRAPHER", maxWidth: 24, shrinkable: true),
             ]
-            if listing == .recents { columns.insert(.init(titled("VIEWED", viewed.zone)), at: 1) }
+            if case .recents = list.kind { columns.insert(.init(titled("VIEWED", viewed.zone)), at: 1) }
             columns.append(.init("REGION", maxWidth: 28, shrinkable: true))
             columns.append(.init("TITLE", maxWidth: 48, shrinkable: true))
             var table = TextTable(columns: columns)
             for (index, photo) in photos.enumerated() {
                 let record = photo.record
                 var row = [record.id, uploaded.cells[index], record.ownerName.isEmpty ? record.owner : record.ownerName]
-                if listing == .recents { row.insert(viewed.cells[index], at: 1) }
+                if case .recents = list.kind { row.insert(viewed.cells[index], at: 1) }
                 row.append(record.region ?? "-")
                 row.append(record.title.isEmpty ? "(untitled)" : record.title)
                 table.append(row)
@@ -148,21 +139,7 @@ public enum Reports {
         case .html:
             // regions-top draws its pages with HTMLPage.photos, which also gets the stored
             // thumbnails and the region's totals; from the photos alone, a page without them.
-            let page: HTMLPage.PhotoListing
-            switch listing {
-            case .recents:
-                page = .recents
-            case .all:
-                page = .all(stored: photos.count)
-            case .search:
-                page = .search(query: "", region: nil)
-            case .region:
-                let first = photos.first?.record
-                page = .region(RegionRank(
-                    rank: 0, regionID: first?.regionID ?? "", name: first?.region ?? "",
-                    photographers: Set(photos.map(\.record.owner)).count, photos: photos.count, latitude: nil, longitude: nil))
-            }
-            return HTMLPage.photos(photos, listing: page, images: HTMLPage.Images(thumbnails: [:]))
+            return HTMLPage.photos(photos, list: list, images: HTMLPage.Images(thumbnails: [:]))
         }
     }
 

@@ -80,15 +80,16 @@ public struct Site: Sendable, Equatable {
     /// A photo's square thumbnail, fetched once when first asked for (served pages only).
     public func thumbnail(_ photoID: String) -> String { "/thumbs/" + HTMLPage.percentEncoded(photoID) + ".jpg" }
 
-    /// The listing's link, on `page`.
-    public func listing(_ listing: HTMLPage.PhotoListing, page: Int, sort: String?) -> String {
-        switch listing {
-        case .region(let region): self.region(region.regionID, page: page, sort: sort)
-        case .recents: recents(page: page)
-        case .all: all(page: page, sort: sort)
-        case .search(let text, let region):
+    /// The list's link, on `page` (in its order).
+    public func link(to list: PhotoList, page: Int) -> String {
+        let sort = list.order?.rawValue
+        switch list.kind {
+        case .region(let region): return self.region(region.regionID, page: page, sort: sort)
+        case .recents: return recents(page: page)
+        case .all: return all(page: page, sort: sort)
+        case .search(let query, let region):
             // A file cannot search: its pages are named as the other lists' are.
-            isServed ? search(text, regionID: region?.regionID, page: page) : HTMLPage.listPageName("search", page: page)
+            return isServed ? search(query.text, regionID: region?.regionID, page: page) : HTMLPage.listPageName("search", page: page)
         }
     }
 

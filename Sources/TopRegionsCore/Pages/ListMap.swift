@@ -9,8 +9,8 @@ extension Queries {
     /// `positions`, when already read (a search's, with its matches), are not read again.
     public func listMap(of list: PhotoList, positions known: [(latitude: Double, longitude: Double)]? = nil) throws -> HTMLPage.ListMap? {
         var places: [HTMLPage.PlaceLabel] = []
-        if case .region(let regionID) = list {
-            places = try self.places(inRegion: regionID).map { HTMLPage.PlaceLabel(name: $0.name, latitude: $0.latitude, longitude: $0.longitude) }
+        if case .region(let region) = list.kind {
+            places = try self.places(inRegion: region.regionID).map { HTMLPage.PlaceLabel(name: $0.name, latitude: $0.latitude, longitude: $0.longitude) }
         }
         let positions = try (known ?? self.positions(of: list, decimals: Self.mapDecimals(of: list)))
             .map { HTMLPage.MapPoint(latitude: $0.latitude, longitude: $0.longitude) }
@@ -19,6 +19,6 @@ extension Queries {
 
     /// To how many decimal degrees `list`'s map places its photos.
     public static func mapDecimals(of list: PhotoList) -> Int {
-        if case .region = list { 3 } else { 1 }
+        if case .region = list.kind { 3 } else { 1 }
     }
 }

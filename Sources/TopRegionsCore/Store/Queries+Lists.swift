@@ -1,24 +1,16 @@
 import GRDB
 import TopRegionsRecords
 
-/// A list of photos a person pages through: what `regions-serve` (and the exported site)
-/// shows 30 at a time, with its count and its map over the whole list.
-public enum PhotoList: Sendable, Equatable {
-    case region(String)
-    case all
-    case recents
-    case search(SearchQuery, regionID: String?)
-}
-
 extension Queries {
     /// One page of `list`: `limit` photos from `offset`, in `order` (nil: the list's own,
     /// which is best match first for a search and latest view first for Recents).
-    public func photos(in list: PhotoList, order: PhotoOrder?, limit: Int, offset: Int) throws -> [StoredPhoto] {
-        switch list {
-        case .region(let regionID): try photos(inRegion: regionID, order: order ?? .uploaded, limit: limit, offset: offset)
-        case .all: try allPhotos(order: order ?? .uploaded, limit: limit, offset: offset)
-        case .recents: try recents(order: order ?? .viewed, limit: limit, offset: offset)
-        case .search(let query, let regionID): try search(query, inRegion: regionID, order: order, limit: limit, offset: offset)
+    public func photos(in list: PhotoList, limit: Int?, offset: Int = 0) throws -> [StoredPhoto] {
+        let order = list.order
+        switch list.kind {
+        case .region(let region): return try photos(inRegion: region.regionID, order: order ?? .uploaded, limit: limit, offset: offset)
+        case .all: return try allPhotos(order: order ?? .uploaded, limit: limit, offset: offset)
+        case .recents: return try recents(order: order ?? .viewed, limit: limit, offset: offset)
+        case .search(let query, let region): return try search(query, inRegion: region?.regionID, order: order, limit: limit, offset: offset)
         }
     }
 
@@ -26,14 +18,15 @@ extension Queries {
     /// Recents and a search count their index entries.
     public func count(of list: PhotoList) throws -> Int {
         try store.read { db in
-            switch list {
-            case .region(let regionID):
-                return try Int.fetchOne(db, sql: "SELECT photos FROM region WHERE place_id = ?", arguments: [regionID]) ?? 0
+            switch list.kind {
+            case .region(let region):
+                return try Int.fetchOne(db, sql: "SELECT photos FROM region WHERE place_id = ?", arguments: [region.regionID]) ?? 0
             case .all:
                 return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM photo")!
             case .recents:
                 return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM photo WHERE view_seq IS NOT NULL")!
-            case .search(let query, let regionID):
+            case .search(let query, let region):
+                let regionID = region?.regionID
                 var sql = "SELECT COUNT(*) FROM photo_fts"
                 var arguments: StatementArguments = [query.match]
                 if let regionID {
@@ -60,15 +53,16 @@ extension Queries {
             let rounded = "round(photo.latitude, \(decimals)), round(photo.longitude, \(decimals))"
             var sql = "SELECT DISTINCT \(rounded) FROM photo"
             var arguments: StatementArguments = []
-            switch list {
-            case .region(let regionID):
+            switch list.kind {
+            case .region(let region):
                 sql += " WHERE photo.region = (SELECT id FROM region WHERE place_id = ?)"
-                arguments = [regionID]
+                arguments = [region.regionID]
             case .all:
                 sql += " WHERE true"
             case .recents:
                 sql += " WHERE photo.view_seq IS NOT NULL"
-            case .search(let query, let regionID):
+            case .search(let query, let region):
+                let regionID = region?.regionID
                 sql += " JOIN photo_fts ON photo_fts.rowid = photo.rowid WHERE photo_fts MATCH ?"
                 arguments = [query.match]
                 if let regionID {
@@ -80,7 +74,7 @@ extension Queries {
             do {
                 return try Row.fetchAll(db, sql: sql, arguments: arguments).map { (latitude: $0[0], longitude: $0[1]) }
             } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
-                if case .search(let query, _) = list {
+                if case .search(let query, _) = list.kind {
                     throw SearchQuery.Problem(message: "cannot search for \(query.text): \(Self.ftsProblem(error.message ?? ""))")
                 }
                 throw error

@@ -2,17 +2,7 @@ import Foundation
 import GRDB
 import TopRegionsRecords
 
-/// How a listing of photos is ordered.
-public enum PhotoOrder: String, CaseIterable, Sendable {
-    /// Newest upload first (photos without an upload time last), then by id.
-    case uploaded
-    /// By title, case-folded and without diacritics ("émile" beside "Emile"), untitled
-    /// photos last; equal titles by id.
-    case title
-    /// Latest view through photo-cache first, photos never viewed after them (newest
-    /// upload first), then by id.
-    case viewed
-
+extension PhotoOrder {
     /// The ORDER BY terms over `photo`, each listing ending on the unique id so that the
     /// order is total and the same on every run.
     var sql: String {
