@@ -1,12 +1,13 @@
 """The benchmark suite behind bin/bench: runs the cases asked for and prints the tables.
 
 bin/bench installs what is missing and builds the release binaries, then runs this with
---bin pointing at them. Every case runs the built executables as a user would, on inputs
-generated deterministically, against a "peer" measured in the same invocation (or a
-computed bound), and the run prints one results table, a budget table, and optionally an
-NDJSON copy of every row (--out).
+--bin pointing at them (with --smoke, at the debug build: every case at a tiny size, once,
+so that bin/test finds a case that no longer works). Every case runs the built executables
+as a user would, on inputs generated deterministically, against a "peer" measured in the
+same invocation (or a computed bound), and the run prints one results table, a budget
+table, and optionally an NDJSON copy of every row (--out).
 
-    bench.py --bin DIR [--quick] [--out FILE] [--case NAME[,NAME]]...
+    bench.py --bin DIR [--quick | --smoke] [--out FILE] [--case NAME[,NAME]]...
     bench.py --list [--case NAME[,NAME]]...    the cases (that would run), no build needed
 
 The cases are in bench_cases.py, one function each (how to add one: at its top; the ingest
@@ -83,8 +84,11 @@ def git_commit(directory):
 
 def main():
     parser = argparse.ArgumentParser(prog="bin/bench", description="topregions benchmarks")
-    parser.add_argument("--bin", help="the release bin directory (needed unless --list)")
+    parser.add_argument("--bin", help="the built tools' directory: release, or debug with --smoke (needed unless --list)")
     parser.add_argument("--quick", action="store_true", help="fewer sizes and runs (under three minutes)")
+    parser.add_argument("--smoke", action="store_true",
+                        help="every case at a tiny size, once, the --quick branches; proves the cases work, "
+                             "measures nothing (its budgets are for shape only)")
     parser.add_argument("--out", metavar="FILE", help="also write every row as NDJSON here")
     parser.add_argument("--case", action="append", metavar="NAME[,NAME]",
                         help="run only these cases (repeatable); they run in the suite's order")
@@ -117,21 +121,25 @@ def main():
     try:
         filesystem = filesystem_type(work)
         header = {"table": "run", "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-                  "commit": git_commit(REPOSITORY), "quick": options.quick, "host": socket.gethostname(),
+                  "commit": git_commit(REPOSITORY), "quick": options.quick, "smoke": options.smoke,
+                  "host": socket.gethostname(),
                   "cpus": os.cpu_count(), "work_dir_filesystem": filesystem,
                   "load_average": os.getloadavg()[0], "cases": names}
-        log(f"bin/bench{' --quick' if options.quick else ''}{'' if everything else ' --case ' + ','.join(names)}: "
+        log(f"bin/bench{' --quick' if options.quick else ''}{' --smoke' if options.smoke else ''}"
+            f"{'' if everything else ' --case ' + ','.join(names)}: "
             f"{os.cpu_count()} CPUs, load {os.getloadavg()[0]:.2f}, work dir {work} ({filesystem})")
         if filesystem in ("tmpfs", "ramfs") and "ingest" in names:
             log("   note: the databases are on tmpfs, where fsync costs nothing: ingest against sqlite-utils "
                 "(which commits every 100 rows) will look worse than on a disk. Set TMPDIR to a disk to compare.")
-        ctx = Context(Runner(options.bin, work), options.quick)
+        # A smoke run takes the --quick branches, at ctx.size()'s tiny sizes.
+        ctx = Context(Runner(options.bin, work), options.quick or options.smoke, smoke=options.smoke)
         failures = run_cases(ctx, names)
         header["seconds"] = round(time.perf_counter() - started, 1)
-        report(ctx.rows, ctx.budgets, failures)
+        report(ctx.rows, ctx.budgets, failures, smoke=options.smoke)
         if options.out:
             write_ndjson(options.out, header, ctx.rows, ctx.budgets, failures)
-        kind = ("quick" if options.quick else "full") + ("" if everything else f" ({', '.join(names)})")
+        kind = ("smoke" if options.smoke else "quick" if options.quick else "full") + \
+            ("" if everything else f" ({', '.join(names)})")
         total = f", {time.time() - options.started:.0f} s with setup and build" if options.started else ""
         print(f"\n{kind} run: {time.perf_counter() - started:.0f} s{total}; "
               f"load average now {os.getloadavg()[0]:.2f}")

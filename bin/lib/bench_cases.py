@@ -21,6 +21,11 @@ Adding a case:
      ctx.kept[key], else what make() builds now; either case then also runs alone.
 Sizes: a full run takes about ten minutes on two cores; keep --quick (ctx.quick) under
 two to three minutes in all, and use ctx.runs runs per measurement (5, or 3 with --quick).
+bin/test runs every case once at a tiny size (bin/bench --smoke: ctx.smoke, with ctx.quick
+set too, so it takes the --quick branches): pass every size through ctx.size(n) (n, or a
+hundredth in a smoke run; ctx.size(n, smoke=m) when a hundredth does not fit), every other
+count of runs or rounds through ctx.repeat(n) (n, or once), and a smoke run stays within a
+minute or two on the debug build and still does each check.
 
 For example:
 
@@ -28,7 +33,7 @@ For example:
 
     def case_csv(ctx):
         '''regions-top --format csv vs --format ndjson, top 50 at 100k photos'''
-        top = [ctx.tool("regions-top"), "--db", loaded_database(ctx, 100_000), "--limit", "50"]
+        top = [ctx.tool("regions-top"), "--db", loaded_database(ctx, ctx.size(100_000)), "--limit", "50"]
         csv, ndjson = ctx.alternate(lambda: ctx.run([*top, "--format", "csv"]).seconds * 1e3,
                                     lambda: ctx.run([*top, "--format", "ndjson"]).seconds * 1e3,
                                     runs=ctx.runs * 2, warmup=1)
@@ -91,7 +96,7 @@ QUERY_SPEEDUP_AT_LEAST = 100  # × the newcomer's SQL at the largest size
 
 def case_query(ctx):
     """the top-50 query at 10k/100k (/1M) photos, in process and whole process, vs COUNT(DISTINCT)"""
-    sizes = [10_000, 100_000] if ctx.quick else [10_000, 100_000, 1_000_000]
+    sizes = [ctx.size(10_000), ctx.size(100_000)] if ctx.quick else [10_000, 100_000, 1_000_000]
     databases = {size: loaded_database(ctx, size) for size in sizes}  # 1M: the ingest case's database
     log(f"   {', '.join(count_label(size) for size in sizes)} photos")
     in_process, newcomer = time_queries_in_process(ctx, databases)
@@ -104,7 +109,8 @@ def case_query(ctx):
         top = [ctx.tool("regions-top"), "--db", database, "--limit", "50", "--format", "ndjson"]
         cli = ["sqlite3", database, NEWCOMER_TOP50]
         ours_process, peer_process = ctx.alternate(
-            lambda: ctx.run(top).seconds * 1e3, lambda: ctx.run(cli).seconds * 1e3, runs=ctx.runs * 2, warmup=1)
+            lambda: ctx.run(top).seconds * 1e3, lambda: ctx.run(cli).seconds * 1e3, runs=ctx.repeat(ctx.runs * 2),
+            warmup=1)
         ctx.add(Row(f"query {label} process", "regions-top --limit 50", "ms",
                     ours_process, "sqlite3 CLI, newcomer's SQL", peer_process))
 
@@ -140,7 +146,7 @@ def time_queries_in_process(ctx, databases):
                 connection.execute(sql).fetchall()
             return (time.perf_counter() - started) * 1e3 / batch
         ours = {size: [] for size in connections}
-        for _ in range(50):
+        for _ in range(ctx.repeat(50)):
             for size, connection in connections.items():
                 ours[size].append(timed(connection, OURS_TOP50, 20))
         newcomer = {size: Stat([timed(connection, NEWCOMER_TOP50, 1) for _ in range(ctx.runs)])
@@ -159,7 +165,7 @@ RESOLVE_WITHIN = 1.3  # × the bound N × latency / P
 
 def case_resolve(ctx):
     """place-resolve of 100 (400) new places at 100 ms latency, --parallel 1/4/8, vs N × latency / P"""
-    places = 100 if ctx.quick else 400
+    places = ctx.size(100, smoke=16) if ctx.quick else 400
     latency = 0.100
     # A world with more places than any run needs: 129 regions × 4 localities, plus 40
     # country-level places; its 12 hours of photos cover ~480 of them.
@@ -179,7 +185,7 @@ def case_resolve(ctx):
         first_requests, rerun_requests = [], []
         for parallel in (1, 4, 8):
             # A full run does 3 runs at --parallel 1 (~40 s each).
-            runs = 3 if parallel == 1 else ctx.runs
+            runs = ctx.repeat(3) if parallel == 1 else ctx.runs
             seconds = []
             for run in range(runs):
                 log(f"   --parallel {parallel}: run {run + 1}/{runs}")
@@ -216,12 +222,14 @@ def case_resolve(ctx):
 # refresh, thumbs, photos: one fake world of 5,000 photos, which they share
 
 REFRESH_PHOTOS = 5_000
+NEWEST_PHOTOS = 1_000  # what thumbs and photos take from the refreshed database
+THUMBS_PHOTOS = 500  # of those, what thumbs fetches
 
 
 def refresh_fake(ctx):
     """The fake that refresh, thumbs and photos share (the databases hold its URLs). Started
     by the first of them to run, stopped at the end of the run."""
-    return ctx.once("refresh fake", lambda: Fake(ctx.runner, "refresh", "--photos", REFRESH_PHOTOS))
+    return ctx.once("refresh fake", lambda: Fake(ctx.runner, "refresh", "--photos", ctx.size(REFRESH_PHOTOS)))
 
 
 def refresh_pipeline(ctx, database, *recent_flags):
@@ -242,7 +250,7 @@ def refreshed_database(ctx):
 
 def case_refresh(ctx):
     """flickr-recent | place-resolve | regions-load of 5,000 photos, then again with --since-last"""
-    fake, database = refresh_fake(ctx), ctx.path("refresh.db")
+    fake, database, photos = refresh_fake(ctx), ctx.path("refresh.db"), ctx.size(REFRESH_PHOTOS)
     first, second, first_requests, second_requests = [], [], [], []
     for run in range(ctx.runs):
         log(f"   refresh: run {run + 1}/{ctx.runs}")
@@ -254,10 +262,10 @@ def case_refresh(ctx):
         second.append(ctx.pipeline(refresh_pipeline(ctx, database, "--since-last"), env=fake.env).seconds)
         second_requests.append(sum(fake.requests_since(mark).values()))
     stored = sqlite_value(database, "SELECT COUNT(*) FROM photo")
-    check(stored == REFRESH_PHOTOS, f"the refresh stored {stored} photos, not {REFRESH_PHOTOS}")
+    check(stored == photos, f"the refresh stored {stored} photos, not {photos}")
     ctx.kept["refreshed"] = database  # thumbs and photos use it
     # No competitor here: the reference is the next refresh from cron, incremental.
-    ctx.add(Row("refresh", f"recent | resolve | load, {REFRESH_PHOTOS:,} photos", "s", Stat(first),
+    ctx.add(Row("refresh", f"recent | resolve | load, {photos:,} photos", "s", Stat(first),
                 "the same again, --since-last", Stat(second), comparison="times"))
     ctx.add(Row("refresh requests", "Flickr calls, first refresh", "requests", Stat(first_requests),
                 "the same again, --since-last", Stat(second_requests), comparison="times"))
@@ -265,12 +273,12 @@ def case_refresh(ctx):
 
 def newest_photos(ctx):
     """(database, [(id, thumb URL, photo URL)]): a copy of the refreshed database that thumbs
-    and photos start every run from, and its newest 1,000 photos."""
+    and photos start every run from, and its newest 1,000 (NEWEST_PHOTOS) photos."""
     def copy():
-        base = ctx.path("images-base.db")
+        base, newest = ctx.path("images-base.db"), ctx.size(NEWEST_PHOTOS)
         copy_database(refreshed_database(ctx), base)
-        photos = sqlite_rows(base, "SELECT id, thumb_url, photo_url FROM photo ORDER BY uploaded DESC, id LIMIT 1000")
-        check(len(photos) == 1000, f"the refreshed database has {len(photos)} photos, not 1000")
+        photos = sqlite_rows(base, f"SELECT id, thumb_url, photo_url FROM photo ORDER BY uploaded DESC, id LIMIT {newest}")
+        check(len(photos) == newest, f"the refreshed database has {len(photos)} photos, not {newest}")
         return base, photos
     return ctx.once("images base", copy)
 
@@ -279,7 +287,8 @@ def case_thumbs(ctx):
     """thumb-get of 500 photos, cold and warm, vs curl fetching the same URLs"""
     fake = refresh_fake(ctx)
     base, photos = newest_photos(ctx)
-    photos = photos[:500]
+    photos = photos[:ctx.size(THUMBS_PHOTOS)]
+    count = len(photos)
     ids = write_lines(ctx.path("thumb-ids.txt"), [photo[0] for photo in photos])
     # The peer: curl fetching the same URLs as fast as it can, to /dev/null, with the same
     # parallelism as the tool's default.
@@ -297,11 +306,12 @@ def case_thumbs(ctx):
         warm.append(ctx.run(thumb_get, stdin=ids, env=fake.env).seconds)
         warm_requests.append(sum(fake.requests_since(mark).values()))
         peer.append(ctx.run(curl).seconds)
-    ctx.add(Row("thumbs cold", "thumb-get 500 photos, none stored", "s", Stat(cold),
+    ctx.add(Row("thumbs cold", f"thumb-get {count:,} photos, none stored", "s", Stat(cold),
                 "curl, same URLs, 4 at once", Stat(peer)))
-    ctx.add(Row("thumbs warm", "thumb-get the same 500, all stored", "s", Stat(warm), "thumbs cold", Stat(cold)))
+    ctx.add(Row("thumbs warm", f"thumb-get the same {count:,}, all stored", "s", Stat(warm), "thumbs cold",
+                Stat(cold)))
     ctx.add(Row("thumbs requests", "image requests, cold", "requests", Stat(cold_requests), "one per photo",
-                Stat([500]), comparison="expect"))
+                Stat([count]), comparison="expect"))
     ctx.add(Row("thumbs warm requests", "requests, warm", "requests", Stat(warm_requests), "none",
                 Stat([0]), comparison="expect"))
 
@@ -310,13 +320,15 @@ def case_photos(ctx):
     """photo-cache of 1,000 photos through a 10 MB cache, vs curl fetching the same URLs"""
     fake = refresh_fake(ctx)
     base, photos = newest_photos(ctx)
+    # A smoke run's 50 photos still weigh more than the cache holds (the fake's are 150 to 600 KB).
+    photos = photos[:ctx.size(NEWEST_PHOTOS, smoke=50)]
     ids = write_lines(ctx.path("photo-ids.txt"), [photo[0] for photo in photos])
     curl = curl_command(ctx.path("photos.curl"), [photo[2] for photo in photos], parallel=2)
     database, cache = ctx.path("images.db"), ctx.path("photo-cache-evicting")
     command = [ctx.tool("photo-cache"), "--db", database, "--cache-dir", cache, "--max-bytes", "10M"]
     per_photo, peer_per_photo, downloads, cache_bytes = [], [], [], []
     for run in range(ctx.runs):
-        log(f"   photo-cache 1,000 photos: run {run + 1}/{ctx.runs}")
+        log(f"   photo-cache {len(photos):,} photos: run {run + 1}/{ctx.runs}")
         copy_database(base, database)
         shutil.rmtree(cache, ignore_errors=True)
         mark = fake.mark()
@@ -328,7 +340,7 @@ def case_photos(ctx):
         peer_per_photo.append(ctx.run(curl).seconds / len(photos) * 1e3)
     check(set(downloads) == {len(photos)}, f"photo-cache downloaded {sorted(set(downloads))} photos, not {len(photos)}")
     check(max(cache_bytes) <= 10 * 1024 * 1024, f"the cache holds {max(cache_bytes):,} bytes after a prune, over 10 MB")
-    ctx.add(Row("photo-cache evicting", "1,000 photos, 10 MB cache", "ms/photo", Stat(per_photo),
+    ctx.add(Row("photo-cache evicting", f"{len(photos):,} photos, 10 MB cache", "ms/photo", Stat(per_photo),
                 "curl, same URLs, 2 at once", Stat(peer_per_photo)))
 
 
@@ -383,16 +395,17 @@ def case_startup(ctx):
     """every tool's --help and a query of a one-photo database, whole process, vs python3 -c 'import sqlite3'"""
     # All of the commands take turns, round by round, so that a burst of load on the
     # machine lands on every command alike.
-    runs = 10 if ctx.quick else 20
+    runs = ctx.repeat(10 if ctx.quick else 20)
     one = ctx.path("one-photo.db")
     ctx.run([ctx.tool("regions-load"), "--db", one, "--quiet",
-             write_first_record(ctx.records(10_000), ctx.path("one-photo.ndjson"))])
+             write_first_record(ctx.records(ctx.size(10_000)), ctx.path("one-photo.ndjson"))])
     commands = {"python": [sys.executable, "-c", "import sqlite3"]}
     for tool in TOOLS + ["flickr-fake"]:
         commands[tool] = [ctx.tool(tool), "--help"]
     commands["query"] = [ctx.tool("regions-top"), "--db", one, "--limit", "50", "--format", "ndjson", "--no-refresh"]
-    for argv in commands.values():
-        ctx.run(argv)  # warm-up: page cache, dynamic loader
+    for _ in range(ctx.warmup()):
+        for argv in commands.values():
+            ctx.run(argv)  # warm-up: page cache, dynamic loader
     samples = {name: [] for name in commands}
     order = list(commands)
     for _ in range(runs):
@@ -440,8 +453,8 @@ def html_database(ctx, size):
 
 def case_html(ctx):
     """regions-top --format html vs --format ndjson: top 50, a 500-photo region's first page (30 thumbnails); 1M (200k) photos"""
-    size = 200_000 if ctx.quick else 1_000_000
-    runs = 10 if ctx.quick else 20
+    size = ctx.size(200_000) if ctx.quick else 1_000_000
+    runs = ctx.repeat(10 if ctx.quick else 20)
     database = html_database(ctx, size)
     label = count_label(size)
     empty = ctx.path("empty")
@@ -489,7 +502,7 @@ def case_html(ctx):
 
 def case_json(ctx):
     """the same records decoded by the toolkit's parser, libjansson and Foundation, in one run (issue 16)"""
-    rows, table = bench_json.run(ctx.work, quick=ctx.quick, log=log)
+    rows, table = bench_json.run(ctx.work, quick=ctx.quick, smoke=ctx.smoke, log=log)
     by_case = {row["case"]: row for row in rows}
     for task, what in [("records", "into photo records"), ("tree", "into a JSON tree")]:
         ours = by_case[f"json toolkit {task}"]
@@ -516,7 +529,7 @@ SEARCH_CANDIDATES = ["harbour", "tripod", "belvédère", "москва", "über"
 
 def case_search(ctx):
     """regions-top --search of a common and a rare word vs sqlite3 LIKE '%word%'; the index's size and ingest cost"""
-    size = 100_000 if ctx.quick else 1_000_000
+    size = ctx.size(100_000) if ctx.quick else 1_000_000
     database = loaded_database(ctx, size)
     label = count_label(size)
     def hits(word):
@@ -562,7 +575,7 @@ WITHOUT_SEARCH_INDEX = """
 
 
 def search_index_ingest_cost(ctx):
-    size = 200_000 if ctx.quick else 1_000_000
+    size = ctx.size(200_000) if ctx.quick else 1_000_000
     label, records = count_label(size), ctx.records(size)
     runs = 3 if size >= 1_000_000 else ctx.runs
     database = ctx.path(f"search-ingest-{label}.db")

@@ -42,7 +42,7 @@ def case_ingest_many(ctx):
 def ingest(ctx, shape):
     """Loads of 200k (and 1M) records of `shape` into a new database against the peers, then
     the following 20k records into the largest database."""
-    sizes = [200_000] if ctx.quick else [200_000, 1_000_000]
+    sizes = [ctx.size(200_000)] if ctx.quick else [200_000, 1_000_000]
     for size in sizes:
         ingest_new(ctx, shape, size)
     if len(sizes) > 1:
@@ -172,7 +172,7 @@ def ingest_following(ctx, shape, sizes):
     """The FOLLOWING records after each size's (a refresh's worth) into a copy of that
     database, the sizes taking turns: the time into the largest, and a peak RSS that does
     not grow with what the database holds."""
-    count, name = ctx.FOLLOWING, shape_name(shape)
+    count, name = ctx.following, shape_name(shape)
     database = ctx.path("ingest-following.db")
     runs = 3 if sizes[-1] >= 1_000_000 else ctx.runs
     seconds, memory = {size: [] for size in sizes}, {size: [] for size in sizes}

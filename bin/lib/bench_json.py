@@ -6,10 +6,11 @@ exact number text, line and column of an error).
 The decoders live in a SwiftPM package of their own, Benchmarks/JSONDecode, so that only
 this benchmark needs libjansson-dev.
 
-    python3 -B bin/lib/bench_json.py [--quick] [--out ROWS.ndjson]
+    python3 -B bin/lib/bench_json.py [--quick | --smoke] [--out ROWS.ndjson]
 
-From bin/bench.py: `bench_json.run(work_dir, quick=..., log=...)` returns the rows (dicts,
-one per decoder and task, plus one per decoder's guarantees) and the table as text.
+From bin/bench.py: `bench_json.run(work_dir, quick=..., log=..., smoke=...)` returns the
+rows (dicts, one per decoder and task, plus one per decoder's guarantees) and the table as
+text.
 """
 
 import argparse
@@ -31,22 +32,24 @@ def _log(message):
     print(message, file=sys.stderr, flush=True)
 
 
-def build(log=_log):
-    """Installs libjansson-dev if missing, builds the benchmark (release); returns its path."""
+def build(log=_log, configuration="release"):
+    """Installs libjansson-dev if missing, builds the benchmark (release, or debug for a smoke
+    run); returns its path."""
     subprocess.run(["bash", "-c", "source bin/lib/setup.sh && topregions_setup libjansson-dev"],
                    cwd=REPOSITORY, check=True, stdout=sys.stderr)
-    log("== building Benchmarks/JSONDecode (release)")
-    command = ["swift", "build", "-c", "release", "--package-path", PACKAGE, "--scratch-path", SCRATCH]
+    log(f"== building Benchmarks/JSONDecode ({configuration})")
+    command = ["swift", "build", "-c", configuration, "--package-path", PACKAGE, "--scratch-path", SCRATCH]
     subprocess.run(command, check=True, stdout=sys.stderr)
     bin_dir = subprocess.run(command + ["--show-bin-path"], check=True, capture_output=True, text=True).stdout.strip()
     return os.path.join(bin_dir, "json-decode-bench")
 
 
-def run(work_dir, quick=False, log=_log):
-    """Measures every decoder on the same records; returns (rows, table)."""
-    binary = build(log)
-    records = 50_000 if quick else 200_000
-    rounds = 3 if quick else 5
+def run(work_dir, quick=False, log=_log, smoke=False):
+    """Measures every decoder on the same records; returns (rows, table). smoke (bin/bench
+    --smoke): a debug build, 500 records, one round, to prove that it works."""
+    binary = build(log, "debug" if smoke else "release")
+    records = 500 if smoke else 50_000 if quick else 200_000
+    rounds = 1 if smoke else 3 if quick else 5
     path = os.path.join(work_dir, f"records-json-{records}.ndjson")
     if not os.path.exists(path):
         bench_records.generate(path, records, seed=SEED)
@@ -62,10 +65,11 @@ def run(work_dir, quick=False, log=_log):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="50k records, 3 rounds")
+    parser.add_argument("--smoke", action="store_true", help="a debug build, 500 records, 1 round")
     parser.add_argument("--out", help="also write every row as NDJSON to this file")
     arguments = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="topregions-bench-json.") as work:
-        rows, table = run(work, quick=arguments.quick)
+        rows, table = run(work, quick=arguments.quick, smoke=arguments.smoke)
     print(table, end="")
     if arguments.out:
         with open(arguments.out, "w") as f:

@@ -121,7 +121,12 @@ RESULTS_NOTE = (
     "process (3 or 5 runs; ours: 50 samples, each the mean of 20 executions). \"vs peer\" compares medians.")
 
 
-def report(rows, budgets, failures):
+SMOKE_NOTE = (
+    "A smoke run (bin/bench --smoke): every case at a tiny size, once, on whatever build it was given (bin/test's:\n"
+    "debug). It proves each case still does its work and its checks; its figures and budgets mean nothing.")
+
+
+def report(rows, budgets, failures, smoke=False):
     """Prints the results table, the budget table and what could not be measured."""
     result_headers = ["case", "measured", "runs", "median", "min", "max", "unit", "peer", "peer median", "vs peer"]
     result_rows = [[r.case, r.measured, len(r.ours.samples), format_number(r.ours.median, r.unit),
@@ -134,6 +139,8 @@ def report(rows, budgets, failures):
     print(RESULTS_NOTE)
     print()
     print(render_table(["budget", "target", "measured", "met?"], budget_rows, right_aligned={2}))
+    if smoke:
+        print(SMOKE_NOTE)
     for failure in failures:
         print(f"FAILED {failure}")
 

@@ -139,9 +139,10 @@ def search_word(database, candidates):
 
 def case_serve(ctx, html_database, search_candidates):
     """regions-serve vs Datasette on the same file (wrk, 16 connections): top page, a 500-photo region, a search; p99 at 1M"""
-    database = html_database(ctx, 200_000)
-    label = count_label(200_000)
-    seconds = 5 if ctx.quick else 10
+    size = ctx.size(200_000)
+    database = html_database(ctx, size)
+    label = count_label(size)
+    seconds = ctx.size(5 if ctx.quick else 10, smoke=1)
     word, matches = search_word(database, search_candidates)
     region_rowid = sqlite_value(database, f"SELECT id FROM region WHERE place_id = '{bench_html.REGION_ID}'")
     log(f"   {label} photos; search word {word!r} ({matches:,} photos)")
@@ -170,9 +171,9 @@ def case_serve(ctx, html_database, search_candidates):
             # A side that takes seconds a request is loaded long enough for each of the 16
             # connections to be answered a few times (a search takes Datasette seconds).
             def duration(url):
-                return int(min(max(seconds, single[url] * CONNECTIONS * 3), 180))
+                return int(min(max(seconds, single[url] * CONNECTIONS * 3), ctx.size(180, smoke=seconds)))
             mine, peer = [], []
-            for _ in range(1 if ctx.quick else 2):
+            for _ in range(ctx.repeat(1 if ctx.quick else 2)):
                 mine.append(wrk(ours.url + our_path, duration(ours.url + our_path)))
                 peer.append(wrk(theirs.url + their_path, duration(theirs.url + their_path)))
             for run in mine + peer:
@@ -189,7 +190,7 @@ def case_serve(ctx, html_database, search_candidates):
         theirs.stop()
         rss = ours.rss_mb()
         ours.stop()
-    serve_beside_a_load(ctx, database, word)
+    serve_beside_a_load(ctx, database, size, word)
     if ctx.quick:
         return
 
@@ -230,9 +231,10 @@ def shifted_records(source, destination, offset):
             out.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
 
 
-def serve_beside_a_load(ctx, database, word):
-    """The p99 of a mix of pages while regions-load loads 200k new photos into the served
-    database, against the p99 of the same mix without it, alternately."""
+def serve_beside_a_load(ctx, database, size, word):
+    """The p99 of a mix of pages while regions-load loads `size` (200k) new photos into the
+    served database (which holds as many and the 500-photo region), against the p99 of the
+    same mix without it, alternately."""
     served = ctx.path("serve-beside-load.db")
     copy_database(database, served)
     photos = [row[0] for row in sqlite_rows(served, "SELECT id FROM photo ORDER BY rowid LIMIT 40")]
@@ -242,34 +244,34 @@ def serve_beside_a_load(ctx, database, word):
         lua.write("paths = {" + ", ".join(f'"{path}"' for path in paths) + "}\ncounter = 0\n"
                   "request = function()\n  counter = counter + 1\n"
                   "  return wrk.format(nil, paths[(counter % #paths) + 1])\nend\n")
-    rounds = 1 if ctx.quick else 2
+    rounds = ctx.repeat(1 if ctx.quick else 2)
     server = Server([ctx.tool("regions-serve"), "--db", served, "--port", "0", "-q", "--cache-dir", ctx.path("serve-cache")])
     quiet, loaded, load_seconds = [], [], []
     try:
         for round in range(rounds):
             batch = ctx.path(f"serve-load-{round}.ndjson")
-            shifted_records(ctx.records(200_000), batch, (round + 1) * 10_000_000_000)
+            shifted_records(ctx.records(size), batch, (round + 1) * 10_000_000_000)
             # The same mix without a load (each page asked once first, as a person's first
             # visit computes what later ones reuse), then for as long as a load takes.
             for path in paths:
                 with urllib.request.urlopen(server.url + path, timeout=300) as answer:
                     answer.read()
-            quiet.append(wrk(server.url + "/", 5 if ctx.quick else 10, script=script))
+            quiet.append(wrk(server.url + "/", ctx.size(5 if ctx.quick else 10, smoke=1), script=script))
             during, seconds = wrk_while(server.url + "/", script, [ctx.tool("regions-load"), "-q", "--db", served, batch])
             loaded.append(during)
             load_seconds.append(seconds)
             os.remove(batch)
         stored = sqlite_value(served, "SELECT COUNT(*) FROM photo")
-        check(stored == 200_000 + bench_html.REGION_PHOTOS + rounds * 200_000, f"serve beside a load: {stored} photos stored")
+        check(stored == size + bench_html.REGION_PHOTOS + rounds * size, f"serve beside a load: {stored} photos stored")
         for run in quiet + loaded:
             check(run[4] == 0, f"serve beside a load: {run[4]} answers were not 2xx")
     finally:
         server.stop()
-    ctx.add(Row("serve beside load p99", f"pages (top, region, All, search, Recents, photo pages) while 200k photos load "
+    ctx.add(Row("serve beside load p99", f"pages (top, region, All, search, Recents, photo pages) while {count_label(size)} photos load "
                 f"({joined_seconds(load_seconds)} s), 16 connections", "ms", Stat([r[2] for r in loaded]),
                 "the same pages, no load", Stat([r[2] for r in quiet])))
     ratio = max(r[2] for r in loaded) / max(min(r[2] for r in quiet), 0.001)
-    ctx.budget("serve p99 beside a 200k load", f"within {SERVE_UNDER_LOAD_AT_MOST}× the p99 without it", f"{ratio:.1f}×",
+    ctx.budget(f"serve p99 beside a {count_label(size)} load", f"within {SERVE_UNDER_LOAD_AT_MOST}× the p99 without it", f"{ratio:.1f}×",
                ratio <= SERVE_UNDER_LOAD_AT_MOST)
 
 

@@ -6,6 +6,9 @@
 TOPREGIONS_APT_PACKAGES=(libsqlite3-dev libcurl4-openssl-dev curl time sqlite3 zsh fish man-db groff-base)
 # What bin/test's packaging tests use besides: bin/package's tools, lintian, bash's completion loader.
 TOPREGIONS_PACKAGING_APT_PACKAGES=(dpkg-dev binutils lintian bash-completion)
+# What bin/bench's cases use besides (and bin/test, which runs each once: bin/bench --smoke):
+# wrk, the serve case's load generator; libjansson-dev, the json case's other decoder.
+TOPREGIONS_BENCH_APT_PACKAGES=(wrk libjansson-dev)
 
 topregions_ensure_swift() {
     if ! command -v swift >/dev/null 2>&1 && [ -x /opt/swift/bin/swift ]; then
