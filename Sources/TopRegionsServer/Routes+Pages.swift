@@ -13,9 +13,9 @@ extension ServedApp {
     func get(_ segments: [String], query: [(String, String)], fromThisSite: Bool) async throws -> Response {
         switch segments.count {
         case 0:
-            return try await topRegions()
+            return try await topRegions(window: try await window(query, recentByDefault: true))
         case 1 where segments[0] == "all":
-            return try await list(.all, query: query)
+            return try await list(PhotoList(.all, window: try await window(query)), query: query)
         case 1 where segments[0] == "recents":
             // The views waiting to be written, when the database lets them be at once.
             let views = self.views
@@ -40,6 +40,29 @@ extension ServedApp {
         }
     }
 
+    /// The span of upload time the address asks for (`window=24h`, `window=all`), ending at
+    /// the present minute (the pages say the time to the minute, and keep what they computed
+    /// for it). Without one, the top regions and a region's page (`recentByDefault`) show the
+    /// last 24 hours when the newest stored upload is in them, so a person sees what a refresh
+    /// just brought, and every stored photo otherwise; the other lists every stored photo. A
+    /// window that cannot mean anything is answered 400 with what would work.
+    func window(_ query: [(String, String)], recentByDefault: Bool = false) async throws -> TimeWindow? {
+        let end = (Int64(now()) / 60 + 1) * 60 - 1
+        if let text = FormText.value("window", in: query) {
+            do {
+                let window = try TimeWindow(text, end: end, endsNow: true)
+                return window.isEverything ? nil : window
+            } catch {
+                throw HTTPAnswer.badRequest("window: " + HTMLPage.escape(error.description))
+            }
+        }
+        guard recentByDefault else { return nil }
+        let queries = self.queries
+        let newest = try await blocking.run { try queries.newestUpload() }
+        guard let newest, newest > end - 86_400 else { return nil }
+        return try TimeWindow("24h", end: end, endsNow: true)
+    }
+
     /// A photo id from the address: Flickr's are digits; anything else never reaches a query.
     func photoID(_ text: String) throws -> String {
         guard PhotoRecord.isPhotoID(text) else {
@@ -48,8 +71,8 @@ extension ServedApp {
         return text
     }
 
-    func topRegions() async throws -> Response {
-        let queries = self.queries, site = self.site
+    func topRegions(window: TimeWindow?) async throws -> Response {
+        let queries = self.queries, site = self.site.windowed(window?.lengthText), times = self.times
         // An empty database is refreshed on the first visit, as the app refreshes on launch.
         if refresher.hasKey, refresher.current == .idle, try await blocking.run({ try !queries.hasPhotos() }) {
             if case .started = refresher.start(photos: { (try? queries.count(of: .all)) ?? 0 }) {
@@ -59,8 +82,8 @@ extension ServedApp {
         let store = self.store, topPage = self.topPage
         let page = try await blocking.run {
             // The same page for everyone until the next commit: the top 50 and their markers' places.
-            try topPage.value(for: "top", stamp: try store.changeStamp()) {
-                HTMLPage.regions(try queries.sampledCentres(try queries.topRegions(limit: 50)), site: site)
+            try topPage.value(for: "top " + (window?.key ?? ""), stamp: try store.changeStamp()) {
+                HTMLPage.regions(try queries.sampledCentres(try queries.topRegions(limit: 50, window: window)), site: site, window: window, times: times)
             }
         }
         return Responses.page(page)
@@ -68,7 +91,8 @@ extension ServedApp {
 
     func region(_ regionID: String, query: [(String, String)]) async throws -> Response {
         let queries = self.queries
-        guard let region = try await blocking.run({ try queries.region(id: regionID) }) else {
+        let window = try await window(query, recentByDefault: true)
+        guard let region = try await blocking.run({ try queries.region(id: regionID, window: window) }) else {
             let closest: [RegionRank] = try await blocking.run {
                 switch try queries.region(matching: regionID) {
                 case .found(let region): [region]
@@ -84,7 +108,7 @@ extension ServedApp {
             }
             throw HTTPAnswer.notFound(html)
         }
-        return try await list(PhotoList(.region(region)), query: query)
+        return try await list(PhotoList(.region(region), window: window), query: query)
     }
 
     /// A search's results. `keep`: whether its matches may be kept for its next pages (not
@@ -119,7 +143,7 @@ extension ServedApp {
             notice = "<p class=\"notice\">The region <a href=\"\(HTMLPage.escape(site.region(named.regionID)))\" dir=\"auto\">"
                 + "\(HTMLPage.escape(named.name))</a> has \(named.photos) photo\(named.photos == 1 ? "" : "s").</p>\n"
         }
-        return try await list(PhotoList(.search(searchQuery, region: region)), query: query, notice: notice, keep: keep)
+        return try await list(PhotoList(.search(searchQuery, region: region), window: try await window(query)), query: query, notice: notice, keep: keep)
     }
 
     /// One page of a list of photos: `page` and `sort` from the address.
@@ -138,7 +162,8 @@ extension ServedApp {
         case let other?:
             throw HTTPAnswer.badRequest("Photos can be sorted by <q>title</q> or <q>uploaded</q>, not <q>\(HTMLPage.escape(String(other.prefix(40))))</q>.")
         }
-        let queries = self.queries, site = self.site, times = self.times, store = self.store, maps = self.maps, ordered = list
+        let queries = self.queries, site = self.site.windowed(list.window?.lengthText), times = self.times, store = self.store, maps = self.maps
+        let ordered = list
         let (summary, shown) = try await blocking.run {
             // The count and the map cover the whole list: computed once per list until the
             // photos change, so each page costs its 30 photos.
@@ -153,7 +178,7 @@ extension ServedApp {
         }
         var page = HTMLPage.photos(
             shown.photos, list: list, images: HTMLPage.Images(thumbnails: nil), site: site, paging: shown.paging, map: summary.map,
-            formatTime: { times.string($0) })
+            formatTime: { times.string($0) }, times: times)
         if !notice.isEmpty { page = HTMLPage.inserting(notice, afterHeaderOf: page) }
         return Responses.page(page)
     }

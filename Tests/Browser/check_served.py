@@ -233,6 +233,26 @@ def main():
         driver.get(base + "/regions/" + args.region)
         check(photo not in card_ids(driver), "the deleted photo is still on the region's page")
 
+        # The windows of upload time, as tabs a person clicks: the top regions of the last
+        # hour (the server's clock is past the fake world's: none), then all stored again,
+        # then a region in the last 7 days, whose links keep that window.
+        driver.get(base + "/")
+        driver.find_element(By.LINK_TEXT, "Last hour").click()
+        wait_until("the last hour's top regions", lambda: driver.current_url.endswith("/?window=1h"))
+        check(driver.find_element(By.CSS_SELECTOR, "nav.tabs strong").text == "Last hour", "the Last hour tab is not the current one")
+        check("No region has photos in the hour to " in driver.find_element(By.CSS_SELECTOR, "header p.sub").text,
+              "the last hour's page does not say its window: %r" % driver.find_element(By.CSS_SELECTOR, "header p.sub").text)
+        driver.find_element(By.LINK_TEXT, "All stored").click()
+        wait_until("every stored photo's top regions", lambda: driver.current_url.endswith("/?window=all"))
+        check(driver.find_element(By.CSS_SELECTOR, "nav.tabs strong").text == "All stored", "the All stored tab is not the current one")
+        check(len(driver.find_elements(By.CSS_SELECTOR, "table.ranking tbody tr")) > 0, "all stored shows no region")
+        driver.get(base + "/regions/" + args.region + "?window=7d")
+        tabs = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "nav.tabs a, nav.tabs strong")]
+        check(tabs == ["Last hour", "24 hours", "7 days", "All stored"], "the region's tabs are %s" % tabs)
+        check(driver.find_element(By.CSS_SELECTOR, "nav.tabs strong").text == "7 days", "the 7 days tab is not the current one")
+        sort = driver.find_element(By.LINK_TEXT, "By title").get_attribute("href")
+        check("window=7d" in sort, "sorting the region's photos forgets the window: %s" % sort)
+
         # A hostile title is text, and nothing runs.
         driver.get(base + "/photos/" + args.hostile)
         heading = driver.find_element(By.TAG_NAME, "h1").text
@@ -245,7 +265,7 @@ def main():
         driver.set_window_size(390, 844)
         # (Also pages whose words are longer than the screen: a 10,000-character title, a
         # region named by a 3,000-character word, a long search echoed back.)
-        for path in ["/", "/regions/" + args.region, "/photos/" + args.hostile, "/recents", "/search?q=harbour",
+        for path in ["/", "/?window=1h", "/regions/" + args.region, "/photos/" + args.hostile, "/recents", "/search?q=harbour",
                      "/photos/99000000002", "/regions/R-long", "/search?q=" + "w" * 1500]:
             driver.get(base + path)
             width = driver.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")

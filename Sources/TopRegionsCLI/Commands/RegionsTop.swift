@@ -55,6 +55,15 @@ public struct RegionsTop: ToolCommand {
             mean anything (an unclosed quote, a dangling OR) is a usage error (64). The index is \
             SQLite's FTS5 table photo_fts, which sqlite3 and Datasette use too.
 
+            --window keeps the answer to the photos uploaded in the last 1h, 6h, 24h, 7d, 30d (any \
+            number and unit: 90m, 2w) or all of them, the default: where the world is \
+            photographing right now. It takes the top list, --region, --photos and --search; \
+            every count is then counted from the photos in the window, and equals a recount. \
+            --until ends the window at a time in the past (Unix seconds, an ISO 8601 date or \
+            date-time in local time, or an age such as 2d) instead of now. Upload time is \
+            Flickr's dateupload; photos stored without one are in no window but all. The window \
+            is said on stderr ("in the 24 hours to 2026-11-28 14:00 UTC"), and in a page's heading.
+
             Output is a table on a terminal and NDJSON otherwise; --format chooses. GeoJSON gives \
             a FeatureCollection of points (regions or photos) with a bbox that fits them all. An \
             empty answer is said on stderr as its page says it ("no photo matches ...", "no photo \
@@ -98,6 +107,8 @@ public struct RegionsTop: ToolCommand {
               regions-top --regions | grep -i france
               FLICKR_API_KEY=... regions-top              # a new database: refreshed first
               regions-top --recents --format geojson > recents.geojson
+              regions-top --window 24h                    # right now: the last 24 hours
+              regions-top --window 7d --until 2026-11-01  # the week before 1 November
               regions-top --search harbour
               regions-top --search '"old town" OR harb* -night' --limit 20
               regions-top --search 'photographer:ann fog' --region "Nova Scotia, Canada"
@@ -133,6 +144,16 @@ public struct RegionsTop: ToolCommand {
     @Option(name: .long, help: ArgumentHelp(
         "Order the photos listed: uploaded (newest first), title (A to Z), or viewed (latest view first).", valueName: "order"))
     public var sort: PhotoOrder?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Keep to the photos uploaded in this last span of time: 1h, 6h, 24h, 7d, 30d (any number and unit), or all (the default).",
+        valueName: "span"))
+    public var window: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "End the --window at this time instead of now: Unix seconds, an ISO 8601 date or date-time (local time), or an age (2d).",
+        valueName: "time"))
+    public var until: String?
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
         "How many rows (default: 50 regions, 50 recents, every photo of a region, of --photos and of --search).", valueName: "n"))
@@ -173,7 +194,7 @@ public struct RegionsTop: ToolCommand {
     @OptionGroup public var verbosity: VerbosityOptions
 
     public static let environment = EnvironmentVariable.database + EnvironmentVariable.timeZone + EnvironmentVariable.terminal
-        + EnvironmentVariable.cache
+        + EnvironmentVariable.cache + EnvironmentVariable.clock
         + [.init("FLICKR_API_KEY", "When set (or --api-key-file is given), a missing or empty database is refreshed from Flickr first; the refresh's tools read it, and FLICKR_API_BASE and the other FLICKR_* variables, themselves.")]
 
     /// What shell completion runs to offer region names for --region: never a refresh,
@@ -218,6 +239,14 @@ public struct RegionsTop: ToolCommand {
             if let format, format != .html { throw ValidationError("--page-name names the --format html page; leave out --format \(format)") }
         }
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
+        if window != nil || until != nil {
+            if recents || regions {
+                throw ValidationError("--window keeps to upload time: give it with the top list, --region, --photos or --search, not --\(recents ? "recents" : "regions")")
+            }
+            if let window {
+                do { _ = try TimeWindow(window, end: 0, endsNow: true) } catch { throw ValidationError("--window: \(error)") }
+            }
+        }
         if let page {
             guard page >= 1 else { throw ValidationError("--page must be at least 1") }
             guard format == .html || pageName, region != nil || recents || photos || search != nil else {
@@ -248,8 +277,13 @@ public struct RegionsTop: ToolCommand {
         let width = format == .table ? context.tableWidth : nil
         if let width { context.trace("fitting the table to \(width) columns") }
 
+        let window = try timeWindow(queries, context)
+        if let window { context.note("the photos \(window.phrase(times))") }
         var regionMatch: RegionRank?
-        if let region { regionMatch = try Self.region(named: region, in: queries) }
+        if let region {
+            regionMatch = try Self.region(named: region, in: queries)
+            if let window, let match = regionMatch { regionMatch = try queries.region(id: match.regionID, window: window) ?? match }
+        }
         /// The photos of `list`: a page of 30 in HTML, else every one (up to --limit;
         /// Recents, the 50 latest views unless --limit says otherwise).
         func write(_ list: PhotoList) throws -> SysExit {
@@ -268,18 +302,18 @@ public struct RegionsTop: ToolCommand {
             do {
                 let query = try SearchQuery(search)
                 context.trace("--search: the index is asked for \(query.match)")
-                return try write(PhotoList(.search(query, region: regionMatch), order: sort))
+                return try write(PhotoList(.search(query, region: regionMatch), order: sort, window: window))
             } catch let problem as SearchQuery.Problem {
                 throw ToolError(.usage, "--search: \(problem.message)")
             }
         } else if let match = regionMatch {
-            return try write(PhotoList(.region(match), order: sort))
+            return try write(PhotoList(.region(match), order: sort, window: window))
         } else if recents {
             return try write(PhotoList(.recents, order: sort))
         } else if photos {
-            return try write(PhotoList(.all, order: sort))
+            return try write(PhotoList(.all, order: sort, window: window))
         } else {
-            var rows = try queries.topRegions(limit: limit ?? 50)
+            var rows = try queries.topRegions(limit: limit ?? 50, window: window)
             if format == .geojson {
                 rows = try queries.fillingCentres(rows)
             } else if format == .html {
@@ -289,5 +323,33 @@ public struct RegionsTop: ToolCommand {
             context.standardOutput.write(Reports.regions(rows, format: format, emphasis: emphasis, width: width))
         }
         return .ok
+    }
+
+    /// The span of upload time --window and --until give; nil for every stored photo. An end
+    /// in the future, or before the first photo stored, is a usage error.
+    func timeWindow(_ queries: Queries, _ context: ToolContext) throws -> TimeWindow? {
+        guard window != nil || until != nil else { return nil }
+        let now = context.nowSeconds
+        var end = now
+        if let until {
+            let timeZone = utc ? TimeZone(identifier: "UTC")! : Units.localTimeZone(environment: context.environment)
+            guard let time = Units.parseTime(until, now: context.now(), timeZone: timeZone) else {
+                throw ToolError(.usage, "--until: cannot read '\(until)' as a time; give \(Units.timeForms)")
+            }
+            let times = utc ? TimeFormat.utc : TimeFormat.local
+            guard time <= now else {
+                throw ToolError(.usage, "--until: \(times.string(time)) is in the future; a window ends now at the latest (leave --until out)")
+            }
+            if let first = try queries.oldestUpload(), time < first {
+                throw ToolError(.usage, "--until: \(times.string(time)) is before the first stored photo (uploaded \(times.string(first))); nothing is in that window")
+            }
+            end = time
+        }
+        do {
+            let window = try TimeWindow(window ?? "all", end: end, endsNow: until == nil)
+            return window.isEverything ? nil : window
+        } catch {
+            throw ToolError(.usage, "--window: \(error)")
+        }
     }
 }

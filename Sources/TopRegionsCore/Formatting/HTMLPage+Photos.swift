@@ -39,7 +39,7 @@ extension HTMLPage {
     public static func photos(
         _ photos: [StoredPhoto], list: PhotoList, images: Images, site: Site = .files,
         paging: Paging? = nil, map listMap: ListMap? = nil, stored: Int? = nil,
-        formatTime: TimeFormatter = Reports.formatTime
+        formatTime: TimeFormatter = Reports.formatTime, times: TimeFormat = .utc
     ) -> [UInt8] {
         let sortedBy = list.order?.phrase, sort = list.order?.rawValue
         var page: Page
@@ -55,9 +55,11 @@ extension HTMLPage {
         case .region(let region):
             page = Page(title: region.name, site: site)
             var subtitle = "Region \(escape(region.regionID)): \(count(region.photos, "photo")) by \(count(region.photographers, "photographer"))"
+            if let window = list.window { subtitle += " " + escape(window.phrase(times)) }
             subtitle += shown(region.photos)
             if let sortedBy { subtitle += ", \(escape(sortedBy))" }
             page.heading(escape(region.name), subtitle: subtitle + ".", headingIsText: false)
+            page.windowTabs(current: list.window?.lengthText ?? "all") { site.region(region.regionID, window: $0) }
             fetchCommand = "regions-top --region \(shellWord(region.regionID)) | thumb-get"
         case .recents:
             page = Page(title: "Recently viewed", site: site)
@@ -70,6 +72,9 @@ extension HTMLPage {
             let stored = stored ?? paging?.total ?? photos.count
             page = Page(title: "All photos", site: site)
             var subtitle = stored == 0 ? "No photo is stored yet." : "\(count(stored, "photo")) stored"
+            if let window = list.window {
+                subtitle = stored == 0 ? "No photo was \(escape(window.uploadedPhrase(times)))." : "\(count(stored, "photo")) \(escape(window.uploadedPhrase(times)))"
+            }
             if stored > 0 {
                 subtitle += shown(stored)
                 subtitle += ", " + escape(sortedBy ?? "newest upload first") + "."
@@ -83,6 +88,7 @@ extension HTMLPage {
             var subtitle = total == 0 ? "No photo matches" : "\(count(total, "photo")) matching"
             subtitle += " <q>\(escape(query))</q> in title, description, photographer or region"
             if let region { subtitle += ", in <span dir=\"auto\">\(escape(region.name))</span>" }
+            if let window = list.window { subtitle += ", " + escape(window.phrase(times)) }
             subtitle += shown(total) + ", " + escape(sortedBy ?? "best match first") + "."
             page.heading("Search: <span dir=\"auto\">\(escape(query))</span>", subtitle: subtitle, headingIsText: false)
             fetchCommand = "regions-top --search \(shellWord(query))" + (region.map { " --region \(shellWord($0.regionID))" } ?? "") + " | thumb-get"

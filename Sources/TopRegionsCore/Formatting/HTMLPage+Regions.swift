@@ -7,11 +7,15 @@ extension HTMLPage {
 
     /// A world map with one marker per region (area proportional to its photographers),
     /// then the ranked list; each region links to `regionPageName(_:)` beside this page.
-    public static func regions(_ rows: [RegionRank], site: Site = .files) -> [UInt8] {
+    /// `window`: the span of upload time the counts keep to (nil: every stored photo),
+    /// said in the heading, with tabs for the others on a served page.
+    public static func regions(_ rows: [RegionRank], site: Site = .files, window: TimeWindow? = nil, times: TimeFormat = .utc) -> [UInt8] {
         var page = Page(title: "Top regions", site: site)
+        let among = window.map { "photographers " + $0.phrase(times) } ?? "photographers among the stored photos"
         page.heading("Top regions", subtitle: rows.isEmpty
-            ? "No region has photos yet."
-            : "The \(rows.count == 1 ? "region" : "\(rows.count) regions") with the most distinct photographers among the stored photos, most first.")
+            ? (window == nil ? "No region has photos yet." : "No region has photos \(window!.phrase(times)).")
+            : "The \(rows.count == 1 ? "region" : "\(rows.count) regions") with the most distinct \(among), most first.")
+        page.windowTabs(current: window?.lengthText ?? "all") { site.top(window: $0) }
         if rows.isEmpty {
             page.html += "<p class=\"notice\">Photos get into the database with <code>flickr-recent | place-resolve | regions-load</code>.</p>\n"
         } else {

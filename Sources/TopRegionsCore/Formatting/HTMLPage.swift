@@ -64,7 +64,8 @@ public enum HTMLPage {
                 html += """
                     <form class="search" action="/search" method="get" role="search">\
                     <input type="search" name="q" value="\(HTMLPage.escape(searchText))" aria-label="Search the photos" \
-                    placeholder="Search photos" dir="auto"> <button>Search</button></form>\
+                    placeholder="Search photos" dir="auto">\(site.window.map { "<input type=\"hidden\" name=\"window\" value=\"\(HTMLPage.escape($0))\">" } ?? "") \
+                    <button>Search</button></form>\
                     <form class="refresh" action="/refresh" method="post"><input type="hidden" name="token" \
                     value="\(HTMLPage.escape(site.formToken))"><button title="Fetch the latest photos from Flickr">Refresh</button></form>
                     """
@@ -88,6 +89,20 @@ public enum HTMLPage {
                 </footer>
 
                 """
+        }
+
+        /// The spans of upload time a served page can keep to, as tabs: the one shown (`current`,
+        /// "all" for every stored photo) in bold, each other a link (`link`).
+        mutating func windowTabs(current: String, link: (String) -> String) {
+            guard site.isServed else { return }
+            let tabs = [("1h", "Last hour"), ("24h", "24 hours"), ("7d", "7 days"), ("all", "All stored")]
+            html += "<nav class=\"tabs\" aria-label=\"When the photos were uploaded\">"
+            html += tabs.map { key, label in
+                key == current
+                    ? "<strong aria-current=\"page\">\(label)</strong>"
+                    : "<a href=\"\(HTMLPage.escape(link(key)))\">\(label)</a>"
+            }.joined(separator: " ")
+            html += "</nav>\n"
         }
 
         /// Links to the pages before and after this one of a list, and where it is.
@@ -153,6 +168,9 @@ public enum HTMLPage {
         nav.bar input{min-width:0;width:14em;max-width:100%;padding:4px 6px}
         .pager{margin:12px 0;display:flex;gap:14px;align-items:center;flex-wrap:wrap}
         .sort{margin:0 0 12px}
+        nav.tabs{display:flex;flex-wrap:wrap;gap:4px;margin:0 0 12px}
+        nav.tabs a,nav.tabs strong{padding:3px 10px;border-radius:14px;border:1px solid #cfc9bb;text-decoration:none}
+        nav.tabs strong{background:#1d232a;color:#fff;border-color:#1d232a}
         h2.section{font-size:1.1rem;margin:16px 0 8px;border-bottom:1px solid #ddd8cc}
         .frame{position:relative}
         .dot{fill:#d8452b;fill-opacity:.45}

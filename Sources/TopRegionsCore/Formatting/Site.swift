@@ -20,11 +20,26 @@ public struct Site: Sendable, Equatable {
     public let kind: Kind
     /// The token every form of a served page carries; the server refuses a POST without it.
     public let formToken: String
+    /// The span of upload time a served page keeps to, as its address says it (`?window=24h`),
+    /// carried by its links to the top regions, regions, All and search; nil: none said.
+    public private(set) var window: String?
+
+    public init(kind: Kind, formToken: String) {
+        self.kind = kind
+        self.formToken = formToken
+    }
 
     public static let files = Site(kind: .files, formToken: "")
 
     public static func served(formToken: String) -> Site {
         Site(kind: .served, formToken: formToken)
+    }
+
+    /// The same site, its links carrying `window` (served pages only).
+    public func windowed(_ window: String?) -> Site {
+        var site = self
+        site.window = isServed ? window : nil
+        return site
     }
 
     public var isServed: Bool { kind == .served }
@@ -44,7 +59,13 @@ public struct Site: Sendable, Equatable {
     // MARK: Links
 
     /// The top regions.
-    public var top: String { isServed ? "/" : "top-regions.html" }
+    public var top: String { isServed ? "/" + query(page: 1) : "top-regions.html" }
+
+    /// The top regions in another window ("all" for every stored photo).
+    public func top(window: String) -> String { windowed(window).top }
+
+    /// A region's photos in another window.
+    public func region(_ regionID: String, window: String) -> String { windowed(window).region(regionID) }
 
     /// Every stored photo.
     public func all(page: Int = 1, sort: String? = nil) -> String {
@@ -67,6 +88,7 @@ public struct Site: Sendable, Equatable {
     public func search(_ text: String, regionID: String? = nil, page: Int = 1) -> String {
         var pairs = [("q", text)]
         if let regionID { pairs.append(("region", regionID)) }
+        if let window { pairs.append(("window", window)) }
         if page > 1 { pairs.append(("page", String(page))) }
         return "/search?" + pairs.map { "\($0)=\(HTMLPage.percentEncoded($1))" }.joined(separator: "&")
     }
@@ -95,6 +117,7 @@ public struct Site: Sendable, Equatable {
 
     private func query(page: Int, sort: String? = nil) -> String {
         var pairs: [String] = []
+        if let window { pairs.append("window=" + HTMLPage.percentEncoded(window)) }
         if let sort, sort != "uploaded" { pairs.append("sort=" + HTMLPage.percentEncoded(sort)) }
         if page > 1 { pairs.append("page=\(page)") }
         return pairs.isEmpty ? "" : "?" + pairs.joined(separator: "&")

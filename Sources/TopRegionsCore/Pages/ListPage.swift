@@ -17,7 +17,8 @@ public struct ListSummary: Sendable {
         if case .search(let query, let region) = list.kind {
             // The matches and where they are in one read: the search is not made again for
             // its map.
-            let matches = try queries.searchMatches(query, inRegion: region?.regionID, order: list.order, decimals: Queries.mapDecimals(of: list))
+            let matches = try queries.searchMatches(
+                query, inRegion: region?.regionID, order: list.order, window: list.window, decimals: Queries.mapDecimals(of: list))
             ranked = matches.rowids
             total = matches.rowids.count
             map = try queries.listMap(of: list, positions: matches.positions)

@@ -18,10 +18,13 @@ public struct PhotoList: Sendable, Equatable {
     /// nil: the list's own order: newest upload first; latest view first for Recents; best
     /// match first for a search.
     public var order: PhotoOrder?
+    /// The span of upload time it keeps to; nil: every stored photo.
+    public var window: TimeWindow?
 
-    public init(_ kind: Kind, order: PhotoOrder? = nil) {
+    public init(_ kind: Kind, order: PhotoOrder? = nil, window: TimeWindow? = nil) {
         self.kind = kind
         self.order = order
+        self.window = window?.isEverything == true ? nil : window
     }
 
     public static let all = PhotoList(.all)
@@ -29,7 +32,12 @@ public struct PhotoList: Sendable, Equatable {
 
     /// The same photos in `order`.
     public func ordered(by order: PhotoOrder?) -> PhotoList {
-        PhotoList(kind, order: order)
+        PhotoList(kind, order: order, window: window)
+    }
+
+    /// The same photos in `window`.
+    public func within(_ window: TimeWindow?) -> PhotoList {
+        PhotoList(kind, order: order, window: window)
     }
 
     /// The region the list keeps to, if it keeps to one.
@@ -54,11 +62,12 @@ public struct PhotoList: Sendable, Equatable {
     /// order too: its matches are kept in it; the other lists' count and map are the same in
     /// any order).
     public var summaryKey: String {
+        let window = self.window.map { " " + $0.key } ?? ""
         switch kind {
-        case .region(let region): "region " + region.regionID
-        case .all: "all"
-        case .recents: "recents"
-        case .search(let query, let region): "search \(order?.rawValue ?? "") \(region?.regionID ?? "") \(query.match)"
+        case .region(let region): return "region " + region.regionID + window
+        case .all: return "all" + window
+        case .recents: return "recents" + window
+        case .search(let query, let region): return "search \(order?.rawValue ?? "") \(region?.regionID ?? "")\(window) \(query.match)"
         }
     }
 }

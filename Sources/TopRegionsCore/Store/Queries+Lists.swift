@@ -5,19 +5,21 @@ extension Queries {
     /// One page of `list`: `limit` photos from `offset`, in `order` (nil: the list's own,
     /// which is best match first for a search and latest view first for Recents).
     public func photos(in list: PhotoList, limit: Int?, offset: Int = 0) throws -> [StoredPhoto] {
-        let order = list.order
+        let (order, window) = (list.order, list.window)
         switch list.kind {
-        case .region(let region): return try photos(inRegion: region.regionID, order: order ?? .uploaded, limit: limit, offset: offset)
-        case .all: return try allPhotos(order: order ?? .uploaded, limit: limit, offset: offset)
-        case .recents: return try recents(order: order ?? .viewed, limit: limit, offset: offset)
-        case .search(let query, let region): return try search(query, inRegion: region?.regionID, order: order, limit: limit, offset: offset)
+        case .region(let region): return try photos(inRegion: region.regionID, order: order ?? .uploaded, window: window, limit: limit, offset: offset)
+        case .all: return try allPhotos(order: order ?? .uploaded, window: window, limit: limit, offset: offset)
+        case .recents: return try recents(order: order ?? .viewed, window: window, limit: limit, offset: offset)
+        case .search(let query, let region):
+            return try search(query, inRegion: region?.regionID, order: order, window: window, limit: limit, offset: offset)
         }
     }
 
     /// How many photos `list` holds. A region's and the whole store's are maintained counts;
     /// Recents and a search count their index entries.
     public func count(of list: PhotoList) throws -> Int {
-        try store.read { db in
+        if let window = Self.windowCondition(list.window) { return try count(of: list, keptTo: window) }
+        return try store.read { db in
             switch list.kind {
             case .region(let region):
                 return try Int.fetchOne(db, sql: "SELECT photos FROM region WHERE place_id = ?", arguments: [region.regionID]) ?? 0
@@ -48,6 +50,38 @@ extension Queries {
     /// Where the photos of `list` are, each spot once: positions rounded to `decimals`
     /// decimal degrees (3: about 100 m, as fine as a region's map shows; 1 for a world's), so
     /// a list of a million photos comes back as the spots a map can draw.
+    /// How many photos of `list` are in its window: counted from the photos in it.
+    private func count(of list: PhotoList, keptTo window: (sql: String, arguments: StatementArguments)) throws -> Int {
+        try store.read { db in
+            var sql = "SELECT COUNT(*) FROM photo"
+            var arguments: StatementArguments = []
+            switch list.kind {
+            case .region(let region):
+                sql += " WHERE photo.region = (SELECT id FROM region WHERE place_id = ?)"
+                arguments = [region.regionID]
+            case .all:
+                sql += " WHERE true"
+            case .recents:
+                sql += " WHERE photo.view_seq IS NOT NULL"
+            case .search(let query, let region):
+                sql += " JOIN photo_fts ON photo_fts.rowid = photo.rowid WHERE photo_fts MATCH ?"
+                arguments = [query.match]
+                if let region {
+                    sql += " AND photo.region = (SELECT id FROM region WHERE place_id = ?)"
+                    arguments += [region.regionID]
+                }
+            }
+            do {
+                return try Int.fetchOne(db, sql: sql + " AND " + window.sql, arguments: arguments + window.arguments)!
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
+                if case .search(let query, _) = list.kind {
+                    throw SearchQuery.Problem(message: "cannot search for \(query.text): \(Self.ftsProblem(error.message ?? ""))")
+                }
+                throw error
+            }
+        }
+    }
+
     public func positions(of list: PhotoList, decimals: Int) throws -> [(latitude: Double, longitude: Double)] {
         try store.read { db in
             let rounded = "round(photo.latitude, \(decimals)), round(photo.longitude, \(decimals))"
@@ -71,6 +105,10 @@ extension Queries {
                 }
             }
             sql += " AND photo.latitude IS NOT NULL AND photo.longitude IS NOT NULL"
+            if let window = Self.windowCondition(list.window) {
+                sql += " AND " + window.sql
+                arguments += window.arguments
+            }
             do {
                 return try Row.fetchAll(db, sql: sql, arguments: arguments).map { (latitude: $0[0], longitude: $0[1]) }
             } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {

@@ -25,28 +25,30 @@ extension PhotoOrder {
 
 extension Queries {
     /// Every stored photo in a region, in `order`.
-    public func photos(inRegion regionID: String, order: PhotoOrder, limit: Int?, offset: Int = 0) throws -> [StoredPhoto] {
-        // Newest first walks photo_in_region (region, uploaded DESC, id).
+    public func photos(inRegion regionID: String, order: PhotoOrder, window: TimeWindow? = nil, limit: Int?, offset: Int = 0) throws -> [StoredPhoto] {
+        // Newest first walks photo_in_region (region, uploaded DESC, id), within a window too.
         let terms = order == .uploaded ? "photo.region, " + order.sql : order.sql
+        let (condition, arguments) = Self.keeping("photo.region = (SELECT id FROM region WHERE place_id = ?)", [regionID], to: window)
         return try readPhotos { db in
-            try Self.fetchPhotos(db, where: "photo.region = (SELECT id FROM region WHERE place_id = ?)",
-                                 order: terms, arguments: [regionID], limit: limit, offset: offset)
+            try Self.fetchPhotos(db, where: condition, order: terms, arguments: arguments, limit: limit, offset: offset)
         }
     }
 
     /// Every stored photo, in `order`. Newest first walks photo_by_upload, so the first
     /// `limit` photos cost the same at any size (tests check the plan).
-    public func allPhotos(order: PhotoOrder, limit: Int?, offset: Int = 0) throws -> [StoredPhoto] {
-        try readPhotos { db in
-            try Self.fetchPhotos(db, where: "true", order: order.sql, arguments: [], limit: limit, offset: offset)
+    public func allPhotos(order: PhotoOrder, window: TimeWindow? = nil, limit: Int?, offset: Int = 0) throws -> [StoredPhoto] {
+        let (condition, arguments) = Self.keeping("true", [], to: window)
+        return try readPhotos { db in
+            try Self.fetchPhotos(db, where: condition, order: order.sql, arguments: arguments, limit: limit, offset: offset)
         }
     }
 
     /// Photos viewed through photo-cache, in `order` (`viewed`: latest view first).
-    public func recents(order: PhotoOrder, limit: Int?, offset: Int = 0) throws -> [StoredPhoto] {
-        try readPhotos { db in
-            try Self.fetchPhotos(db, where: "photo.view_seq IS NOT NULL", order: order == .viewed ? "photo.view_seq DESC" : order.sql,
-                                 arguments: [], limit: limit, offset: offset)
+    public func recents(order: PhotoOrder, window: TimeWindow? = nil, limit: Int?, offset: Int = 0) throws -> [StoredPhoto] {
+        let (condition, arguments) = Self.keeping("photo.view_seq IS NOT NULL", [], to: window)
+        return try readPhotos { db in
+            try Self.fetchPhotos(db, where: condition, order: order == .viewed ? "photo.view_seq DESC" : order.sql,
+                                 arguments: arguments, limit: limit, offset: offset)
         }
     }
 
@@ -63,10 +65,10 @@ extension Queries {
     /// first are read whole: a common word matching a large share of a big store costs
     /// a sort of small rows, not of whole photos.
     public func search(
-        _ query: SearchQuery, inRegion regionID: String? = nil, order: PhotoOrder? = nil, limit: Int?, offset: Int = 0
+        _ query: SearchQuery, inRegion regionID: String? = nil, order: PhotoOrder? = nil, window: TimeWindow? = nil, limit: Int?, offset: Int = 0
     ) throws -> [StoredPhoto] {
         try readPhotos { db in
-            let rowids = try Self.searchRows(query, inRegion: regionID, order: order, limit: limit, offset: offset, db) { $0[0] as Int64 }
+            let rowids = try Self.searchRows(query, inRegion: regionID, order: order, window: window, limit: limit, offset: offset, db) { $0[0] as Int64 }
             return try Self.photos(rowids: rowids, db)
         }
     }
@@ -77,11 +79,11 @@ extension Queries {
     /// rounded to `decimals` decimal degrees, in row id order, as `positions(of:decimals:)`
     /// gives a list's.
     public func searchMatches(
-        _ query: SearchQuery, inRegion regionID: String? = nil, order: PhotoOrder? = nil, decimals: Int
+        _ query: SearchQuery, inRegion regionID: String? = nil, order: PhotoOrder? = nil, window: TimeWindow? = nil, decimals: Int
     ) throws -> (rowids: [Int64], positions: [(latitude: Double, longitude: Double)]) {
         let located = "photo.rowid, round(photo.latitude, \(decimals)), round(photo.longitude, \(decimals))"
         let matches = try readPhotos { db in
-            try Self.searchRows(query, inRegion: regionID, order: order, limit: nil, offset: 0, columns: located, db) { row in
+            try Self.searchRows(query, inRegion: regionID, order: order, window: window, limit: nil, offset: 0, columns: located, db) { row in
                 (rowid: row[0] as Int64, latitude: row[1] as Double?, longitude: row[2] as Double?)
             }
         }
@@ -106,7 +108,7 @@ extension Queries {
 
     /// `columns` of the photos `search` finds, in its order, each row made a value by `value`.
     private static func searchRows<Value>(
-        _ query: SearchQuery, inRegion regionID: String?, order: PhotoOrder?, limit: Int?, offset: Int,
+        _ query: SearchQuery, inRegion regionID: String?, order: PhotoOrder?, window: TimeWindow?, limit: Int?, offset: Int,
         columns: String = "photo.rowid", _ db: Database, _ value: (Row) -> Value
     ) throws -> [Value] {
         var sql = """
@@ -117,6 +119,10 @@ extension Queries {
         if let regionID {
             sql += " AND photo.region = (SELECT id FROM region WHERE place_id = ?)"
             arguments += [regionID]
+        }
+        if let window = Self.windowCondition(window) {
+            sql += " AND " + window.sql
+            arguments += window.arguments
         }
         sql += " ORDER BY " + (order?.sql ?? "bm25(photo_fts, \(searchWeights)), photo.id")
         if limit != nil || offset > 0 {
@@ -169,5 +175,18 @@ extension Queries {
             db.add(function: PhotoOrder.titleKey)
             return try body(db)
         }
+    }
+
+    /// The condition over `photo.uploaded` that keeps to `window`; nil for every stored photo.
+    static func windowCondition(_ window: TimeWindow?) -> (sql: String, arguments: StatementArguments)? {
+        guard let window, !window.isEverything else { return nil }
+        if let start = window.start { return ("photo.uploaded > ? AND photo.uploaded <= ?", [start, window.end]) }
+        return ("photo.uploaded <= ?", [window.end])
+    }
+
+    /// `condition` with its `arguments`, and the window's condition after it.
+    static func keeping(_ condition: String, _ arguments: StatementArguments, to window: TimeWindow?) -> (String, StatementArguments) {
+        guard let window = windowCondition(window) else { return (condition, arguments) }
+        return (condition + " AND " + window.sql, arguments + window.arguments)
     }
 }

@@ -27,6 +27,48 @@ public struct Queries: Sendable {
         LIMIT ?
         """
 
+    /// The `limit` regions with the most distinct photographers among the photos uploaded in
+    /// `window` (then by name, then id), each with its photographers and photos in it: counted
+    /// from the photos in the window (through `photo_window`, their upload times with their
+    /// region and photographer), so every count equals a recount. Every stored photo, without
+    /// a window: the maintained counts, as `topRegions(limit:)`.
+    public func topRegions(limit: Int, window: TimeWindow?) throws -> [RegionRank] {
+        guard let condition = Self.windowCondition(window) else { return try topRegions(limit: limit) }
+        return try store.read { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT r.place_id, r.name, w.photographers, w.photos, r.latitude, r.longitude
+                FROM (SELECT photo.region AS region, COUNT(DISTINCT photo.photographer) AS photographers, COUNT(*) AS photos
+                      FROM photo INDEXED BY photo_window
+                      WHERE photo.region IS NOT NULL AND \(condition.sql)
+                      GROUP BY photo.region) AS w
+                JOIN region r ON r.id = w.region
+                ORDER BY w.photographers DESC, r.sort_key, r.place_id
+                LIMIT ?
+                """, arguments: condition.arguments + [limit])
+            return rows.enumerated().map { index, row in
+                RegionRank(
+                    rank: index + 1, regionID: row[0], name: row[1], photographers: row[2], photos: row[3],
+                    latitude: row[4], longitude: row[5])
+            }
+        }
+    }
+
+    /// A region's row with its photographers and photos counted in `window` (every stored
+    /// photo: its maintained counts); nil when no region has the id.
+    public func region(id regionID: String, window: TimeWindow?) throws -> RegionRank? {
+        guard var region = try region(id: regionID) else { return nil }
+        guard let condition = Self.windowCondition(window) else { return region }
+        let row = try store.read { db in
+            try Row.fetchOne(db, sql: """
+                SELECT COUNT(DISTINCT photo.photographer), COUNT(*) FROM photo
+                WHERE photo.region = (SELECT id FROM region WHERE place_id = ?) AND \(condition.sql)
+                """, arguments: [regionID] + condition.arguments)!
+        }
+        region.photographers = row[0]
+        region.photos = row[1]
+        return region
+    }
+
     static func topRegions(_ db: Database, limit: Int) throws -> [RegionRank] {
         let rows = try Row.fetchAll(db, sql: topRegionsSQL, arguments: [limit])
         return rows.enumerated().map { index, row in
@@ -74,6 +116,13 @@ public struct Queries: Sendable {
                 }
             }
             return found
+        }
+    }
+
+    /// The oldest upload time of a stored photo; nil when none has one.
+    public func oldestUpload() throws -> Int64? {
+        try store.read { db in
+            try Int64.fetchOne(db, sql: "SELECT MIN(uploaded) FROM photo")
         }
     }
 

@@ -162,6 +162,12 @@ enum Schema {
                 """)
         }
 
+        migrator.registerMigration("v8 photos by upload time, with their region and photographer") { db in
+            // Right now (--window): the photos uploaded in a span of time, with what they
+            // count for, read from the index alone, in upload order.
+            try db.execute(sql: "CREATE INDEX photo_window ON photo (uploaded, region, photographer) WHERE region IS NOT NULL")
+        }
+
         return migrator
     }()
 }

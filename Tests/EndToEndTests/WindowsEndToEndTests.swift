@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+
+/// Right now: regions-top --window and --until, and the served pages' windows, against the
+/// fake Flickr's ground truth for the same span of upload time (its own count, from its own
+/// world: an independent computation).
+@Suite struct WindowsEndToEndTests {
+    /// The fake's clock: its world's photos were uploaded in the 12 hours to it.
+    static let now = 1_763_800_000
+
+    struct Setup {
+        let network: NetworkEndToEndTests.Setup
+        var environment: [String: String]
+        var db: String { network.db }
+
+        init() throws {
+            network = try NetworkEndToEndTests.Setup()
+            let (run, statuses) = try network.refresh()
+            precondition(statuses == [0, 0, 0], run.stderr)
+            environment = network.environment
+            environment["TOPREGIONS_NOW"] = "\(WindowsEndToEndTests.now)"
+            environment["TZ"] = "UTC"
+        }
+
+        func top(_ arguments: [String]) throws -> RunResult {
+            try Tools.run("regions-top", ["--db", db, "--limit", "1000", "--format", "ndjson", "--no-refresh"] + arguments, environment: environment)
+        }
+
+        /// The fake's truth for uploads in (end - length, end].
+        func truth(length: Int, end: Int = WindowsEndToEndTests.now) throws -> [String] {
+            try network.truth("?min_upload_date=\(end - length + 1)&max_upload_date=\(end)")
+        }
+    }
+
+    @Test func aWindowCountsExactlyThePhotosUploadedInIt() throws {
+        let setup = try Setup()
+        for (window, seconds) in [("1h", 3600), ("6h", 21_600), ("90m", 5400), ("24h", 86_400)] {
+            let run = try setup.top(["--window", window])
+            #expect(run.status == 0, "\(window): \(run.stderr)")
+            let lines = FakeFlickrProcess.truthLines(run.stdout)
+            #expect(!lines.isEmpty)
+            #expect(lines == (try setup.truth(length: seconds)), "\(window)")
+        }
+        // All, and a 24 hours that holds the fake's 12: the same as every stored photo.
+        let everything = try setup.top([])
+        #expect(try setup.top(["--window", "24h"]).stdout == everything.stdout)
+        #expect(try setup.top(["--window", "all"]).stdout == everything.stdout)
+        // A window that ends in the past.
+        let earlier = try setup.top(["--window", "3h", "--until", "\(Self.now - 6 * 3600)"])
+        #expect(earlier.status == 0, "\(earlier.stderr)")
+        #expect(FakeFlickrProcess.truthLines(earlier.stdout) == (try setup.truth(length: 3 * 3600, end: Self.now - 6 * 3600)))
+        #expect(earlier.stderr == "regions-top: the photos in the 3 hours to 2025-11-22 02:26 +00:00\n")
+        // A region's photos in a window: the truth's count for it, newest first, each in it.
+        let region = try #require(try setup.truth(length: 3600).first).split(separator: " | ")
+        let photos = try setup.top(["--region", String(region[0]), "--window", "1h"])
+        let uploads = photos.stdout.split(separator: "\n").map {
+            (try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any])["uploaded"] as! Int
+        }
+        #expect(uploads.count == Int(region[3])!)
+        #expect(uploads.allSatisfy { $0 > Self.now - 3600 && $0 <= Self.now } && uploads == uploads.sorted(by: >))
+        let all = try setup.top(["--photos", "--window", "1h"])
+        #expect(all.stdout.split(separator: "\n").count == (try setup.truth(length: 3600)).map { Int($0.split(separator: " | ")[3])! }.reduce(0, +)
+                + (try Self.uploadsWithoutRegion(setup, after: Self.now - 3600)))
+    }
+
+    /// Photos with no region uploaded after `start` (country-level places): in All, in no region.
+    static func uploadsWithoutRegion(_ setup: Setup, after start: Int) throws -> Int {
+        Int(try sqlite(setup.db, "SELECT COUNT(*) FROM photo WHERE region IS NULL AND uploaded > \(start) AND uploaded <= \(now)"))!
+    }
+
+    /// A window that cannot mean anything is a usage error that says what would work.
+    @Test func aWindowThatCannotMeanAnythingIsAUsageError() throws {
+        let setup = try Setup()
+        let forms = "a window is a number and a unit (1h, 6h, 24h, 7d, 30d, 90m) or all"
+        for (arguments, message) in [
+            (["--window", "0h"], "regions-top: --window: '0h' is no time at all: give more than 0 (e.g. 1h, 24h, 7d); \(forms)"),
+            (["--window=-3d"], "regions-top: --window: cannot read '-3d' as an age: a number and a unit, one of s, m, h, d, w (e.g. 90m, 12h, 7d, 2w); \(forms)"),
+            (["--window", "1y2"], "regions-top: --window: cannot read '1y2' as an age: a number and a unit, one of s, m, h, d, w (e.g. 90m, 12h, 7d, 2w); \(forms)"),
+            (["--window", "7"], "regions-top: --window: '7' has no unit: write it with one of s, m, h, d, w (e.g. 7d for days); \(forms)"),
+            (["--window", "1h", "--until", "\(Self.now + 60)"], "regions-top: --until: 2025-11-22 08:27 UTC is in the future; a window ends now at the latest (leave --until out)"),
+            (["--until", "2020-01-01"], "regions-top: --until: 2020-01-01 00:00 UTC is before the first stored photo (uploaded 2025-11-21 20:27 UTC); nothing is in that window"),
+            (["--window", "1h", "--recents"], "regions-top: --window keeps to upload time: give it with the top list, --region, --photos or --search, not --recents"),
+        ] {
+            let run = try setup.top(arguments + ["--utc"])
+            #expect(run.status == 64, "\(arguments)")
+            #expect(run.stderr.hasPrefix(message), "\(arguments): \(run.stderr)")
+            #expect(run.stdout == "")
+        }
+    }
+
+    /// The served pages keep to a window given as ?window=, say it, and carry it through their
+    /// links; without one, the top page shows the last 24 hours when the newest upload is in
+    /// them; a window that cannot mean anything is a 400 in the same words.
+    @Test func servedPagesKeepToTheirWindowAndSayIt() throws {
+        let setup = try Setup()
+        let server = try ServerProcess(["--db", setup.db, "--cache-dir", setup.network.scratch.file("cache"), "--port", "0"],
+                                       environment: setup.environment, scratch: setup.network.scratch)
+        defer { server.stop() }
+        func get(_ path: String) throws -> HTTPExchange { try HTTPExchange.request(server.base + path, scratch: setup.network.scratch) }
+        let top = try get("/")
+        #expect(top.text.contains("The 50 regions with the most distinct photographers in the 24 hours to 2025-11-22 08:26 +00:00, most first."))
+        #expect(top.text.contains("<strong aria-current=\"page\">24 hours</strong>"))
+        #expect(top.text.contains("<a href=\"/?window=1h\">Last hour</a>"))
+        let hour = try get("/?window=1h")
+        #expect(hour.status == 200)
+        #expect(hour.text.contains("in the hour to 2025-11-22 08:26 +00:00"))
+        // A served window ends at the end of the present minute: 08:26:59.
+        let truth = try setup.truth(length: 3600, end: (Self.now / 60 + 1) * 60 - 1)
+        let rows = ServeEndToEndTests.attributes("href", in: hour.text).filter { $0.hasPrefix("/regions/") }
+        #expect(rows.suffix(truth.count).allSatisfy { $0.hasSuffix("?window=1h") })
+        for line in truth.prefix(5) {
+            let parts = line.split(separator: " | ")
+            #expect(hour.text.contains("<td class=\"n\">\(parts[2])</td><td class=\"n\">\(parts[3])</td>"), "\(line)")
+        }
+        // A region in the window: its counts, and its pages' links keep the window.
+        let region = String(truth[0].split(separator: " | ")[0])
+        let page = try get("/regions/\(region)?window=1h")
+        #expect(page.text.contains("\(truth[0].split(separator: " | ")[3]) photos by \(truth[0].split(separator: " | ")[2]) photographers in the hour to"))
+        #expect(page.text.contains("sort=title") && page.text.contains("window=1h&amp;sort=title"))
+        #expect(page.text.contains("<input type=\"hidden\" name=\"window\" value=\"1h\">"))
+        let bad = try get("/?window=0h")
+        #expect(bad.status == 400)
+        #expect(bad.text.contains("window: &#39;0h&#39; is no time at all") || bad.text.contains("window: '0h' is no time at all"), "\(bad.text)")
+    }
+}
