@@ -10,6 +10,7 @@ import Hummingbird
 ///     POST /_fake/faults?latency_ms=…&…     replaces all fault settings (missing = default)
 ///     GET  /_fake/truth[?min_upload_date=…&max_upload_date=…&license=…]
 ///                                           the ground truth at the current clock, NDJSON
+///     GET  /_fake/world                     {"surge_region_id":ID or null,"surge_photos":N}
 ///     GET  /_fake/received                  {"requests":N}: requests received so far (the
 ///                                           control ones aside), counted on arrival, before
 ///                                           any latency or fault, answered or not
@@ -31,11 +32,16 @@ struct ControlAPI {
                 return json(options.json)
             case ("/_fake/truth", .get):
                 return truth(try TruthQuery(query))
+            case ("/_fake/world", .get):
+                var object = JSONObject()
+                if let region = state.world.surgeRegionID { object.add("surge_region_id", string: region) } else { object.add("surge_region_id", json: "null") }
+                object.add("surge_photos", number: Int64(state.world.options.surge))
+                return json(object.serialized)
             case ("/_fake/received", .get):
                 var object = JSONObject()
                 object.add("requests", number: Int64(state.received))
                 return json(object.serialized)
-            case ("/_fake/clock", _), ("/_fake/faults", _), ("/_fake/truth", _), ("/_fake/received", _):
+            case ("/_fake/clock", _), ("/_fake/faults", _), ("/_fake/truth", _), ("/_fake/received", _), ("/_fake/world", _):
                 return error(.methodNotAllowed, "\(method) is not supported on \(path)")
             default:
                 return error(.notFound, "no control endpoint \(path)")

@@ -7,6 +7,10 @@ public struct WorldOptions: Sendable, Equatable {
     /// Photos uploaded in the 6 hours after `now`: they appear as the virtual clock advances.
     public var futurePhotos = 600
     public var photographers = 400
+    /// Photos of a surge (a festival, an eclipse): uploaded in the last 3 hours before `now`
+    /// in one region of middling popularity, by new photographers, two photos each, who
+    /// photograph nowhere else; rising regions find it. 0: none.
+    public var surge = 0
     public var regions = 70
     /// Places below region level (localities, neighbourhoods, a county) per region; every
     /// region also has its own region-level place.
@@ -33,6 +37,7 @@ public struct WorldOptions: Sendable, Equatable {
     public func validate() throws(FakeFlickrError) {
         try require(photos >= 0, "--photos must be 0 or more")
         try require(futurePhotos >= 0, "--future-photos must be 0 or more")
+        try require((0...100_000).contains(surge), "--surge must be between 0 and 100000")
         try require(photographers >= 1, "--photographers must be at least 1")
         try require((1...Self.maximumRegions).contains(regions), "--regions must be between 1 and \(Self.maximumRegions)")
         try require(placesPerRegion >= 0, "--places-per-region must be 0 or more")

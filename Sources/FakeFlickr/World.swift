@@ -82,6 +82,8 @@ struct Photo: Sendable {
 public struct World: Sendable {
     static let defaultWindowSeconds: Int64 = 12 * 3600
     static let futureWindowSeconds: Int64 = 6 * 3600
+    /// How long before `now` a surge's photos were uploaded in.
+    static let surgeSeconds: Int64 = 3 * 3600
     /// The licences the toolkit (like CS193p) asks for by default.
     static let defaultLicenses: Set<Int> = [1, 2, 4, 7]
 
@@ -90,6 +92,8 @@ public struct World: Sendable {
     let photographers: [Photographer]
     /// Ascending by upload time, and so by id: ids grow with upload time.
     let photos: [Photo]
+    /// The place id of the region a surge is in (`WorldOptions.surge`), if there is one.
+    public let surgeRegionID: String?
     private let placeIndexByID: [String: Int]
     private let placeIndexByWoeid: [String: Int]
     private let photoIndexByID: [UInt64: Int]
@@ -100,10 +104,11 @@ public struct World: Sendable {
         self.options = options
         let places = builder.buildPlaces()
         let photographers = builder.buildPhotographers()
-        let photos = builder.buildPhotos(places: places, photographerCount: photographers.count)
+        let photos = builder.buildPhotos(places: places, photographerCount: options.photographers)
         self.places = places
         self.photographers = photographers
         self.photos = photos
+        surgeRegionID = options.surge > 0 ? places[builder.surgeRegion].id : nil
         placeIndexByID = Dictionary(uniqueKeysWithValues: places.enumerated().map { ($1.id, $0) })
         placeIndexByWoeid = Dictionary(uniqueKeysWithValues: places.enumerated().map { ($1.woeid, $0) })
         photoIndexByID = Dictionary(uniqueKeysWithValues: photos.enumerated().map { ($1.id, $0) })
@@ -352,8 +357,26 @@ private struct WorldBuilder {
             photographerRegions.append(regions)
             photographerLicenses.append(drawLicense())
         }
+        // The surge's photographers, after the others (a world without one draws nothing
+        // more): new to the store, each in the surge's region only.
+        for _ in 0..<surgePhotographers {
+            var nsid: String
+            repeat {
+                nsid = "\(random.inRange(10_000_000...99_999_999))@N0\(random.pick([0, 1, 2, 3, 4, 5, 7, 8]))"
+            } while !usedNSIDs.insert(nsid).inserted
+            let displayName = random.pick(Vocabulary.givenNames) + " " + random.pick(Vocabulary.familyNames)
+            photographers.append(Photographer(nsid: nsid, displayName: displayName))
+            photographerRegions.append([surgeRegion])
+            photographerLicenses.append(drawLicense())
+        }
         return photographers
     }
+
+    /// Two photos each.
+    var surgePhotographers: Int { (options.surge + 1) / 2 }
+
+    /// The region a surge is in: one of middling popularity, so its photographers triple.
+    var surgeRegion: Int { regionsByPopularity[regionsByPopularity.count / 3] }
 
     /// Mostly the four licences the default query asks for, the rest spread over the others.
     private mutating func drawLicense() -> Int {
@@ -370,6 +393,12 @@ private struct WorldBuilder {
             activity: activity, places: places)
         photos += draftSessions(
             count: options.futurePhotos, after: now, within: World.futureWindowSeconds, activity: activity, places: places)
+        // The surge: its photographers' photos, in the 3 hours up to now.
+        for index in 0..<options.surge {
+            let owner = options.photographers + index / 2
+            let uploaded = now - World.surgeSeconds + 1 + Int64(random.below(Int(World.surgeSeconds)))
+            photos.append(draftPhoto(owner: owner, region: surgeRegion, uploaded: uploaded, places: places))
+        }
 
         // Ids grow with upload time, with gaps (other people's photos) in between.
         photos = photos.indices.sorted { (photos[$0].uploaded, $0) < (photos[$1].uploaded, $1) }.map { photos[$0] }

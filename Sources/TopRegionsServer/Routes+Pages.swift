@@ -23,6 +23,12 @@ extension ServedApp {
             return try await list(.recents, query: query)
         case 1 where segments[0] == "search":
             return try await search(query, keep: fromThisSite)
+        case 1 where segments[0] == "rising":
+            let asked = try await window(query)
+            if asked == nil, let text = FormText.value("window", in: query), !text.isEmpty {
+                throw HTTPAnswer.badRequest("Rising regions compare a span of time with the one before: give a window such as 1h, 24h or 7d, not <q>\(HTMLPage.escape(text))</q>.")
+            }
+            return try await rising(window: try asked ?? TimeWindow("24h", end: (Int64(now()) / 60 + 1) * 60 - 1, endsNow: true))
         case 1 where segments[0] == "refresh":
             return try await refreshProgress()
         case 1 where segments[0] == "prune":
@@ -84,6 +90,23 @@ extension ServedApp {
             // The same page for everyone until the next commit: the top 50 and their markers' places.
             try topPage.value(for: "top " + (window?.key ?? ""), stamp: try store.changeStamp()) {
                 HTMLPage.regions(try queries.sampledCentres(try queries.topRegions(limit: 50, window: window)), site: site, window: window, times: times)
+            }
+        }
+        return Responses.page(page)
+    }
+
+    /// The regions rising in `window` against the window before it.
+    func rising(window: TimeWindow) async throws -> Response {
+        let queries = self.queries, site = self.site, times = self.times, store = self.store, topPage = self.topPage
+        let page = try await blocking.run {
+            try topPage.value(for: "rising " + window.key, stamp: try store.changeStamp()) {
+                let rows = try queries.risingRegions(window: window, limit: 50)
+                let placed = try queries.sampledCentres(rows.map(\.region))
+                return HTMLPage.rising(zip(rows, placed).map { row, region in
+                    var row = row
+                    row.region = region
+                    return row
+                }, window: window, site: site, times: times)
             }
         }
         return Responses.page(page)

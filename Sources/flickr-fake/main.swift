@@ -76,6 +76,8 @@ struct WorldArguments: ParsableArguments {
     @Option(help: "Photos uploaded in the 6 hours after --now (visible as the clock advances).")
     var futurePhotos = 600
     @Option var photographers = 400
+    @Option(help: ArgumentHelp("Photos of a surge: in the last 3 hours before --now, in one region, by new photographers, two each.", valueName: "photos"))
+    var surge = 0
     @Option(help: "Regions, at most \(WorldOptions.maximumRegions).")
     var regions = 70
     @Option(help: "Places below region level per region.")
@@ -94,6 +96,7 @@ struct WorldArguments: ParsableArguments {
         options.seed = seed
         options.photos = photos
         options.futurePhotos = futurePhotos
+        options.surge = surge
         options.photographers = photographers
         options.regions = regions
         options.placesPerRegion = placesPerRegion

@@ -248,10 +248,19 @@ def main():
         check(len(driver.find_elements(By.CSS_SELECTOR, "table.ranking tbody tr")) > 0, "all stored shows no region")
         driver.get(base + "/regions/" + args.region + "?window=7d")
         tabs = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "nav.tabs a, nav.tabs strong")]
-        check(tabs == ["Last hour", "24 hours", "7 days", "All stored"], "the region's tabs are %s" % tabs)
+        check(tabs == ["Last hour", "24 hours", "7 days", "All stored", "Rising"], "the region's tabs are %s" % tabs)
         check(driver.find_element(By.CSS_SELECTOR, "nav.tabs strong").text == "7 days", "the 7 days tab is not the current one")
         sort = driver.find_element(By.LINK_TEXT, "By title").get_attribute("href")
         check("window=7d" in sort, "sorting the region's photos forgets the window: %s" % sort)
+        # Rising regions, from the top page's tab: their own tabs, the rule said.
+        driver.get(base + "/")
+        driver.find_element(By.LINK_TEXT, "Rising").click()
+        wait_until("the rising regions", lambda: "/rising?window=" in driver.current_url)
+        check(driver.find_element(By.TAG_NAME, "h1").text == "Rising regions", "the Rising tab leads to %r" % driver.find_element(By.TAG_NAME, "h1").text)
+        check("1.5 times as many photographers as before" in driver.find_element(By.CSS_SELECTOR, "header p.sub").text,
+              "the rising page does not say its rule")
+        tabs = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "nav.tabs a, nav.tabs strong")]
+        check(tabs == ["Last hour", "6 hours", "24 hours", "7 days"], "the rising page's tabs are %s" % tabs)
 
         # A hostile title is text, and nothing runs.
         driver.get(base + "/photos/" + args.hostile)

@@ -13,8 +13,8 @@ import Testing
         var environment: [String: String]
         var db: String { network.db }
 
-        init() throws {
-            network = try NetworkEndToEndTests.Setup()
+        init(_ fakeArguments: [String] = []) throws {
+            network = try NetworkEndToEndTests.Setup(fakeArguments)
             let (run, statuses) = try network.refresh()
             precondition(statuses == [0, 0, 0], run.stderr)
             environment = network.environment
@@ -121,5 +121,45 @@ import Testing
         let bad = try get("/?window=0h")
         #expect(bad.status == 400)
         #expect(bad.text.contains("window: &#39;0h&#39; is no time at all") || bad.text.contains("window: '0h' is no time at all"), "\(bad.text)")
+    }
+
+    /// A world with a surge (a region whose photographers triple in the last 3 hours): the
+    /// surging region tops the rising list, with its photographers in the window and in the
+    /// window before as the fake counts them; the largest region that stays as it is is not on
+    /// it; the served page says the same.
+    @Test func theSurgingRegionRisesAndALargeSteadyOneDoesNot() throws {
+        let setup = try Setup(["--surge", "120"])
+        let world = try JSONSerialization.jsonObject(with: Data(try setup.network.fake.control("/_fake/world", post: false).utf8)) as! [String: Any]
+        let surging = try #require(world["surge_region_id"] as? String)
+        let run = try setup.top(["--rising", "--window", "3h"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr == "regions-top: the regions rising in the 3 hours to 2025-11-22 08:26 +00:00 against the 3 hours before\n")
+        let rows = run.stdout.split(separator: "\n").map { try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        let first = try #require(rows.first)
+        #expect(first["region_id"] as? String == surging)
+        let now = try setup.truth(length: 3 * 3600).first { $0.hasPrefix(surging + " | ") }!.split(separator: " | ")
+        let before = try setup.truth(length: 3 * 3600, end: Self.now - 3 * 3600).first { $0.hasPrefix(surging + " | ") }?.split(separator: " | ")
+        #expect(first["photographers"] as? Int == Int(now[2]))
+        #expect(first["photographers_before"] as? Int == before.map { Int($0[2])! } ?? 0)
+        // The largest region before the surge, as large now: not rising.
+        let steady = try #require(try setup.truth(length: 3 * 3600, end: Self.now - 3 * 3600).first { !$0.hasPrefix(surging + " | ") })
+        let steadyID = String(steady.split(separator: " | ")[0])
+        #expect(!rows.contains { $0["region_id"] as? String == steadyID }, "\(steady) rises")
+        // The rule's words in --help, and the served page.
+        let help = try Tools.run("regions-top", ["--help"], environment: setup.environment)
+        #expect(help.stdout.contains("1.5 times as many"))
+        let server = try ServerProcess(["--db", setup.db, "--cache-dir", setup.network.scratch.file("cache"), "--port", "0"],
+                                       environment: setup.environment, scratch: setup.network.scratch)
+        defer { server.stop() }
+        let page = try HTTPExchange.request(server.base + "/rising?window=3h", scratch: setup.network.scratch)
+        #expect(page.status == 200)
+        #expect(page.text.contains("whose photographers grew most in the 3 hours to 2025-11-22 08:26 +00:00 against the 3 hours before"))
+        let links = ServeEndToEndTests.attributes("href", in: page.text).filter { $0.hasPrefix("/regions/") }
+        #expect(links.last { _ in true } != nil && links.contains("/regions/\(surging)?window=3h"))
+        #expect(try HTTPExchange.request(server.base + "/rising?window=all", scratch: setup.network.scratch).status == 400)
+        let top = try HTTPExchange.request(server.base + "/", scratch: setup.network.scratch)
+        #expect(top.text.contains("<a class=\"rising\" href=\"/rising?window=24h\">Rising</a>"))
+        let bad = try setup.top(["--rising", "--window", "all"])
+        #expect(bad.status == 64 && bad.stderr.contains("--rising compares a window with the one before"))
     }
 }

@@ -203,6 +203,18 @@ import Testing
         }
         let all = model.photos.values.filter { holds($0.uploaded) }.count
         if try queries.count(of: PhotoList(.all, window: window)) != all { differences.append("all \(window.key)") }
+        // Rising regions: both counts recounted, and exactly the regions the rule lets rise.
+        if let previous = window.previous {
+            let before = recount(model, holds: previous.holds)
+            let rising = try queries.risingRegions(window: window, limit: 1000)
+            let expectedRising = expected.filter { RisingRegion.Rule.rises(now: $0.value.photographers, before: before[$0.key]?.photographers ?? 0) }
+            if Set(rising.map(\.region.regionID)) != Set(expectedRising.keys) { differences.append("rising \(window.key): which regions") }
+            for row in rising where row.region.photographers != expected[row.region.regionID]?.photographers
+                || row.before != (before[row.region.regionID]?.photographers ?? 0) {
+                differences.append("rising \(window.key): \(row.region.regionID) \(row.region.photographers)/\(row.before)")
+            }
+            if rising.map(\.growth) != rising.map(\.growth).sorted(by: >) { differences.append("rising \(window.key) out of order") }
+        }
         return differences
     }
 

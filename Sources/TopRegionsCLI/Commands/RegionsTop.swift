@@ -55,6 +55,12 @@ public struct RegionsTop: ToolCommand {
             mean anything (an unclosed quote, a dangling OR) is a usage error (64). The index is \
             SQLite's FTS5 table photo_fts, which sqlite3 and Datasette use too.
 
+            --rising lists the regions rising right now: those whose distinct photographers in \
+            the --window (24h unless given) are at least 1.5 times as many as in the window of the \
+            same length just before, fewer than 10 before counting as 10 (so 1 -> 3 photographers \
+            does not rise, and 40 -> 90 does; it takes at least 15 to rise at all), ranked by that \
+            growth, then by photographers now, then by name. Each row gives both counts.
+
             --window keeps the answer to the photos uploaded in the last 1h, 6h, 24h, 7d, 30d (any \
             number and unit: 90m, 2w) or all of them, the default: where the world is \
             photographing right now. It takes the top list, --region, --photos and --search; \
@@ -108,6 +114,7 @@ public struct RegionsTop: ToolCommand {
               FLICKR_API_KEY=... regions-top              # a new database: refreshed first
               regions-top --recents --format geojson > recents.geojson
               regions-top --window 24h                    # right now: the last 24 hours
+              regions-top --rising --window 6h            # the regions surging now
               regions-top --window 7d --until 2026-11-01  # the week before 1 November
               regions-top --search harbour
               regions-top --search '"old town" OR harb* -night' --limit 20
@@ -149,6 +156,9 @@ public struct RegionsTop: ToolCommand {
         "Keep to the photos uploaded in this last span of time: 1h, 6h, 24h, 7d, 30d (any number and unit), or all (the default).",
         valueName: "span"))
     public var window: String?
+
+    @Flag(name: .long, help: "List the regions whose photographers grew most in the --window (default 24h) against the window of the same length before it.")
+    public var rising = false
 
     @Option(name: .long, help: ArgumentHelp(
         "End the --window at this time instead of now: Unix seconds, an ISO 8601 date or date-time (local time), or an age (2d).",
@@ -239,6 +249,12 @@ public struct RegionsTop: ToolCommand {
             if let format, format != .html { throw ValidationError("--page-name names the --format html page; leave out --format \(format)") }
         }
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
+        if rising {
+            if let other = [(region != nil, "region"), (photos, "photos"), (recents, "recents"), (regions, "regions"), (search != nil, "search")].first(where: \.0) {
+                throw ValidationError("--rising lists regions; --\(other.1) asks another question; give one")
+            }
+            if window == "all" { throw ValidationError("--rising compares a window with the one before: give --window a span (1h, 24h, 7d), not all") }
+        }
         if window != nil || until != nil {
             if recents || regions {
                 throw ValidationError("--window keeps to upload time: give it with the top list, --region, --photos or --search, not --\(recents ? "recents" : "regions")")
@@ -277,8 +293,10 @@ public struct RegionsTop: ToolCommand {
         let width = format == .table ? context.tableWidth : nil
         if let width { context.trace("fitting the table to \(width) columns") }
 
-        let window = try timeWindow(queries, context)
-        if let window { context.note("the photos \(window.phrase(times))") }
+        let window = try timeWindow(queries, context, defaultSpan: rising ? "24h" : nil)
+        if let window {
+            context.note(rising ? "the regions rising \(window.phrase(times)) against the \(window.spanWords) before" : "the photos \(window.phrase(times))")
+        }
         var regionMatch: RegionRank?
         if let region {
             regionMatch = try Self.region(named: region, in: queries)
@@ -296,7 +314,17 @@ public struct RegionsTop: ToolCommand {
             return .ok
         }
 
-        if regions {
+        if rising, let window {
+            let rows = try queries.risingRegions(window: window, limit: limit ?? 50)
+            if rows.isEmpty && !saidEmpty { context.note("no region rose \(window.phrase(times)) against the \(window.spanWords) before") }
+            context.standardOutput.write(format == .html
+                ? HTMLPage.rising(try queries.sampledCentres(rows.map(\.region)).enumerated().map { index, region in
+                    var row = rows[index]
+                    row.region = region
+                    return row
+                }, window: window, times: times)
+                : Reports.rising(rows, format: format, emphasis: emphasis, width: width))
+        } else if regions {
             try listRegions(queries, context, saidEmpty: saidEmpty)
         } else if let search {
             do {
@@ -327,8 +355,8 @@ public struct RegionsTop: ToolCommand {
 
     /// The span of upload time --window and --until give; nil for every stored photo. An end
     /// in the future, or before the first photo stored, is a usage error.
-    func timeWindow(_ queries: Queries, _ context: ToolContext) throws -> TimeWindow? {
-        guard window != nil || until != nil else { return nil }
+    func timeWindow(_ queries: Queries, _ context: ToolContext, defaultSpan: String? = nil) throws -> TimeWindow? {
+        guard window != nil || until != nil || defaultSpan != nil else { return nil }
         let now = context.nowSeconds
         var end = now
         if let until {
@@ -346,7 +374,7 @@ public struct RegionsTop: ToolCommand {
             end = time
         }
         do {
-            let window = try TimeWindow(window ?? "all", end: end, endsNow: until == nil)
+            let window = try TimeWindow(window ?? defaultSpan ?? "all", end: end, endsNow: until == nil)
             return window.isEverything ? nil : window
         } catch {
             throw ToolError(.usage, "--window: \(error)")

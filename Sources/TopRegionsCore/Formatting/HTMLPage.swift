@@ -102,6 +102,7 @@ public enum HTMLPage {
                     ? "<strong aria-current=\"page\">\(label)</strong>"
                     : "<a href=\"\(HTMLPage.escape(link(key)))\">\(label)</a>"
             }.joined(separator: " ")
+            html += " <a class=\"rising\" href=\"\(HTMLPage.escape(site.rising(window: current == "all" ? "24h" : current)))\">Rising</a>"
             html += "</nav>\n"
         }
 

@@ -67,6 +67,9 @@ public struct Site: Sendable, Equatable {
     /// A region's photos in another window.
     public func region(_ regionID: String, window: String) -> String { windowed(window).region(regionID) }
 
+    /// Rising regions in `window` (served pages only).
+    public func rising(window: String) -> String { "/rising?window=" + HTMLPage.percentEncoded(window) }
+
     /// Every stored photo.
     public func all(page: Int = 1, sort: String? = nil) -> String {
         isServed ? "/all" + query(page: page, sort: sort) : HTMLPage.listPageName("all", page: page)

@@ -1,0 +1,51 @@
+import Foundation
+import TopRegionsRecords
+
+extension HTMLPage {
+    // MARK: Rising regions
+
+    /// The regions whose photographers grew most in `window` against the window before it
+    /// (`RisingRegion.Rule`): on the world map by their photographers now, then ranked with
+    /// both counts and the growth. Each region leads to its photos in the window.
+    public static func rising(_ rows: [RisingRegion], window: TimeWindow?, site: Site = .files, times: TimeFormat = .utc) -> [UInt8] {
+        var page = Page(title: "Rising regions", site: site)
+        let span = window.map { "in the \($0.spanWords) to \(times.string($0.end)) against the \($0.spanWords) before" } ?? "against the window before"
+        let rule = "at least \(JSONWriter.format(RisingRegion.Rule.least)) times as many photographers as before, fewer than \(RisingRegion.Rule.floor) counting as \(RisingRegion.Rule.floor)"
+        page.heading("Rising regions", subtitle: rows.isEmpty
+            ? "No region rose \(escape(span)) (\(escape(rule)))."
+            : "The \(rows.count == 1 ? "region" : "\(rows.count) regions") whose photographers grew most \(escape(span)) (\(escape(rule))).")
+        page.risingTabs(current: window?.lengthText ?? "24h")
+        if !rows.isEmpty {
+            page.html += worldMap(rows.map(\.region), site: site)
+            page.html += """
+                <table class="ranking">
+                <thead><tr><th class="n">#</th><th>Region</th><th class="n">Photographers</th><th class="n">Before</th><th class="n">Growth</th><th class="n">Photos</th></tr></thead>
+                <tbody>
+
+                """
+            let regionSite = site.windowed(window?.lengthText)
+            for row in rows {
+                let region = row.region
+                page.html += "<tr><td class=\"n\">\(region.rank)</td><td><a href=\"\(escape(regionSite.region(region.regionID)))\" dir=\"auto\">\(escape(region.name))</a></td>"
+                page.html += "<td class=\"n\">\(region.photographers)</td><td class=\"n\">\(row.before)</td><td class=\"n\">\(escape(Reports.growthText(row.growth)))</td>"
+                page.html += "<td class=\"n\">\(region.photos)</td></tr>\n"
+            }
+            page.html += "</tbody>\n</table>\n"
+        }
+        page.footer("A region rises on the photographers it gains, not on its size: a quiet region that fills up tops a large one that stays as it is.")
+        return page.finish()
+    }
+}
+
+extension HTMLPage.Page {
+    /// The windows rising regions can be asked for, as tabs (served pages only).
+    mutating func risingTabs(current: String) {
+        guard site.isServed else { return }
+        let tabs = [("1h", "Last hour"), ("6h", "6 hours"), ("24h", "24 hours"), ("7d", "7 days")]
+        html += "<nav class=\"tabs\" aria-label=\"Against the same span before\">"
+        html += tabs.map { key, label in
+            key == current ? "<strong aria-current=\"page\">\(label)</strong>" : "<a href=\"\(HTMLPage.escape(site.rising(window: key)))\">\(label)</a>"
+        }.joined(separator: " ")
+        html += "</nav>\n"
+    }
+}
