@@ -10,8 +10,12 @@ import TopRegionsSupport
 /// and one photo. Lists are paged at 30 (`Paging.size`); the counts and the map cover the
 /// whole list.
 extension ServedApp {
-    func get(_ segments: [String], query: [(String, String)], fromThisSite: Bool) async throws -> Response {
+    func get(_ segments: [String], query: [(String, String)], fromThisSite: Bool, headers: HTTPFields, authority: String?) async throws -> Response {
         switch segments.count {
+        case 3 where segments[0] == "feeds" && segments[1] == "regions":
+            return try await regionFeed(segments[2], query: query, headers: headers, authority: authority)
+        case 2 where segments == ["feeds", "rising"]:
+            return try await risingFeed(query: query, headers: headers, authority: authority)
         case 0:
             return try await topRegions(window: try await window(query, recentByDefault: true))
         case 1 where segments[0] == "all":

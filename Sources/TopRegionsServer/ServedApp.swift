@@ -88,7 +88,7 @@ final class ServedApp: Sendable {
         do {
             switch request.method {
             case .get, .head:
-                return try await get(segments, query: query, fromThisSite: Self.isFromThisSite(request))
+                return try await get(segments, query: query, fromThisSite: Self.isFromThisSite(request), headers: request.headers, authority: request.head.authority)
             case .post:
                 return try await post(segments, request: request)
             default:

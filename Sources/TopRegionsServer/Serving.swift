@@ -90,10 +90,10 @@ public enum Serving {
     }
 
     /// Writes the site into `directory`; returns the top page's path and how many pages.
-    public static func export(store: Store, to directory: String, utc: Bool) throws -> (top: String, pages: Int) {
-        let export = SiteExport(queries: Queries(store: store), store: store, directory: directory, times: utc ? .utc : .local)
-        let pages = try export.write()
-        return ((directory as NSString).appendingPathComponent(Site.files.top), pages)
+    public static func export(store: Store, to directory: String, utc: Bool, now: Int64) throws -> (top: String, pages: Int, feeds: Int) {
+        let export = SiteExport(queries: Queries(store: store), store: store, directory: directory, times: utc ? .utc : .local, now: now)
+        let written = try export.write()
+        return ((directory as NSString).appendingPathComponent(Site.files.top), written.pages, written.feeds)
     }
 
     /// A token no other page can guess: 128 random bits, in hex.

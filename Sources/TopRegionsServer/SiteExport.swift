@@ -21,37 +21,47 @@ class SiteExport {
     let store: Store
     let directory: String
     let times: TimeFormat
-    /// The pages written so far, by name.
+    /// The present, where the rising feed's window ends.
+    let now: Int64
+    /// The pages (and feeds) written so far, by name.
     private var written: [String] = []
 
     /// The export's list of the pages it wrote, one name a line.
     static let manifestName = ".topregions-export"
 
-    init(queries: Queries, store: Store, directory: String, times: TimeFormat) {
+    init(queries: Queries, store: Store, directory: String, times: TimeFormat, now: Int64) {
         self.queries = queries
         self.store = store
         self.directory = directory
         self.times = times
+        self.now = now
     }
 
-    /// Writes every page; returns how many.
-    func write() throws -> Int {
+    /// Writes every page and feed; returns how many of each.
+    func write() throws -> (pages: Int, feeds: Int) {
         let earlier = try claimDirectory()
         var written = 0
         let top = try queries.sampledCentres(try queries.topRegions(limit: 50))
         try save(HTMLPage.regions(top, site: .files), as: Site.files.top)
         written += 1
         for region in top {
-            written += try writeList(PhotoList(.region(region)))
+            let list = PhotoList(.region(region))
+            written += try writeList(list)
+            // Its feed beside its pages: its newest 30 photos.
+            let newest = try queries.photos(in: list, limit: Paging.size)
+            try save(AtomFeed.photos(newest, list: list, links: .files(list), now: now, times: times), as: HTMLPage.regionFeedName(region.regionID))
         }
         written += try writeList(.all)
         written += try writeList(.recents)
+        // The regions rising in the 24 hours to now, against the 24 hours before.
+        let day = try TimeWindow("24h", end: now, endsNow: true)
+        try save(AtomFeed.rising(try queries.risingRegions(window: day, limit: 50), window: day, links: .risingFiles, times: times), as: "rising.atom")
         try SafeName.writeAtomically(Array(self.written.map { $0 + "\n" }.joined().utf8), to: path(Self.manifestName))
         // What the earlier export wrote and this one did not: its own, stale.
         for name in earlier.subtracting(self.written) where Self.isPageName(name) {
             unlink(path(name))
         }
-        return written
+        return (written, self.written.count - written)
     }
 
     /// Makes sure the directory is the export's to write in; returns the pages an earlier
@@ -88,14 +98,14 @@ class SiteExport {
     /// What SafeName.writeAtomically leaves of a page when killed while writing it.
     static func isLeftover(_ name: String) -> Bool {
         if name.hasPrefix(manifestName + ".tmp-") { return true }
-        guard let range = name.range(of: ".html.tmp-") else { return false }
+        guard let range = name.range(of: ".html.tmp-") ?? name.range(of: ".atom.tmp-") else { return false }
         let pid = name[range.upperBound...]
         return !pid.isEmpty && pid.allSatisfy(\.isNumber) && isPageName(String(name[..<range.upperBound].dropLast(5)))
     }
 
-    /// A name the export gives a page: `<something>.html`, no directory in it.
+    /// A name the export gives a page or a feed: `<something>.html` or `.atom`, no directory.
     static func isPageName(_ name: String) -> Bool {
-        name.hasSuffix(".html") && !name.contains("/") && !name.hasPrefix(".")
+        (name.hasSuffix(".html") || name.hasSuffix(".atom")) && !name.contains("/") && !name.hasPrefix(".")
     }
 
     private func path(_ name: String) -> String {

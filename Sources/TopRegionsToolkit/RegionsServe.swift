@@ -57,7 +57,14 @@ public struct RegionsServe: ToolCommand {
             the path of the top page. It only reads the database. It writes only into a new or \
             empty directory, or one an earlier export wrote (its list of pages, \
             .topregions-export, says which are its own: those it no longer writes are removed); a \
-            directory holding any other file is refused with nothing written (73).
+            directory holding any other file is refused with nothing written (73). Beside each \
+            region's pages it writes its Atom feed (region-ID.atom, its newest 30 photos), and \
+            rising.atom, the regions rising in the 24 hours to the export.
+
+            Feeds: /feeds/regions/ID (a region's newest 30 photos, in the window its address asks \
+            for) and /feeds/rising (the rising regions, ?window=24h by default), Atom 1.0, each with \
+            an ETag and a Last-Modified: a reader that has the feed already is answered 304. The \
+            pages link them (<link rel="alternate">).
 
             Examples:
               regions-serve                         # then open the address it prints
@@ -141,9 +148,9 @@ public struct RegionsServe: ToolCommand {
     public func execute(_ context: ToolContext) throws -> SysExit {
         if let directory = export {
             let store = try database.openForReading(context)
-            let written = try Serving.export(store: store, to: directory, utc: utc)
+            let written = try Serving.export(store: store, to: directory, utc: utc, now: context.nowSeconds)
             context.standardOutput.line(written.top)
-            context.note("wrote \(written.pages) page\(written.pages == 1 ? "" : "s") into \(directory)")
+            context.note("wrote \(Grammar.count(written.pages, "page")) and \(Grammar.count(written.feeds, "feed")) into \(directory)")
             return .ok
         }
         let address = ListenAddress.resolve(bind)!

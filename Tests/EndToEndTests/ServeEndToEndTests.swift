@@ -362,11 +362,16 @@ import Testing
         let export = try Tools.run("regions-serve", ["--db", setup.db, "--export", site], environment: setup.environment)
         #expect(export.status == 0, "\(export.stderr)")
         #expect(export.stdout == site + "/top-regions.html\n")
-        let files = Set(try FileManager.default.contentsOfDirectory(atPath: site)).subtracting([".topregions-export"])
+        let written = Set(try FileManager.default.contentsOfDirectory(atPath: site)).subtracting([".topregions-export"])
+        let files = written.filter { $0.hasSuffix(".html") }
+        let feeds = written.filter { $0.hasSuffix(".atom") }
         let stored = try setup.regionsTop(["--photos"]).count
         let regionPages = setup.top.reduce(0) { $0 + (($1["photos"] as! Int) + 29) / 30 }
         #expect(files.count == 1 + regionPages + (stored + 29) / 30 + 1)
-        #expect(export.stderr == "regions-serve: wrote \(files.count) pages into \(site)\n")
+        // A feed for each region, and one of the rising regions.
+        #expect(feeds == Set(setup.top.map { "region-\($0["region_id"] as! String).atom" } + ["rising.atom"]))
+        #expect(written.count == files.count + feeds.count)
+        #expect(export.stderr == "regions-serve: wrote \(files.count) pages and \(feeds.count) feeds into \(site)\n")
         // Every link between pages leads to a file that is there; every page at most 30 photos.
         for name in files {
             let page = try String(contentsOfFile: site + "/" + name, encoding: .utf8)

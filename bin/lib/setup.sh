@@ -3,7 +3,7 @@
 
 # The Debian packages the build links against, and what the tests drive: the shells whose
 # completion scripts they load (zsh, fish; bash is there), man to render the man pages.
-TOPREGIONS_APT_PACKAGES=(libsqlite3-dev libcurl4-openssl-dev curl time sqlite3 zsh fish man-db groff-base)
+TOPREGIONS_APT_PACKAGES=(libsqlite3-dev libcurl4-openssl-dev curl time sqlite3 zsh fish man-db groff-base libxml2-utils)
 # What bin/test's packaging tests use besides: bin/package's tools, lintian, bash's completion loader.
 TOPREGIONS_PACKAGING_APT_PACKAGES=(dpkg-dev binutils lintian bash-completion)
 # What bin/bench's cases use besides (and bin/test, which runs each once: bin/bench --smoke):
@@ -52,6 +52,15 @@ topregions_ensure_search_peers() {
     echo "setup: installing datasette and sqlite-utils (PyPI)" >&2
     python3 -m pip install --quiet datasette sqlite-utils >&2 2>/dev/null \
         || python3 -m pip install --quiet --user --break-system-packages datasette sqlite-utils >&2
+}
+
+# What the feed checks use (Tests/Feeds/check_feed.py): Python's feedparser and rnc2rng
+# (PyPI), and xmllint (Debian's libxml2-utils, in TOPREGIONS_APT_PACKAGES).
+topregions_ensure_feed_checkers() {
+    python3 -c 'import feedparser, rnc2rng' 2>/dev/null && return 0
+    echo "setup: installing feedparser and rnc2rng (PyPI)" >&2
+    python3 -m pip install --quiet feedparser rnc2rng >&2 2>/dev/null \
+        || python3 -m pip install --quiet --user --break-system-packages feedparser rnc2rng >&2
 }
 
 topregions_setup() {

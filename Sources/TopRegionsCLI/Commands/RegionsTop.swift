@@ -115,6 +115,7 @@ public struct RegionsTop: ToolCommand {
               regions-top --recents --format geojson > recents.geojson
               regions-top --window 24h                    # right now: the last 24 hours
               regions-top --rising --window 6h            # the regions surging now
+              regions-top --region ID --window 24h --format atom > region.atom   # a feed to follow
               regions-top --window 7d --until 2026-11-01  # the week before 1 November
               regions-top --search harbour
               regions-top --search '"old town" OR harb* -night' --limit 20
@@ -249,6 +250,9 @@ public struct RegionsTop: ToolCommand {
             if let format, format != .html { throw ValidationError("--page-name names the --format html page; leave out --format \(format)") }
         }
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
+        if format == .atom && !rising && region == nil && !photos && !recents && search == nil {
+            throw ValidationError("--format atom is a feed of photos or of rising regions: give it with --region, --photos, --recents, --search or --rising")
+        }
         if rising {
             if let other = [(region != nil, "region"), (photos, "photos"), (recents, "recents"), (regions, "regions"), (search != nil, "search")].first(where: \.0) {
                 throw ValidationError("--rising lists regions; --\(other.1) asks another question; give one")
@@ -308,7 +312,8 @@ public struct RegionsTop: ToolCommand {
             if format == .html {
                 return try writePage(list, queries: queries, store: store, times: times, saidEmpty: saidEmpty, context)
             }
-            let photos = try queries.photos(in: list, limit: limit ?? (list == .recents ? 50 : nil))
+            // A feed holds the newest 30 (Flickr's terms, as a page).
+            let photos = try queries.photos(in: list, limit: format == .atom ? min(limit ?? Paging.size, Paging.size) : limit ?? (list == .recents ? 50 : nil))
             if photos.isEmpty && !saidEmpty { context.note(Self.noPhotos(list)) }
             context.standardOutput.write(Reports.photos(photos, format: format, list: list, emphasis: emphasis, times: times, width: width))
             return .ok
@@ -317,7 +322,9 @@ public struct RegionsTop: ToolCommand {
         if rising, let window {
             let rows = try queries.risingRegions(window: window, limit: limit ?? 50)
             if rows.isEmpty && !saidEmpty { context.note("no region rose \(window.phrase(times)) against the \(window.spanWords) before") }
-            context.standardOutput.write(format == .html
+            context.standardOutput.write(format == .atom
+                ? AtomFeed.rising(rows, window: window, links: .risingFiles, times: times)
+                : format == .html
                 ? HTMLPage.rising(try queries.sampledCentres(rows.map(\.region)).enumerated().map { index, region in
                     var row = rows[index]
                     row.region = region

@@ -17,6 +17,11 @@ extension HTMLPage {
         return page > 1 ? String(name.dropLast(5)) + "+\(page).html" : name
     }
 
+    /// The file of a region's feed, beside its page: region-ID.atom.
+    public static func regionFeedName(_ regionID: String) -> String {
+        String(regionPageName(regionID).dropLast(5)) + ".atom"
+    }
+
     /// The file of a list that is not a region's (`all`, `recents`), on `page`.
     static func listPageName(_ list: String, page: Int) -> String {
         page > 1 ? "\(list)+\(page).html" : "\(list).html"

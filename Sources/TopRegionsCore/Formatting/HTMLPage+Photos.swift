@@ -53,7 +53,7 @@ extension HTMLPage {
         }
         switch list.kind {
         case .region(let region):
-            page = Page(title: region.name, site: site)
+            page = Page(title: region.name, site: site, feeds: [("\(region.name): newest photos", site.feed(regionID: region.regionID))])
             var subtitle = "Region \(escape(region.regionID)): \(count(region.photos, "photo")) by \(count(region.photographers, "photographer"))"
             if let window = list.window { subtitle += " " + escape(window.phrase(times)) }
             subtitle += shown(region.photos)

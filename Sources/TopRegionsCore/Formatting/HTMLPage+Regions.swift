@@ -10,7 +10,7 @@ extension HTMLPage {
     /// `window`: the span of upload time the counts keep to (nil: every stored photo),
     /// said in the heading, with tabs for the others on a served page.
     public static func regions(_ rows: [RegionRank], site: Site = .files, window: TimeWindow? = nil, times: TimeFormat = .utc) -> [UInt8] {
-        var page = Page(title: "Top regions", site: site)
+        var page = Page(title: "Top regions", site: site, feeds: [("Rising regions", site.risingFeed(window: "24h"))])
         let among = window.map { "photographers " + $0.phrase(times) } ?? "photographers among the stored photos"
         page.heading("Top regions", subtitle: rows.isEmpty
             ? (window == nil ? "No region has photos yet." : "No region has photos \(window!.phrase(times)).")

@@ -8,7 +8,7 @@ extension HTMLPage {
     /// (`RisingRegion.Rule`): on the world map by their photographers now, then ranked with
     /// both counts and the growth. Each region leads to its photos in the window.
     public static func rising(_ rows: [RisingRegion], window: TimeWindow?, site: Site = .files, times: TimeFormat = .utc) -> [UInt8] {
-        var page = Page(title: "Rising regions", site: site)
+        var page = Page(title: "Rising regions", site: site, feeds: [("Rising regions", site.risingFeed(window: window?.lengthText ?? "24h"))])
         let span = window.map { "in the \($0.spanWords) to \(times.string($0.end)) against the \($0.spanWords) before" } ?? "against the window before"
         let rule = "at least \(JSONWriter.format(RisingRegion.Rule.least)) times as many photographers as before, fewer than \(RisingRegion.Rule.floor) counting as \(RisingRegion.Rule.floor)"
         page.heading("Rising regions", subtitle: rows.isEmpty

@@ -41,9 +41,14 @@ public enum HTMLPage {
 
         /// `reloadAfter`: seconds after which the browser loads the page again (a progress page
         /// that needs no script).
-        init(title: String, site: Site = .files, searchText: String = "", reloadAfter: Int? = nil) {
+        /// `feeds`: the Atom feeds that follow what the page shows (title, address), for
+        /// a browser or a feed reader to find (`<link rel="alternate">`).
+        init(title: String, site: Site = .files, searchText: String = "", reloadAfter: Int? = nil, feeds: [(title: String, href: String)] = []) {
             self.site = site
-            let reload = reloadAfter.map { "<meta http-equiv=\"refresh\" content=\"\($0)\">\n" } ?? ""
+            var reload = reloadAfter.map { "<meta http-equiv=\"refresh\" content=\"\($0)\">\n" } ?? ""
+            for feed in feeds {
+                reload += "<link rel=\"alternate\" type=\"application/atom+xml\" title=\"\(HTMLPage.escape(feed.title))\" href=\"\(HTMLPage.escape(feed.href))\">\n"
+            }
             html += """
                 <!DOCTYPE html>
                 <html lang="en" dir="ltr">

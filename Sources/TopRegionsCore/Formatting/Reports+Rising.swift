@@ -55,6 +55,8 @@ extension Reports {
             return geoJSON(features)
         case .html:
             return HTMLPage.rising(rows, window: nil)
+        case .atom:
+            preconditionFailure("the rising feed needs its window: AtomFeed.rising")
         }
     }
 

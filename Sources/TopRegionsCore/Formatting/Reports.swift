@@ -4,6 +4,8 @@ import TopRegionsRecords
 /// The output formats of `regions-top`.
 public enum ReportFormat: String, CaseIterable, Sendable {
     case table, ndjson, csv, geojson, html
+    /// An Atom 1.0 feed of a list of photos (or of the rising regions): for a feed reader.
+    case atom
 }
 
 /// Renders query answers in each format. Pure functions of their input, so the same rows
@@ -26,6 +28,8 @@ public enum Reports {
             return regionRecords(rows, format: format, ranked: true)
         case .html:
             return HTMLPage.regions(rows)
+        case .atom:
+            preconditionFailure("the top regions have no feed: regions-top refuses --format atom for them")
         }
     }
 
@@ -66,7 +70,7 @@ public enum Reports {
                 ])
             }
             return geoJSON(features)
-        case .table, .html:
+        case .table, .html, .atom:
             preconditionFailure("regionRecords renders records only; \(format) is the caller's")
         }
     }
@@ -140,6 +144,8 @@ public enum Reports {
             // regions-top draws its pages with HTMLPage.photos, which also gets the stored
             // thumbnails and the region's totals; from the photos alone, a page without them.
             return HTMLPage.photos(photos, list: list, images: HTMLPage.Images(thumbnails: [:]))
+        case .atom:
+            return AtomFeed.photos(photos, list: list, links: .files(list), now: photos.compactMap(\.record.uploaded).max() ?? 0, times: times)
         }
     }
 

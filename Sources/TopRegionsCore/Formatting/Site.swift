@@ -67,6 +67,16 @@ public struct Site: Sendable, Equatable {
     /// A region's photos in another window.
     public func region(_ regionID: String, window: String) -> String { windowed(window).region(regionID) }
 
+    /// A region's feed (served pages: its window carried; files: beside its page).
+    public func feed(regionID: String) -> String {
+        isServed ? "/feeds/regions/" + HTMLPage.percentEncoded(regionID) + query(page: 1) : HTMLPage.regionFeedName(regionID)
+    }
+
+    /// The rising regions' feed in `window`.
+    public func risingFeed(window: String) -> String {
+        isServed ? "/feeds/rising?window=" + HTMLPage.percentEncoded(window) : "rising.atom"
+    }
+
     /// Rising regions in `window` (served pages only).
     public func rising(window: String) -> String { "/rising?window=" + HTMLPage.percentEncoded(window) }
 
