@@ -29,7 +29,7 @@ extension ServedApp {
     }
 
     func risingFeed(query: [(String, String)], headers: HTTPFields, authority: String?) async throws -> Response {
-        let window = try await window(query) ?? TimeWindow("24h", end: (Int64(now()) / 60 + 1) * 60 - 1, endsNow: true)
+        let window = try await window(query) ?? TimeWindow("24h", end: Self.endOfMinute(now()), endsNow: true)
         let queries = self.queries, base = Self.base(authority), site = self.site, times = self.times
         let links = AtomFeed.Links(
             feed: base + site.risingFeed(window: window.lengthText), page: base + site.rising(window: window.lengthText),

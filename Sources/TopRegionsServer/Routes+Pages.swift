@@ -32,7 +32,7 @@ extension ServedApp {
             if asked == nil, let text = FormText.value("window", in: query), !text.isEmpty {
                 throw HTTPAnswer.badRequest("Rising regions compare a span of time with the one before: give a window such as 1h, 24h or 7d, not <q>\(HTMLPage.escape(text))</q>.")
             }
-            return try await rising(window: try asked ?? TimeWindow("24h", end: (Int64(now()) / 60 + 1) * 60 - 1, endsNow: true))
+            return try await rising(window: try asked ?? TimeWindow("24h", end: Self.endOfMinute(now()), endsNow: true))
         case 1 where segments[0] == "refresh":
             return try await refreshProgress()
         case 1 where segments[0] == "prune":
@@ -57,7 +57,7 @@ extension ServedApp {
     /// just brought, and every stored photo otherwise; the other lists every stored photo. A
     /// window that cannot mean anything is answered 400 with what would work.
     func window(_ query: [(String, String)], recentByDefault: Bool = false) async throws -> TimeWindow? {
-        let end = (Int64(now()) / 60 + 1) * 60 - 1
+        let end = Self.endOfMinute(now())
         if let text = FormText.value("window", in: query) {
             do {
                 let window = try TimeWindow(text, end: end, endsNow: true)
@@ -71,6 +71,11 @@ extension ServedApp {
         let newest = try await blocking.run { try queries.newestUpload() }
         guard let newest, newest > end - 86_400 else { return nil }
         return try TimeWindow("24h", end: end, endsNow: true)
+    }
+
+    /// The last second of the present minute: where a served window ends.
+    static func endOfMinute(_ now: Double) -> Int64 {
+        (Int64(now) / 60 + 1) * 60 - 1
     }
 
     /// A photo id from the address: Flickr's are digits; anything else never reaches a query.
@@ -89,11 +94,17 @@ extension ServedApp {
                 return Responses.seeOther("/refresh")
             }
         }
-        let store = self.store, topPage = self.topPage
+        let store = self.store, topPage = self.topPage, end = Self.endOfMinute(now())
         let page = try await blocking.run {
             // The same page for everyone until the next commit: the top 50 and their markers' places.
-            try topPage.value(for: "top " + (window?.key ?? ""), stamp: try store.changeStamp()) {
-                HTMLPage.regions(try queries.sampledCentres(try queries.topRegions(limit: 50, window: window)), site: site, window: window, times: times)
+            // Every stored photo's page says how long since the last refresh: kept a minute.
+            try topPage.value(for: "top " + (window?.key ?? "all@\(end)"), stamp: try store.changeStamp()) {
+                let counted = window ?? .all(now: end)
+                let coverage = try queries.coverage(start: counted.start, end: counted.end)
+                return HTMLPage.regions(
+                    try queries.sampledCentres(try queries.topRegions(limit: 50, window: window)), site: site, window: window, times: times,
+                    phrase: coverage.phrase(for: counted, stored: window == nil ? try queries.photoCount() : nil, times: times),
+                    coverage: coverage.sentences(for: counted, times: times))
             }
         }
         return Responses.page(page)
@@ -106,11 +117,13 @@ extension ServedApp {
             try topPage.value(for: "rising " + window.key, stamp: try store.changeStamp()) {
                 let rows = try queries.risingRegions(window: window, limit: 50)
                 let placed = try queries.sampledCentres(rows.map(\.region))
+                let counted = window.withPrevious
+                let coverage = try queries.coverage(start: counted.start, end: counted.end)
                 return HTMLPage.rising(zip(rows, placed).map { row, region in
                     var row = row
                     row.region = region
                     return row
-                }, window: window, site: site, times: times)
+                }, window: window, site: site, times: times, coverage: coverage.sentences(for: counted, times: times))
             }
         }
         return Responses.page(page)
@@ -206,6 +219,10 @@ extension ServedApp {
         var page = HTMLPage.photos(
             shown.photos, list: list, images: HTMLPage.Images(thumbnails: nil), site: site, paging: shown.paging, map: summary.map,
             formatTime: { times.string($0) }, times: times)
+        var notice = notice
+        if let coverage = summary.coverage, let window = list.window {
+            notice += HTMLPage.coverageNotice(coverage.sentences(for: window, times: times))
+        }
         if !notice.isEmpty { page = HTMLPage.inserting(notice, afterHeaderOf: page) }
         return Responses.page(page)
     }

@@ -42,7 +42,12 @@ class SiteExport {
         let earlier = try claimDirectory()
         var written = 0
         let top = try queries.sampledCentres(try queries.topRegions(limit: 50))
-        try save(HTMLPage.regions(top, site: .files), as: Site.files.top)
+        // The heading says how many photos, uploaded when; the notice what no refresh fetched.
+        let everything = TimeWindow.all(now: now)
+        let coverage = try queries.coverage(start: nil, end: now)
+        try save(HTMLPage.regions(
+            top, site: .exported, times: times, phrase: coverage.phrase(for: everything, stored: try queries.photoCount(), times: times),
+            coverage: coverage.sentences(for: everything, times: times)), as: Site.files.top)
         written += 1
         for region in top {
             let list = PhotoList(.region(region))
@@ -120,7 +125,7 @@ class SiteExport {
             guard let shown = try queries.page(number, of: list, summary: summary) else { break }
             let images = HTMLPage.Images(thumbnails: try ThumbnailStore(store: store).bytes(of: shown.photos.map(\.record.id)))
             let page = HTMLPage.photos(
-                shown.photos, list: list, images: images, site: .files, paging: shown.paging, map: summary.map,
+                shown.photos, list: list, images: images, site: .exported, paging: shown.paging, map: summary.map,
                 formatTime: { [times] in times.string($0) })
             try save(page, as: Site.files.link(to: list, page: number))
         }

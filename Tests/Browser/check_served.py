@@ -22,6 +22,7 @@ import argparse
 import json
 import os
 import sys
+import urllib.request
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -143,6 +144,22 @@ def scroll_through(driver, requests):
             return
 
 
+def check_feed_link(driver, page, window):
+    """The page's feed, found as a feed reader finds it (its alternate link, resolved by the
+    browser): an Atom feed, for the page's window."""
+    links = driver.find_elements(By.CSS_SELECTOR, 'link[rel=alternate][type="application/atom+xml"]')
+    check(len(links) == 1, "%s has %d feed links" % (page, len(links)))
+    if not links:
+        return
+    href = links[0].get_attribute("href")
+    check(window in href, "%s links a feed for another window: %s" % (page, href))
+    # Fetched as a feed reader would (the page's own policy keeps its scripts from fetching).
+    with urllib.request.urlopen(href) as response:
+        answer = [response.status, response.headers.get("Content-Type"), response.read().decode("utf-8")]
+    check(answer[0] == 200 and answer[1] == "application/atom+xml; charset=utf-8", "%s's feed answered %s %s" % (page, answer[0], answer[1]))
+    check('<feed xmlns="http://www.w3.org/2005/Atom">' in answer[2] and "<entry>" in answer[2], "%s's feed is not an Atom feed with entries" % page)
+
+
 def main():
     parser = argparse.ArgumentParser(description="Browses regions-serve in Chromium.")
     parser.add_argument("url")
@@ -150,6 +167,7 @@ def main():
     parser.add_argument("region")
     parser.add_argument("hostile")
     parser.add_argument("--screenshots")
+    parser.add_argument("--surging", required=True, help="the id of the region the fake's surge is in")
     args = parser.parse_args()
     base = args.url.rstrip("/")
     log = FakeLog(args.fake_log)
@@ -234,25 +252,36 @@ def main():
         check(photo not in card_ids(driver), "the deleted photo is still on the region's page")
 
         # The windows of upload time, as tabs a person clicks: the top regions of the last
-        # hour (the server's clock is past the fake world's: none), then all stored again,
-        # then a region in the last 7 days, whose links keep that window.
+        # hour, then all stored again, then a region in the last 7 days, whose links keep that
+        # window. The tools' clock is the fake world's: its last hour has photos.
         driver.get(base + "/")
+        check(driver.find_element(By.CSS_SELECTOR, "nav.tabs strong").text == "24 hours",
+              "the top page does not open on the last 24 hours, where the refresh's photos are")
         driver.find_element(By.LINK_TEXT, "Last hour").click()
         wait_until("the last hour's top regions", lambda: driver.current_url.endswith("/?window=1h"))
         check(driver.find_element(By.CSS_SELECTOR, "nav.tabs strong").text == "Last hour", "the Last hour tab is not the current one")
-        check("No region has photos in the hour to " in driver.find_element(By.CSS_SELECTOR, "header p.sub").text,
-              "the last hour's page does not say its window: %r" % driver.find_element(By.CSS_SELECTOR, "header p.sub").text)
+        subtitle = driver.find_element(By.CSS_SELECTOR, "header p.sub").text
+        check("most distinct photographers in the hour to " in subtitle, "the last hour's page does not say its window: %r" % subtitle)
+        hour_rows = len(driver.find_elements(By.CSS_SELECTOR, "table.ranking tbody tr"))
+        check(hour_rows > 0, "the last hour shows no region")
+        shot(driver, "served-top-hour")
         driver.find_element(By.LINK_TEXT, "All stored").click()
         wait_until("every stored photo's top regions", lambda: driver.current_url.endswith("/?window=all"))
         check(driver.find_element(By.CSS_SELECTOR, "nav.tabs strong").text == "All stored", "the All stored tab is not the current one")
-        check(len(driver.find_elements(By.CSS_SELECTOR, "table.ranking tbody tr")) > 0, "all stored shows no region")
+        subtitle = driver.find_element(By.CSS_SELECTOR, "header p.sub").text
+        check("most distinct photographers among all " in subtitle and " stored photos, uploaded " in subtitle,
+              "the all stored page does not say how many photos, uploaded when: %r" % subtitle)
+        check(len(driver.find_elements(By.CSS_SELECTOR, "table.ranking tbody tr")) > hour_rows, "all stored shows no more regions than the last hour")
         driver.get(base + "/regions/" + args.region + "?window=7d")
         tabs = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "nav.tabs a, nav.tabs strong")]
         check(tabs == ["Last hour", "24 hours", "7 days", "All stored", "Rising"], "the region's tabs are %s" % tabs)
         check(driver.find_element(By.CSS_SELECTOR, "nav.tabs strong").text == "7 days", "the 7 days tab is not the current one")
         sort = driver.find_element(By.LINK_TEXT, "By title").get_attribute("href")
         check("window=7d" in sort, "sorting the region's photos forgets the window: %s" % sort)
-        # Rising regions, from the top page's tab: their own tabs, the rule said.
+        # Its feed, as a feed reader finds it: the page's alternate link, answered with Atom.
+        check_feed_link(driver, "the region's page", "window=7d")
+        # Rising regions, from the top page's tab: their own tabs, the rule said, the surge
+        # first.
         driver.get(base + "/")
         driver.find_element(By.LINK_TEXT, "Rising").click()
         wait_until("the rising regions", lambda: "/rising?window=" in driver.current_url)
@@ -261,6 +290,15 @@ def main():
               "the rising page does not say its rule")
         tabs = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "nav.tabs a, nav.tabs strong")]
         check(tabs == ["Last hour", "6 hours", "24 hours", "7 days"], "the rising page's tabs are %s" % tabs)
+        driver.find_element(By.LINK_TEXT, "6 hours").click()
+        wait_until("the regions rising in 6 hours", lambda: driver.current_url.endswith("/rising?window=6h"))
+        first = driver.find_element(By.CSS_SELECTOR, "table.ranking tbody tr td a")
+        check(("/regions/" + args.surging + "?") in first.get_attribute("href"),
+              "the surging region is not first on the rising list: %s" % first.get_attribute("href"))
+        cells = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "table.ranking tbody tr:first-child td")]
+        check(len(cells) == 6 and int(cells[2]) >= 2 * max(int(cells[3]), 10), "the surge's counts are %s" % cells)
+        shot(driver, "served-rising")
+        check_feed_link(driver, "the rising page", "window=6h")
 
         # A hostile title is text, and nothing runs.
         driver.get(base + "/photos/" + args.hostile)

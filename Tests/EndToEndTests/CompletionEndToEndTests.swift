@@ -53,7 +53,7 @@ import Testing
         #expect(try offered(["thumb-get", "--out", ""]) == ["thumbs"])
         #expect(try offered(["photo-cache", "--cache-dir", "t"]) == ["thumbs"])
         #expect(try offered(["place-resolve", "--api-key-file", "p"]) == ["photos.db"])
-        #expect(try offered(["regions-top", "--format", ""]) == ["csv", "geojson", "html", "ndjson", "table"])
+        #expect(try offered(["regions-top", "--format", ""]) == ["atom", "csv", "geojson", "html", "ndjson", "table"])
         #expect(try offered(["regions-top", "--limit", ""]) == [])
         #expect(try offered(["thumb-get", "1", ""]) == [], "photo ids: nothing to offer")
         for tool in InterfaceEndToEndTests.tools {
@@ -75,7 +75,7 @@ import Testing
         #expect(try offered("regions-load", "regions-load --db ph") == ["photos.db"])
         #expect(try offered("regions-load", "regions-load ") == ["photos.db", "thumbs/"])
         #expect(try offered("thumb-get", "thumb-get --out ") == ["thumbs/"])
-        #expect(try offered("regions-top", "regions-top --format ") == ["csv", "geojson", "html", "ndjson", "table"])
+        #expect(try offered("regions-top", "regions-top --format ") == ["atom", "csv", "geojson", "html", "ndjson", "table"])
         #expect(try offered("thumb-get", "thumb-get ").isEmpty, "photo ids: no file names")
         for tool in InterfaceEndToEndTests.tools {
             let options = try offered(tool, "\(tool) -")

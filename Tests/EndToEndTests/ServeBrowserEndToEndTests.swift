@@ -7,9 +7,12 @@ import Testing
 @Suite struct ServeBrowserEndToEndTests {
     @Test func aPersonBrowsesAndFlickrIsAskedOnlyForWhatComesOnScreen() throws {
         let scratch = Scratch()
-        let fake = try FakeFlickrProcess(NetworkEndToEndTests.world + ["--regions", "10", "--large-bytes", "30000"], scratch: scratch)
+        // A world with a surge (a region whose photographers tripled in its last 3 hours), and
+        // the tools' clock at the fake's: the last hour and the rising regions are its own.
+        let fake = try FakeFlickrProcess(NetworkEndToEndTests.world + ["--regions", "10", "--large-bytes", "30000", "--surge", "120"], scratch: scratch)
+        let world = try JSONSerialization.jsonObject(with: Data(try fake.control("/_fake/world", post: false).utf8)) as! [String: Any]
         let db = scratch.file("photos.db")
-        let environment = fake.environment(home: scratch.path, ["TZ": "UTC"])
+        let environment = fake.environment(home: scratch.path, ["TZ": "UTC", "TOPREGIONS_NOW": "\(WindowsEndToEndTests.now)"])
         var env = environment
         env["DB"] = db
         let refresh = try Tools.shell(#""$BIN/flickr-recent" -q --db "$DB" | "$BIN/place-resolve" -q --db "$DB" | "$BIN/regions-load" -q --db "$DB""#, environment: env)
@@ -33,7 +36,8 @@ import Testing
         let shots = scratch.file("shots")
         let checker = Tools.packageRoot.appendingPathComponent("Tests/Browser/check_served.py").path
         let check = try Tools.run(
-            "/usr/bin/env", ["python3", checker, server.url, fake.logPath, region, "99000000001", "--screenshots", shots],
+            "/usr/bin/env", ["python3", checker, server.url, fake.logPath, region, "99000000001", "--screenshots", shots,
+                             "--surging", world["surge_region_id"] as! String],
             environment: browserEnvironment)
         #expect(check.status == 0, "\(check.stdout)\n\(check.stderr)\n(bin/test installs chromium, chromium-driver and selenium)")
         #expect(check.stdout.hasSuffix("all checks passed\n"))
@@ -42,7 +46,7 @@ import Testing
 
         if caller["UPDATE_SCREENSHOTS"] == "1" {
             let docs = Tools.packageRoot.appendingPathComponent("docs")
-            for name in ["served-top", "served-region", "served-photo", "served-top-phone"] {
+            for name in ["served-top", "served-region", "served-photo", "served-top-phone", "served-rising"] {
                 let target = docs.appendingPathComponent(name + ".png")
                 try? FileManager.default.removeItem(at: target)
                 try FileManager.default.copyItem(atPath: shots + "/\(name).png", toPath: target.path)

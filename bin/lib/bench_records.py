@@ -128,10 +128,13 @@ def _many_owners(rng, total, places, place_cumulative):
     return photographers, owners
 
 
-def generate(path, records, seed=2013, shape="bench", following_path=None, following=0):
+def generate(path, records, seed=2013, shape="bench", following_path=None, following=0, span=None):
     """Writes `records` photo records to `path` as NDJSON, and when asked the `following`
     newer records of the same world (later ids and uploads, the same photographers and
     new ones: a later refresh) to `following_path`; returns a summary dict.
+
+    `span`: the records' uploads spread evenly over that many seconds from FIRST_UPLOAD (a
+    month of refreshes), instead of a second or two apart.
 
     The bench shape's first `records` do not depend on `following`."""
     assert shape in SHAPES, shape
@@ -172,7 +175,8 @@ def generate(path, records, seed=2013, shape="bench", following_path=None, follo
     next_photo = (FIRST_ID, FIRST_UPLOAD)
     dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
     with open(path, "w", encoding="utf-8") as out:
-        next_photo = _write(out, rng, owners[:records], elsewhere, places, next_photo, dumps)
+        next_photo = _write(out, rng, owners[:records], elsewhere, places, next_photo, dumps,
+                            step=None if span is None else span / records)
     stored = len({owner[0] for owner in owners[:records]})
     if following_path:
         # The many shape drew the following records' owners with the first ones'.
@@ -184,12 +188,14 @@ def generate(path, records, seed=2013, shape="bench", following_path=None, follo
     return {"records": records, "photographers": stored, "regions": len(regions), "places": len(places)}
 
 
-def _write(out, rng, owners, elsewhere, places, next_photo, dumps):
-    """Writes one record per owner; returns the next photo's id and upload time."""
+def _write(out, rng, owners, elsewhere, places, next_photo, dumps, step=None):
+    """Writes one record per owner; returns the next photo's id and upload time. `step`:
+    the mean seconds between uploads (none: 0 or 1 at random)."""
     photo_id, uploaded = next_photo
+    start = uploaded
     for index in range(len(owners)):
         photo_id += 1 + rng.getrandbits(5)
-        uploaded += rng.getrandbits(1)
+        uploaded = start + int(index * step) if step else uploaded + rng.getrandbits(1)
         nsid, owner_name, home = owners[index]
         # 70% at the photographer's home place, the rest wherever photos are taken.
         place_id, region_id, region, lat, lon = places[home] if rng.random() < 0.7 else elsewhere[index]

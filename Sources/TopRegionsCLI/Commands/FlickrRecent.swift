@@ -123,6 +123,7 @@ public struct FlickrRecent: ToolCommand {
         }
 
         try ParallelLimit(perWorker: FlickrClient.descriptors, work: "calls").requireOne()
+        let startedAt = context.nowSeconds
         let fetcher = RecentFetcher(client: try FlickrClient(settings: settings))
         let progress = ProgressLine(context)
         var report = RecentReport()
@@ -145,6 +146,11 @@ public struct FlickrRecent: ToolCommand {
             failure = error
         }
         progress.finish()
+        do {
+            try recordCoverage(report, options: options, startedAt: startedAt, store: store, context)
+        } catch where failure != nil {
+            // The run's own failure is the one to report.
+        }
         if report.pages > 0 || failure == nil {
             var summary = "\(Grammar.count(report.pages, "page")), \(Grammar.count(report.photos, "photo"))"
             if report.repeats > 0 { summary += " (\(Grammar.count(report.repeats, "repeat")) dropped)" }
@@ -154,5 +160,18 @@ public struct FlickrRecent: ToolCommand {
         }
         if let failure { throw failure.toolError }
         return .ok
+    }
+
+    /// Records the span of upload time the run fetched whole, so that windows can tell a gap
+    /// (no run fetched it) from a quiet span. Recorded when the photos are printed, not when
+    /// they are stored: a loader that fails downstream says so itself.
+    func recordCoverage(_ report: RecentReport, options: RecentOptions, startedAt: Int64, store: Store, _ context: ToolContext) throws {
+        guard report.pages > 0, let span = report.coveredSpan(from: options.firstUpload(now: startedAt), now: startedAt) else { return }
+        try RefreshRuns(store: store).record(RefreshRun(
+            startedAt: startedAt, from: span.lowerBound, to: span.upperBound, flickrTotal: report.flickrTotal,
+            photos: report.photos, complete: report.complete))
+        let times = TimeFormat.local
+        context.trace("fetched every upload from \(times.string(span.lowerBound)) to \(times.string(span.upperBound))"
+            + (report.flickrTotal.map { "; Flickr matched \(Grammar.count($0, "photo"))" } ?? ""))
     }
 }

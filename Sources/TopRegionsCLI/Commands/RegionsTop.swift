@@ -68,7 +68,11 @@ public struct RegionsTop: ToolCommand {
             --until ends the window at a time in the past (Unix seconds, an ISO 8601 date or \
             date-time in local time, or an age such as 2d) instead of now. Upload time is \
             Flickr's dateupload; photos stored without one are in no window but all. The window \
-            is said on stderr ("in the 24 hours to 2026-11-28 14:00 UTC"), and in a page's heading.
+            is said on stderr ("in the 24 hours to 2026-11-28 14:00 UTC"), and in a page's heading, \
+            with what the refreshes missed of it: each flickr-recent run records the span of upload \
+            time it fetched, and a span of the window no run fetched is said ("no refresh covered \
+            02:00-05:20: counts in that span are missing"; the first three, every one with -v), \
+            as is a window after the newest stored photo ("the newest stored photo is 5 hours old").
 
             Output is a table on a terminal and NDJSON otherwise; --format chooses. GeoJSON gives \
             a FeatureCollection of points (regions or photos) with a bbox that fits them all. An \
@@ -298,8 +302,8 @@ public struct RegionsTop: ToolCommand {
         if let width { context.trace("fitting the table to \(width) columns") }
 
         let window = try timeWindow(queries, context, defaultSpan: rising ? "24h" : nil)
-        if let window {
-            context.note(rising ? "the regions rising \(window.phrase(times)) against the \(window.spanWords) before" : "the photos \(window.phrase(times))")
+        if self.window != nil || until != nil || rising {
+            try sayCoverage(of: window ?? .all(now: context.nowSeconds), queries, times: times, context)
         }
         var regionMatch: RegionRank?
         if let region {
@@ -314,7 +318,7 @@ public struct RegionsTop: ToolCommand {
             }
             // A feed holds the newest 30 (Flickr's terms, as a page).
             let photos = try queries.photos(in: list, limit: format == .atom ? min(limit ?? Paging.size, Paging.size) : limit ?? (list == .recents ? 50 : nil))
-            if photos.isEmpty && !saidEmpty { context.note(Self.noPhotos(list)) }
+            if photos.isEmpty && !saidEmpty { context.note(Self.noPhotos(list, times: times)) }
             context.standardOutput.write(Reports.photos(photos, format: format, list: list, emphasis: emphasis, times: times, width: width))
             return .ok
         }
@@ -354,10 +358,27 @@ public struct RegionsTop: ToolCommand {
             } else if format == .html {
                 rows = try queries.sampledCentres(rows)
             }
-            if rows.isEmpty && !saidEmpty { context.note(try Self.noRegions(queries)) }
+            if rows.isEmpty && !saidEmpty { context.note(try Self.noRegions(queries, window: window, times: times)) }
             context.standardOutput.write(Reports.regions(rows, format: format, emphasis: emphasis, width: width))
         }
         return .ok
+    }
+
+    /// Says on stderr which span of upload time the answer covers, and what the refreshes
+    /// missed of it (every gap with -v, the first three otherwise).
+    func sayCoverage(of window: TimeWindow, _ queries: Queries, times: TimeFormat, _ context: ToolContext) throws {
+        let counted = rising ? window.withPrevious : window
+        let coverage = try queries.coverage(start: counted.start, end: counted.end)
+        if rising {
+            context.note("the regions rising \(window.phrase(times)) against the \(window.spanWords) before")
+        } else {
+            // "the photos in the 24 hours to ...", "among all 912,004 stored photos, uploaded ...".
+            let phrase = coverage.phrase(for: window, stored: window.isEverything ? try queries.photoCount() : nil, times: times)
+            context.note(window.length == nil ? phrase : "the photos \(phrase)")
+        }
+        for sentence in coverage.sentences(for: counted, times: times, limit: context.isVerbose ? .max : 3) {
+            context.note(sentence)
+        }
     }
 
     /// The span of upload time --window and --until give; nil for every stored photo. An end

@@ -8,7 +8,15 @@ public struct RecentOptions: Sendable {
     /// window for geo searches (the last 12 hours).
     public var since: Int64?
 
+    /// How far back Flickr answers a geo search without a date (the last 12 hours).
+    public static let flickrDefaultWindow: Int64 = 12 * 3600
+
     public init() {}
+
+    /// The first upload second the query asks for, asked at `now`.
+    public func firstUpload(now: Int64) -> Int64 {
+        since ?? now - Self.flickrDefaultWindow + 1
+    }
 }
 
 /// What a fetch did.
@@ -18,8 +26,22 @@ public struct RecentReport: Sendable, Equatable {
     /// Photos seen twice in the run (Flickr repeats photos across pages).
     public var repeats = 0
     public var unreadable = 0
+    /// What Flickr said the first query matched (its `total`).
+    public var flickrTotal: Int?
+    /// The newest upload time among the photos printed.
+    public var newestUpload: Int64?
+    /// Whether the walk reached its query's last page (not stopped by --pages or a failure).
+    public var complete = false
 
     public init() {}
+
+    /// The span of upload time the run fetched whole, from `from` (its query's start) to
+    /// `now` (when it asked) if complete, else to the second before the newest upload it
+    /// printed: photos come oldest first, and the next page may have held more of that second.
+    public func coveredSpan(from: Int64, now: Int64) -> ClosedRange<Int64>? {
+        let to = complete ? max(now, newestUpload ?? now) : (newestUpload ?? from) - 1
+        return from <= to ? from...to : nil
+    }
 }
 
 /// Walks `flickr.photos.search` oldest first from `since`, page by page, handing each new
@@ -53,6 +75,7 @@ public struct RecentFetcher {
         while report.pages < options.maxPages {
             let page = try client.search(query)
             report.pages += 1
+            if report.flickrTotal == nil { report.flickrTotal = page.total }
             report.unreadable += page.unreadable.count
             for problem in page.unreadable { warn("skipped an unreadable photo: \(problem)") }
             var fresh: [PhotoRecord] = []
@@ -60,11 +83,15 @@ public struct RecentFetcher {
                 if seen.insert(photo.id).inserted { fresh.append(photo) } else { report.repeats += 1 }
             }
             report.photos += fresh.count
+            if let newest = fresh.compactMap(\.uploaded).max() { report.newestUpload = max(report.newestUpload ?? newest, newest) }
             emit(fresh)
             progress(report, page)
 
             // An empty page ends the walk; one whose photos were all unreadable does not.
-            if page.photos.isEmpty && page.unreadable.isEmpty || query.page >= page.pages { return }
+            if page.photos.isEmpty && page.unreadable.isEmpty || query.page >= page.pages {
+                report.complete = true
+                return
+            }
             let perPage = max(1, page.perPage)
             if query.page * perPage >= Self.resultCap {
                 // Past this page the query returns nothing more: ask again from the newest

@@ -9,12 +9,19 @@ extension HTMLPage {
     /// then the ranked list; each region links to `regionPageName(_:)` beside this page.
     /// `window`: the span of upload time the counts keep to (nil: every stored photo),
     /// said in the heading, with tabs for the others on a served page.
-    public static func regions(_ rows: [RegionRank], site: Site = .files, window: TimeWindow? = nil, times: TimeFormat = .utc) -> [UInt8] {
+    /// `phrase`: how the heading says the window, when known better than the window alone
+    /// says it (how many photos are stored, and since when); `coverage`: what the refreshes
+    /// missed of it, said under the heading.
+    public static func regions(
+        _ rows: [RegionRank], site: Site = .files, window: TimeWindow? = nil, times: TimeFormat = .utc,
+        phrase: String? = nil, coverage: [String] = []
+    ) -> [UInt8] {
         var page = Page(title: "Top regions", site: site, feeds: [("Rising regions", site.risingFeed(window: "24h"))])
-        let among = window.map { "photographers " + $0.phrase(times) } ?? "photographers among the stored photos"
+        let among = "photographers " + (phrase ?? window?.phrase(times) ?? "among the stored photos")
         page.heading("Top regions", subtitle: rows.isEmpty
             ? (window == nil ? "No region has photos yet." : "No region has photos \(window!.phrase(times)).")
             : "The \(rows.count == 1 ? "region" : "\(rows.count) regions") with the most distinct \(among), most first.")
+        page.coverageNotice(coverage)
         page.windowTabs(current: window?.lengthText ?? "all") { site.top(window: $0) }
         if rows.isEmpty {
             page.html += "<p class=\"notice\">Photos get into the database with <code>flickr-recent | place-resolve | regions-load</code>.</p>\n"

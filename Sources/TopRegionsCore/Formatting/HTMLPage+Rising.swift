@@ -7,13 +7,15 @@ extension HTMLPage {
     /// The regions whose photographers grew most in `window` against the window before it
     /// (`RisingRegion.Rule`): on the world map by their photographers now, then ranked with
     /// both counts and the growth. Each region leads to its photos in the window.
-    public static func rising(_ rows: [RisingRegion], window: TimeWindow?, site: Site = .files, times: TimeFormat = .utc) -> [UInt8] {
+    /// `coverage`: what the refreshes missed of the two windows, said above the list.
+    public static func rising(_ rows: [RisingRegion], window: TimeWindow?, site: Site = .files, times: TimeFormat = .utc, coverage: [String] = []) -> [UInt8] {
         var page = Page(title: "Rising regions", site: site, feeds: [("Rising regions", site.risingFeed(window: window?.lengthText ?? "24h"))])
         let span = window.map { "in the \($0.spanWords) to \(times.string($0.end)) against the \($0.spanWords) before" } ?? "against the window before"
         let rule = "at least \(JSONWriter.format(RisingRegion.Rule.least)) times as many photographers as before, fewer than \(RisingRegion.Rule.floor) counting as \(RisingRegion.Rule.floor)"
         page.heading("Rising regions", subtitle: rows.isEmpty
             ? "No region rose \(escape(span)) (\(escape(rule)))."
             : "The \(rows.count == 1 ? "region" : "\(rows.count) regions") whose photographers grew most \(escape(span)) (\(escape(rule))).")
+        page.coverageNotice(coverage)
         page.risingTabs(current: window?.lengthText ?? "24h")
         if !rows.isEmpty {
             page.html += worldMap(rows.map(\.region), site: site)
@@ -37,7 +39,23 @@ extension HTMLPage {
     }
 }
 
+extension HTMLPage {
+    /// What the refreshes missed of a page's window, one sentence a line (none: nothing).
+    public static func coverageNotice(_ sentences: [String]) -> String {
+        guard !sentences.isEmpty else { return "" }
+        return "<div class=\"notice coverage\" role=\"note\">"
+            + sentences.map { "<p>" + escape($0.prefix(1).uppercased() + $0.dropFirst()) + ".</p>" }.joined()
+            + "</div>\n"
+    }
+}
+
 extension HTMLPage.Page {
+    /// What the refreshes missed of the page's window, one sentence a line, in a notice
+    /// under the heading: counts there are missing, not zero.
+    mutating func coverageNotice(_ sentences: [String]) {
+        html += HTMLPage.coverageNotice(sentences)
+    }
+
     /// The windows rising regions can be asked for, as tabs (served pages only).
     mutating func risingTabs(current: String) {
         guard site.isServed else { return }

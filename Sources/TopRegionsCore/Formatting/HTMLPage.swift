@@ -46,7 +46,8 @@ public enum HTMLPage {
         init(title: String, site: Site = .files, searchText: String = "", reloadAfter: Int? = nil, feeds: [(title: String, href: String)] = []) {
             self.site = site
             var reload = reloadAfter.map { "<meta http-equiv=\"refresh\" content=\"\($0)\">\n" } ?? ""
-            for feed in feeds {
+            // A page written alone has no feed beside it: only served and exported pages link one.
+            for feed in feeds where site.hasFeeds {
                 reload += "<link rel=\"alternate\" type=\"application/atom+xml\" title=\"\(HTMLPage.escape(feed.title))\" href=\"\(HTMLPage.escape(feed.href))\">\n"
             }
             html += """

@@ -23,13 +23,24 @@ public struct Site: Sendable, Equatable {
     /// The span of upload time a served page keeps to, as its address says it (`?window=24h`),
     /// carried by its links to the top regions, regions, All and search; nil: none said.
     public private(set) var window: String?
+    /// Whether the feeds of its pages are there to link: served, and exported (written beside
+    /// the pages); not a page `regions-top --format html` writes alone.
+    public private(set) var hasFeeds: Bool
 
     public init(kind: Kind, formToken: String) {
         self.kind = kind
         self.formToken = formToken
+        self.hasFeeds = kind == .served
     }
 
     public static let files = Site(kind: .files, formToken: "")
+
+    /// Files written with their feeds beside them (`regions-serve --export`).
+    public static let exported: Site = {
+        var site = Site.files
+        site.hasFeeds = true
+        return site
+    }()
 
     public static func served(formToken: String) -> Site {
         Site(kind: .served, formToken: formToken)

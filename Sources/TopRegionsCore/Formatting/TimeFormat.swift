@@ -51,6 +51,22 @@ public struct TimeFormat: Sendable, Equatable {
         return text + " " + zoneLabel(offset: offset)
     }
 
+    /// Two times as one span: "2026-11-28 02:00–05:20 UTC" on one day, else each whole
+    /// ("2026-11-27 23:00 UTC – 2026-11-28 05:20 UTC").
+    public func span(_ from: Int64, _ to: Int64) -> String {
+        let (first, firstOffset) = wallClock(from), (last, lastOffset) = wallClock(to)
+        if firstOffset == lastOffset, first.prefix(10) == last.prefix(10) {
+            return "\(first)–\(last.dropFirst(11)) \(zoneLabel(offset: lastOffset))"
+        }
+        return "\(string(from)) – \(string(to))"
+    }
+
+    /// The days of two times: "2026-10-21 – 2026-11-28", or one day.
+    public func days(_ from: Int64, _ to: Int64) -> String {
+        let first = wallClock(from).text.prefix(10), last = wallClock(to).text.prefix(10)
+        return first == last ? String(first) : "\(first) – \(last)"
+    }
+
     /// A column of times for a table: when every time has the same offset (the usual case),
     /// the zone goes once in the header (`zone`) and the cells stay narrow; otherwise (a
     /// daylight-saving change in between) each cell says its own. Missing times are "-".

@@ -10,6 +10,8 @@ public struct ListSummary: Sendable {
     public var total: Int
     public var map: HTMLPage.ListMap?
     public var ranked: [Int64]?
+    /// How the refreshes cover the list's window (nil: no window).
+    public var coverage: Coverage?
 
     /// `cap`: the list cut to its first photos (regions-top --limit): counted so, and mapped
     /// by each page's photos alone (no map of the whole list).
@@ -25,6 +27,9 @@ public struct ListSummary: Sendable {
         } else {
             total = try queries.count(of: list)
             map = try queries.listMap(of: list)
+        }
+        if let window = list.window {
+            coverage = try queries.coverage(start: window.start, end: window.end)
         }
         if let cap, cap < total {
             total = cap

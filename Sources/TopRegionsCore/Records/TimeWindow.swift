@@ -66,6 +66,12 @@ public struct TimeWindow: Sendable, Equatable, Hashable {
         return TimeWindow(length: length, lengthText: lengthText, end: end - length, endsNow: false)
     }
 
+    /// This window and the one before it together: what a rising list counts from.
+    public var withPrevious: TimeWindow {
+        guard let length else { return self }
+        return TimeWindow(length: 2 * length, lengthText: "\(2 * length)s", end: end, endsNow: endsNow)
+    }
+
     /// What names it, for what is kept of a list in it.
     public var key: String { isEverything ? "" : "\(length.map(String.init) ?? "all")@\(end)" }
 }

@@ -6,6 +6,7 @@ extension PhotoWriter {
     public func prune(storedBefore cutoff: Int64) throws -> Int {
         try store.write { db in
             try CountDeltas.prepare(db)
+            try RefreshRuns.forget(storedBefore: cutoff, db)
             try db.execute(sql: """
                 INSERT INTO count_delta (region, photographer, n)
                     SELECT region, photographer, -1 FROM photo WHERE added_at < ? AND region IS NOT NULL

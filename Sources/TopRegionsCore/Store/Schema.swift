@@ -168,6 +168,23 @@ enum Schema {
             try db.execute(sql: "CREATE INDEX photo_window ON photo (uploaded, region, photographer) WHERE region IS NOT NULL")
         }
 
+        migrator.registerMigration("v9 the spans of upload time each refresh fetched") { db in
+            try db.execute(sql: """
+                -- One row per flickr-recent run: the uploads it fetched whole (covered_from to
+                -- covered_to, Unix seconds, both included) and what Flickr said its query
+                -- matched. A window's span no run covered is a gap: counts there are missing.
+                CREATE TABLE refresh_run (
+                    started_at INTEGER NOT NULL,
+                    covered_from INTEGER NOT NULL,
+                    covered_to INTEGER NOT NULL,
+                    flickr_total INTEGER,
+                    photos INTEGER NOT NULL,
+                    complete INTEGER NOT NULL
+                );
+                CREATE INDEX refresh_run_by_end ON refresh_run (covered_to);
+                """)
+        }
+
         return migrator
     }()
 }
