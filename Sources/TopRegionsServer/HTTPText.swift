@@ -1,17 +1,32 @@
+import TopRegionsFormatting
+
 /// The small pieces of HTTP text the server reads itself: a query string or a form body as
 /// name/value pairs (application/x-www-form-urlencoded, as browsers send them).
 enum FormText {
+    /// A pair that does not decode: a malformed `%` escape, or bytes that are not UTF-8.
+    struct Malformed: Error {
+        /// The pair as it came, cut to 40 characters.
+        var piece: String
+    }
+
     /// The pairs of `text` ("a=1&b=two+words"), in order; `+` is a space and `%XX` a byte.
-    /// A malformed escape or bytes that are not UTF-8 make the whole text nil.
-    static func pairs(_ text: Substring) -> [(String, String)]? {
+    /// A pair that does not decode is an error naming it: never dropped in silence (with it,
+    /// every other pair would be lost, or read without it).
+    static func pairs(_ text: Substring) throws(Malformed) -> [(String, String)] {
         var pairs: [(String, String)] = []
         for piece in text.split(separator: "&", omittingEmptySubsequences: true) {
             let parts = piece.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = decode(parts[0]) else { return nil }
-            guard let value = parts.count > 1 ? decode(parts[1]) : "" else { return nil }
+            guard let name = decode(parts[0]), let value = parts.count > 1 ? decode(parts[1]) : "" else {
+                throw Malformed(piece: String(piece.prefix(40)))
+            }
             pairs.append((name, value))
         }
         return pairs
+    }
+
+    /// What a page says of a pair that does not decode, as HTML.
+    static func malformedText(_ problem: Malformed) -> String {
+        "<q>\(HTMLPage.escape(problem.piece))</q> is not readable: a % must be followed by two hex digits (%20), and the text be UTF-8."
     }
 
     /// The first value of `name` in `pairs`.

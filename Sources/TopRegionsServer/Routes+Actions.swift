@@ -27,7 +27,12 @@ extension ServedApp {
         } catch {
             throw HTTPAnswer(status: .contentTooLarge, title: "Too large", html: "A form here is a few words long.")
         }
-        let form = FormText.pairs(Substring(String(buffer: body))) ?? []
+        let form: [(String, String)]
+        do {
+            form = try FormText.pairs(Substring(String(buffer: body)))
+        } catch {
+            throw HTTPAnswer.badRequest(FormText.malformedText(error))
+        }
         guard let token = FormText.value("token", in: form), FormText.sameToken(token, site.formToken) else {
             throw HTTPAnswer(
                 status: .forbidden, title: "Refused",
@@ -122,9 +127,10 @@ extension ServedApp {
                 + "\(stored) photos stored, \(max(0, stored - before)) of them new. This page follows it."
             reload = 1
         case .finished(_, let status, let message, let new):
+            // The message names the stage and its status (regression: "status 78, status 78").
             text = status == 0
                 ? "The refresh finished: \(new) new photo\(new == 1 ? "" : "s"), \(stored) stored. <a href=\"/\">The top regions</a> show them."
-                : "The refresh failed (\(HTMLPage.escape(message)), status \(status)); what it stored before stays. The server's terminal says why."
+                : "The refresh failed: \(HTMLPage.escape(message)). What it stored before stays. The server's terminal says why."
         }
         return Responses.page(HTMLPage.message(title: "Refresh", text: text, site: site, reloadAfter: reload))
     }

@@ -84,7 +84,12 @@ final class ServedApp: Sendable {
         guard let segments = Self.segments(request.uri.path) else {
             return Responses.page(HTMLPage.message(title: "Bad address", text: "The address is not valid.", site: site), status: .badRequest)
         }
-        let query = FormText.pairs(Substring(request.uri.query ?? "")) ?? []
+        let query: [(String, String)]
+        do {
+            query = try FormText.pairs(Substring(request.uri.query ?? ""))
+        } catch {
+            return Responses.page(HTMLPage.message(title: "Bad address", text: FormText.malformedText(error), site: site), status: .badRequest)
+        }
         do {
             switch request.method {
             case .get, .head:

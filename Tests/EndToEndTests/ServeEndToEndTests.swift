@@ -149,6 +149,15 @@ import Testing
         // The search language's mistakes are said in words, not SQL.
         let unclosed = try setup.get("/search?q=%22harbour")
         #expect(unclosed.status == 400 && !unclosed.text.contains("fts5"))
+        // Regressions: FTS5's own words ("syntax error near "NEAR"", "unterminated string")
+        // reached the page for a word beside a group and for a NUL.
+        for query in ["NEAR(harbour%20boat)", "harbour%00boat", "(harbour)%20boat"] {
+            let answer = try setup.get("/search?q=" + query)
+            #expect(answer.status == 200 && !answer.text.contains("syntax error") && !answer.text.contains("unterminated"), "\(query)")
+        }
+        // A malformed escape is named, not dropped with every other parameter.
+        let malformed = try setup.get("/search?q=harbour&page=%zz")
+        #expect(malformed.status == 400 && malformed.text.contains("<q>page=%zz</q> is not readable"), "\(malformed.text)")
         // A region named in the words is offered.
         let name = setup.top[0]["name"] as! String
         let named = try setup.get("/search?q=" + name.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)
@@ -329,6 +338,25 @@ import Testing
         #expect(searches > 0)
         // The same searches as the first refresh made: the pipeline ran once, not twice.
         #expect(searches == searchesBefore, "\(searches) searches, the first refresh made \(searchesBefore)")
+    }
+
+    /// A refresh that fails says which stage, with its status, once (regression: "status 78,
+    /// status 78"), and that what was stored stays.
+    @Test func aFailedRefreshSaysWhichStageFailedAndHow() throws {
+        let setup = try Setup()
+        var refused = setup.environment
+        refused["FLICKR_API_KEY"] = "wrong-key-5e7a1c"
+        let server = try ServerProcess(["--db", setup.db, "--cache-dir", setup.cache, "--port", "0", "-q"], environment: refused, scratch: setup.scratch)
+        defer { server.stop() }
+        let token = try #require(Self.token(in: try HTTPExchange.request(server.base + "/", scratch: setup.scratch).text))
+        #expect(try HTTPExchange.request(server.base + "/refresh", method: "POST", form: "token=\(token)", scratch: setup.scratch).status == 303)
+        var progress = try HTTPExchange.request(server.base + "/refresh", scratch: setup.scratch)
+        while progress.text.contains("http-equiv=\"refresh\"") {
+            progress = try HTTPExchange.request(server.base + "/refresh", scratch: setup.scratch)
+        }
+        #expect(progress.text.contains(
+            "The refresh failed: flickr-recent exited with status 78. What it stored before stays. The server's terminal says why."), "\(progress.text)")
+        #expect(!progress.text.contains("wrong-key-5e7a1c"))
     }
 
     @Test func anEmptyDatabaseIsRefreshedOnTheFirstVisitWhenAKeyIsConfigured() throws {

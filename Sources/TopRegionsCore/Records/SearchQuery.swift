@@ -56,6 +56,8 @@ public struct SearchQuery: Sendable, Equatable {
         case open, close
         /// `title:` and friends: the index column.
         case field(String)
+
+        var isField: Bool { if case .field = self { true } else { false } }
     }
 
     static func tokens(_ text: String) throws(Problem) -> [Token] {
@@ -64,7 +66,9 @@ public struct SearchQuery: Sendable, Equatable {
         func problem(_ message: String) -> Problem { Problem(message: message) }
         while index < text.endIndex {
             let character = text[index]
-            if character.isWhitespace {
+            if character.isWhitespace || Self.isControl(character) {
+                // A control character (a NUL from a form) separates words as a space does:
+                // FTS5 would read a NUL as the query's end.
                 index = text.index(after: index)
             } else if character == "\"" {
                 guard let close = text[text.index(after: index)...].firstIndex(of: "\"") else {
@@ -84,7 +88,9 @@ public struct SearchQuery: Sendable, Equatable {
                 index = text.index(after: index)
             } else {
                 var end = index
-                while end < text.endIndex, !text[end].isWhitespace, !"\"()".contains(text[end]) { end = text.index(after: end) }
+                while end < text.endIndex, !text[end].isWhitespace, !Self.isControl(text[end]), !"\"()".contains(text[end]) {
+                    end = text.index(after: end)
+                }
                 var word = String(text[index..<end])
                 index = end
                 switch word {
@@ -113,6 +119,10 @@ public struct SearchQuery: Sendable, Equatable {
             }
         }
         return tokens
+    }
+
+    static func isControl(_ character: Character) -> Bool {
+        character.unicodeScalars.contains { $0.properties.generalCategory == .control }
     }
 
     /// Whether FTS5's tokenizer finds a word in `text` (letters or digits).
@@ -170,6 +180,12 @@ public struct SearchQuery: Sendable, Equatable {
         }
         func quoted(_ words: String) -> String { "\"" + words.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
         for (position, token) in tokens.enumerated() {
+            // FTS5 reads two things side by side as both only when they are words or
+            // phrases: beside a group ("fog (night OR dawn)"), the AND must be written.
+            if afterOperand, Self.startsOperand(token), pendingField == nil,
+               token == .open || out.last == ")" || (token.isField && position + 1 < tokens.count && tokens[position + 1] == .open) {
+                out.append("AND")
+            }
             switch token {
             case .word(let words), .phrase(let words):
                 out.append((pendingField.map { "\($0) : " } ?? "") + quoted(words))

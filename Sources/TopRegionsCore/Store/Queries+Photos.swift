@@ -145,10 +145,10 @@ extension Queries {
     /// word in a photo's title says more about it than one in its description.
     static let searchWeights = "4.0, 1.0, 2.0, 2.0"
 
-    /// FTS5's message without SQLite's wording.
-    static func ftsProblem(_ message: String) -> String {
-        let text = message.hasPrefix("fts5: ") ? String(message.dropFirst(6)) : message
-        return text.isEmpty ? "the search index does not understand it" : text
+    /// What is said when the search index refuses a query the toolkit wrote: never SQLite's
+    /// own words (a person asked for words, not for SQL), which a trace (-v) may show.
+    static func ftsProblem(_: String) -> String {
+        "the search index cannot read it; search for words, \"a phrase\", OR, NOT, -word, word*, title:word"
     }
 
     /// Whole photos by row id, in the order given.
