@@ -85,7 +85,7 @@ struct PageServer {
         }
         CurlSession.stopAll()
         await app.get()?.blocking.shutdown()
-        app.get()?.views.close()
+        app.get()?.views?.close()
     }
 
     /// How long requests under way may go on after SIGINT or SIGTERM.

@@ -21,6 +21,7 @@ extension ServedApp {
         if let site = request.headers[HTTPField.Name("Sec-Fetch-Site")!], site == "cross-site" {
             throw HTTPAnswer(status: .forbidden, title: "Refused", html: "A page of another site cannot act on this one.")
         }
+        try refuseUnlessChangeable("Changing the photos")
         let body: ByteBuffer
         do {
             body = try await request.collectBody(upTo: Self.maxFormBytes)
@@ -133,5 +134,16 @@ extension ServedApp {
                 : "The refresh failed: \(HTMLPage.escape(message)). What it stored before stays. The server's terminal says why."
         }
         return Responses.page(HTMLPage.message(title: "Refresh", text: text, site: site, reloadAfter: reload))
+    }
+}
+
+extension ServedApp {
+    /// A change asked of a database this server cannot write: 503, saying why.
+    func refuseUnlessChangeable(_ what: String) throws {
+        guard !canChange else { return }
+        throw HTTPAnswer(
+            status: .serviceUnavailable, title: "Read-only",
+            html: "\(what) is not possible here: this server reads the database as it is (a read-only filesystem, or a file it may not write). "
+                + "Run regions-serve as a user who may write it, on a writable copy, to change it.")
     }
 }

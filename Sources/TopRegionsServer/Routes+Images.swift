@@ -143,6 +143,8 @@ extension ServedApp {
             return (nil, try queries.photo(id: photoID))
         }
         if let stored { return Self.image(stored) }
+        // A thumbnail fetched could not be kept: Flickr would be asked again on every view.
+        guard canChange else { return Self.placeholder("no thumbnail (read-only)", status: .ok) }
         guard let photo, photo.record.thumbURL != nil else { return Self.placeholder("no thumbnail", status: photo == nil ? .notFound : .ok) }
         switch try await thumbnails.thumbnail(of: photo, blocking: blocking) {
         case .found(let bytes, _):

@@ -22,8 +22,7 @@ extension ServedApp {
             return try await list(PhotoList(.all, window: try await window(query)), query: query)
         case 1 where segments[0] == "recents":
             // The views waiting to be written, when the database lets them be at once.
-            let views = self.views
-            _ = try await blocking.run { views.flushIfFree() }
+            if let views = self.views { _ = try await blocking.run { views.flushIfFree() } }
             return try await list(.recents, query: query)
         case 1 where segments[0] == "search":
             return try await search(query, keep: fromThisSite)
@@ -36,6 +35,7 @@ extension ServedApp {
         case 1 where segments[0] == "refresh":
             return try await refreshProgress()
         case 1 where segments[0] == "prune":
+            try refuseUnlessChangeable("Pruning")
             return try await prunePreview(query)
         case 2 where segments[0] == "regions":
             return try await region(segments[1], query: query)
@@ -89,7 +89,7 @@ extension ServedApp {
     func topRegions(window: TimeWindow?) async throws -> Response {
         let queries = self.queries, site = self.site.windowed(window?.lengthText), times = self.times
         // An empty database is refreshed on the first visit, as the app refreshes on launch.
-        if refresher.hasKey, refresher.current == .idle, try await blocking.run({ try !queries.hasPhotos() }) {
+        if canChange, refresher.hasKey, refresher.current == .idle, try await blocking.run({ try !queries.hasPhotos() }) {
             if case .started = refresher.start(photos: { (try? queries.count(of: .all)) ?? 0 }) {
                 return Responses.seeOther("/refresh")
             }
@@ -234,7 +234,7 @@ extension ServedApp {
         let page: [UInt8]? = try await blocking.run {
             guard var photo = try queries.photo(id: photoID) else { return nil }
             if recordsView {
-                views.record(photoID, at: Int64(now()))
+                views?.record(photoID, at: Int64(now()))
                 photo.viewedAt = Int64(now())
             }
             let places = try photo.record.regionID.map { try queries.places(inRegion: $0) } ?? []

@@ -23,8 +23,12 @@ final class ServedApp: Sendable {
     let thumbnails: ThumbnailService
     let photos: PhotoService
     let refresher: Refresher
-    /// Views for Recents, written beside the pages, never in their way.
-    let views: ViewRecorder
+    /// Views for Recents, written beside the pages, never in their way; none on a database
+    /// this server cannot write.
+    let views: ViewRecorder?
+    /// Whether the database can be changed here: false on a read-only filesystem or a file
+    /// this user may not write, where it is served as it is.
+    var canChange: Bool { !store.isReadOnly }
     /// Each list's count, drawn map (tens to hundreds of KB for a big region) and a search's
     /// matches (8 bytes a match), until the database changes; the last used, up to 16 MB,
     /// well inside the server's 64 MB.
@@ -46,10 +50,10 @@ final class ServedApp: Sendable {
         self.store = store
         queries = Queries(store: store)
         writer = PhotoWriter(store: store)
-        site = .served(formToken: formToken)
+        site = Site.served(formToken: formToken).changing(!store.isReadOnly)
         self.cache = cache
         self.refresher = refresher
-        views = try ViewRecorder(store: store, note: note)
+        views = store.isReadOnly ? nil : try ViewRecorder(store: store, note: note)
         // Reads, writes and downloads each hold a thread while they work.
         blocking = BlockingWork(threads: 4 + 2 * downloads)
         thumbnails = try ThumbnailService(store: store, workers: downloads, limits: thumbnailLimits, network: network, retry: retry, now: now, trace: trace)

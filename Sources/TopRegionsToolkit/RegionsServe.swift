@@ -162,8 +162,19 @@ public struct RegionsServe: ToolCommand {
         context.network.loadInBackground()
         defer { context.network.awaitLoading() }
         let path = try Store.resolvePath(option: database.db, environment: context.environment)
-        // With a Flickr key, a new database is made and filled on the first visit.
-        let store = try database.open(context, create: Serving.hasKey(environment: context.environment, apiKeyFile: apiKeyFile))
+        // A database this user cannot write (a read-only filesystem, a file of another user's)
+        // is served as it is; otherwise, with a Flickr key, a new database is made and filled
+        // on the first visit.
+        let store: Store
+        if FileManager.default.fileExists(atPath: path), try !Store.isWritable(path: path) {
+            store = try database.openForReading(context)
+            context.note("""
+                the database \(path) cannot be written here (a read-only filesystem, or another user's file): serving it as it is; \
+                Refresh, Delete and Prune are not offered, views are not kept for Recently viewed, and thumbnails not stored yet show as missing
+                """)
+        } else {
+            store = try database.open(context, create: Serving.hasKey(environment: context.environment, apiKeyFile: apiKeyFile))
+        }
         context.trace("database \(store.path)")
         let directory = try cacheDir ?? PhotoCache.defaultDirectory(environment: context.environment)
         let cache = try PhotoCache(directory: directory, capBytes: maxBytes.bytes)

@@ -359,6 +359,54 @@ import Testing
         #expect(!progress.text.contains("wrong-key-5e7a1c"))
     }
 
+    /// A database on a read-only filesystem, without its -wal and -shm (a copy burnt to a
+    /// disc, a read-only mount): read by regions-top and --export, and served as it is, with
+    /// what would change it not offered and refused 503; nothing fetched that could not be
+    /// kept. Regression: every reader exited 73 asking to "run a writing tool once", and
+    /// regions-serve could not create its lock file. (A mount namespace of its own:
+    /// `unshare -rm`, from util-linux.)
+    @Test func aDatabaseOnAReadOnlyFilesystemIsReadAndServedAsItIs() throws {
+        let setup = try Setup()
+        let before = try Tools.run("regions-top", ["--db", setup.db, "--format", "ndjson"], environment: setup.environment).stdout
+        let photo = try #require(setup.regionsTop(["--region", setup.top[0]["region_id"] as! String, "--limit", "1"]).first?["id"] as? String)
+        let mount = setup.scratch.file("readonly"), out = setup.scratch.file("out")
+        try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        var environment = setup.environment
+        (environment["DB"], environment["RO"], environment["OUT"], environment["PHOTO"]) = (setup.db, mount, out, photo)
+        environment["CACHE"] = setup.scratch.file("ro-cache")
+        let run = try Tools.shell(#"""
+            unshare -rm bash -c '
+                mount -t tmpfs tmpfs "$RO" && cp "$DB" "$RO/p.db" && mount -o remount,ro "$RO" || exit 99
+                "$BIN/regions-top" --db "$RO/p.db" --format ndjson > "$OUT/top.ndjson" 2> "$OUT/top.err"; echo "top $?"
+                "$BIN/regions-serve" --db "$RO/p.db" --export "$OUT/site" > /dev/null 2> "$OUT/export.err"; echo "export $?"
+                "$BIN/regions-serve" --db "$RO/p.db" --port 0 --cache-dir "$CACHE" > "$OUT/url" 2> "$OUT/serve.err" &
+                server=$!
+                until [ -s "$OUT/url" ] || ! kill -0 $server 2>/dev/null; do sleep 0.05; done
+                url=$(cat "$OUT/url")
+                curl -s "$url" > "$OUT/top.html"
+                curl -s -o /dev/null -w "refresh %{http_code}\n" -X POST -d token=x "$url"refresh
+                curl -s -o /dev/null -w "prune %{http_code}\n" "$url"prune?older_than=7d
+                curl -s "$url"photos/$PHOTO > "$OUT/photo.html"
+                curl -s -o /dev/null -w "thumbnail %{http_code}\n" "$url"thumbs/$PHOTO.jpg
+                kill -TERM $server; wait $server; echo "serve $?"
+                ls "$RO"
+            '
+            """#, environment: environment)
+        #expect(run.status == 0, "\(run.stderr) (this test needs unshare -rm: a mount namespace of its own)")
+        #expect(run.stdout == "top 0\nexport 0\nrefresh 503\nprune 503\nthumbnail 200\nserve 0\np.db\n", "\(run.stdout)\n\(run.stderr)")
+        #expect(try String(contentsOfFile: out + "/top.ndjson", encoding: .utf8) == before)
+        #expect(FileManager.default.fileExists(atPath: out + "/site/top-regions.html"))
+        let serveErr = try String(contentsOfFile: out + "/serve.err", encoding: .utf8)
+        #expect(serveErr.hasPrefix("regions-serve: the database \(mount)/p.db cannot be written here (a read-only filesystem, or another user's file): serving it as it is"))
+        let top = try String(contentsOfFile: out + "/top.html", encoding: .utf8)
+        #expect(top.contains("<table class=\"ranking\">") && top.contains(">Read-only</span>") && !top.contains("action=\"/refresh\""))
+        let page = try String(contentsOfFile: out + "/photo.html", encoding: .utf8)
+        #expect(page.contains("This photo on Flickr") && !page.contains("/delete\""))
+        // Nothing was fetched: a thumbnail could not have been kept.
+        #expect(try setup.imageRequests().isEmpty)
+    }
+
     @Test func anEmptyDatabaseIsRefreshedOnTheFirstVisitWhenAKeyIsConfigured() throws {
         let scratch = Scratch()
         let fake = try FakeFlickrProcess(NetworkEndToEndTests.world, scratch: scratch)

@@ -36,12 +36,13 @@ extension HTMLPage {
         page.html += "<p><a class=\"flickr\" href=\"\(escape(flickrPage(owner: record.owner, photoID: record.id)))\">This photo on Flickr</a></p>\n"
         if let license = record.license.map(PhotoLicense.of) { page.html += "<p class=\"license\">\(licenseHTML(license))</p>\n" }
         if let map = photoMap([photo], places: places, site: site) { page.html += map }
-        page.html += """
+        if site.canChange { page.html += """
             <form class="action" action="\(escape(site.photo(record.id)))/delete" method="post">\
             <input type="hidden" name="token" value="\(escape(site.formToken))">\
             <button>Delete this photo</button> <span class="hint">A refresh will not bring it back.</span></form>
 
             """
+        }
         page.html += "</div>\n</div>\n"
         page.footer("The full photo is kept in a small cache on this computer, least recently viewed out first.")
         return page.finish()

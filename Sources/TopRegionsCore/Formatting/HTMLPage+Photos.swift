@@ -140,7 +140,7 @@ extension HTMLPage {
         }
         if sort != "title" || section != nil { page.html += "</ul>\n" }
         if let paging { page.pager(paging, link: pageLink) }
-        if site.isServed, case .all = list.kind {
+        if site.isServed, site.canChange, case .all = list.kind {
             // Pruning starts with its preview, which changes nothing.
             page.html += """
                 <form class="action" action="/prune" method="get">Forget the photos stored more than \

@@ -71,10 +71,12 @@ public enum HTMLPage {
                     <form class="search" action="/search" method="get" role="search">\
                     <input type="search" name="q" value="\(HTMLPage.escape(searchText))" aria-label="Search the photos" \
                     placeholder="Search photos" dir="auto">\(site.window.map { "<input type=\"hidden\" name=\"window\" value=\"\(HTMLPage.escape($0))\">" } ?? "") \
-                    <button>Search</button></form>\
+                    <button>Search</button></form>
+                    """
+                html += site.canChange ? """
                     <form class="refresh" action="/refresh" method="post"><input type="hidden" name="token" \
                     value="\(HTMLPage.escape(site.formToken))"><button title="Fetch the latest photos from Flickr">Refresh</button></form>
-                    """
+                    """ : "<span class=\"hint\" title=\"This server cannot change the database\">Read-only</span>"
             }
             html += "</nav>\n"
         }

@@ -26,6 +26,9 @@ public struct Site: Sendable, Equatable {
     /// Whether the feeds of its pages are there to link: served, and exported (written beside
     /// the pages); not a page `regions-top --format html` writes alone.
     public private(set) var hasFeeds: Bool
+    /// Whether its pages offer what changes the database (Refresh, Delete, Prune): not on a
+    /// database the server cannot write.
+    public private(set) var canChange = true
 
     public init(kind: Kind, formToken: String) {
         self.kind = kind
@@ -44,6 +47,13 @@ public struct Site: Sendable, Equatable {
 
     public static func served(formToken: String) -> Site {
         Site(kind: .served, formToken: formToken)
+    }
+
+    /// The same site, offering changes or not.
+    public func changing(_ canChange: Bool) -> Site {
+        var site = self
+        site.canChange = canChange
+        return site
     }
 
     /// The same site, its links carrying `window` (served pages only).

@@ -94,10 +94,23 @@ struct DatabaseFile {
     /// no writer can start while it is read. nil otherwise.
     var immutableURI: String? {
         let noWriteBits: mode_t = 0o222
-        guard exists, fileMode & noWriteBits == 0, directoryMode & noWriteBits == 0,
-              !FileManager.default.fileExists(atPath: realPath + "-wal")
-        else { return nil }
+        let nobodyWrites = isOnReadOnlyFileSystem || (fileMode & noWriteBits == 0 && directoryMode & noWriteBits == 0)
+        guard exists, nobodyWrites, !hasUncheckpointedChanges else { return nil }
         return unchangingURI
+    }
+
+    /// Whether the file is on a filesystem mounted read-only: nobody can write it, whatever
+    /// its permission bits say (a CD, a read-only bind mount, a snapshot).
+    var isOnReadOnlyFileSystem: Bool {
+        var info = statvfs()
+        return exists && statvfs(realPath, &info) == 0 && info.f_flag & UInt(ST_RDONLY) != 0
+    }
+
+    /// Whether a -wal beside the file holds changes the file does not have yet (a writer
+    /// left it without the checkpoint that empties it on close: killed, or still running).
+    var hasUncheckpointedChanges: Bool {
+        var info = stat()
+        return stat(realPath + "-wal", &info) == 0 && info.st_size > 0
     }
 
     /// SQLite's URI for reading the database as an unchanging file: read-only, without locks,

@@ -13,6 +13,9 @@ extension Store {
             return Failure(.invalidData, "\(file.path) is not an SQLite database")
         case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH:
             if let resource = describe(databaseError, path: file.path) { return resource }
+            if file.isOnReadOnlyFileSystem, file.hasUncheckpointedChanges {
+                return Failure(.cannotCreate, "cannot read the database \(file.path): \(file.realPath)-wal holds changes not yet in the file, and the filesystem is read-only, so they cannot be read (SQLite needs \(file.realPath)-shm); copy the database with its -wal somewhere writable, or let a writing tool close it cleanly before it is made read-only")
+            }
             if !file.isWritableHere, !FileManager.default.fileExists(atPath: file.realPath + "-shm") {
                 return Failure(.cannotCreate, "cannot read the database \(file.path) without write access to its directory: SQLite needs \(file.realPath)-shm, which is missing (a writing tool of this toolkit leaves it; run one once as a user who may write the database)")
             }

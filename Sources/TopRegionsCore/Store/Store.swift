@@ -66,6 +66,12 @@ public final class Store: Sendable {
         return try Store(writing: file)
     }
 
+    /// Whether this process can write the database at `path` (and create files beside it):
+    /// false for a file nobody may write here, or on a read-only filesystem.
+    public static func isWritable(path: String) throws -> Bool {
+        try DatabaseFile.inspect(path).isWritableHere
+    }
+
     /// Opens an existing database read-only: no lock file, no migration, no write. When
     /// its schema is older than this toolkit's, it is upgraded if this user may write it;
     /// otherwise the error says who can.
