@@ -1,3 +1,4 @@
+import Foundation
 /// One region of the expected "top regions by distinct photographers" answer.
 public struct RegionTruth: Sendable, Equatable {
     public let rank: Int
@@ -26,7 +27,8 @@ extension World {
     /// visible at `now`, uploaded in the last 12 hours (or between the given dates, inclusive),
     /// with a licence in `licenses` (1, 2, 4 and 7 by default), whose place has a region.
     /// Every region with at least one photographer, ordered by photographers (most first),
-    /// then lowercased name and then region id, both compared as UTF-8 bytes.
+    /// then name with case, accents and width folded (Foundation's folding), then region id,
+    /// both compared as UTF-8 bytes.
     ///
     /// Computed from the world's own tables and deliberately not through the search code, so
     /// a test comparing the two checks one against the other.
@@ -50,7 +52,8 @@ extension World {
         let ordered = ownersByRegion.keys.sorted { left, right in
             let (leftCount, rightCount) = (ownersByRegion[left]!.count, ownersByRegion[right]!.count)
             if leftCount != rightCount { return leftCount > rightCount }
-            let (leftName, rightName) = (places[left].name.lowercased(), places[right].name.lowercased())
+            let folding: String.CompareOptions = [.caseInsensitive, .diacriticInsensitive, .widthInsensitive]
+            let (leftName, rightName) = (places[left].name.folding(options: folding, locale: nil), places[right].name.folding(options: folding, locale: nil))
             if !leftName.utf8.elementsEqual(rightName.utf8) { return leftName.utf8.lexicographicallyPrecedes(rightName.utf8) }
             return places[left].id.utf8.lexicographicallyPrecedes(places[right].id.utf8)
         }

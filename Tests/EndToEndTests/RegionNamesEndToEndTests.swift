@@ -89,9 +89,14 @@ import Testing
         let lines = names.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
         #expect(lines.count == 64)
         #expect(lines.prefix(3) == ["Alpha Region, Testland", "alpha region, Testland", "Andalucía, España"])
-        // Case-insensitive, in the order of the bytes (as SQLite compares): Latin, then
-        // accented Latin, Greek, ..., Hangul.
-        #expect(zip(lines, lines.dropFirst()).allSatisfy { !$1.lowercased().utf8.lexicographicallyPrecedes($0.lowercased().utf8) })
+        // Without case, accents or width, in the order of the bytes (as SQLite compares):
+        // Latin with its accented letters, then Greek, ..., Hangul.
+        func key(_ name: String) -> String { name.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil) }
+        #expect(zip(lines, lines.dropFirst()).allSatisfy { !key($1).utf8.lexicographicallyPrecedes(key($0).utf8) })
+        // Regression: accented capitals sorted after Z.
+        let ile = try #require(lines.firstIndex(of: "Île-de-France, France"))
+        let afterI = lines.indices.filter { key(lines[$0]).first.map { ("j"..."z").contains($0) } ?? false }
+        #expect(!afterI.isEmpty && afterI.allSatisfy { $0 > ile })
         #expect(lines.suffix(2) == ["北京市, 中国", "서울특별시, 대한민국"] && lines.contains("Île-de-France, France"))
 
         // The same regions as the ranking, with their ids and counts, in name order.

@@ -79,7 +79,8 @@ import Testing
         return owners.keys.sorted { a, b in
             let (ca, cb) = (owners[a]!.count, owners[b]!.count)
             if ca != cb { return ca > cb }
-            let (na, nb) = (names[a]!.lowercased(), names[b]!.lowercased())
+            let folding: String.CompareOptions = [.caseInsensitive, .diacriticInsensitive, .widthInsensitive]
+            let (na, nb) = (names[a]!.folding(options: folding, locale: nil), names[b]!.folding(options: folding, locale: nil))
             if na != nb { return Array(na.utf8).lexicographicallyPrecedes(Array(nb.utf8)) }
             return Array(a.utf8).lexicographicallyPrecedes(Array(b.utf8))
         }.map { "\($0) \(names[$0]!) \(owners[$0]!.count) \(photos[$0]!)" }

@@ -48,7 +48,9 @@ struct GroundTruthTests {
         }
         let ordered = owners.keys.sorted { a, b in
             if owners[a]!.count != owners[b]!.count { return owners[a]!.count > owners[b]!.count }
-            let (nameA, nameB) = (Array(names[a]!.lowercased().utf8), Array(names[b]!.lowercased().utf8))
+            // Names ordered as a reader would: case, accents and width ignored (Île before Jura).
+            let folding: String.CompareOptions = [.caseInsensitive, .diacriticInsensitive, .widthInsensitive]
+            let (nameA, nameB) = (Array(names[a]!.folding(options: folding, locale: nil).utf8), Array(names[b]!.folding(options: folding, locale: nil).utf8))
             if nameA != nameB { return nameA.lexicographicallyPrecedes(nameB) }
             return Array(a.utf8).lexicographicallyPrecedes(Array(b.utf8))
         }

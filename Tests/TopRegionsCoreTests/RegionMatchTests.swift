@@ -102,3 +102,52 @@ import Testing
         #expect(distance("texsa", "texas") == 1)
     }
 }
+
+/// One order for every name, whatever its accents, capitals or Unicode normalization, in SQL
+/// (the ranking's ties, --regions) and in Swift alike. Regression: accented names (Épire,
+/// Île-de-France, Österreich) sorted after Z.
+@Suite struct NameOrderTests {
+    static let names = [
+        "Zürich", "Österreich (precomposed)".precomposedStringWithCanonicalMapping, "Épire", "Iowa", "Île-de-France",
+        "Österreich (decomposed)".decomposedStringWithCanonicalMapping, "Andalucía", "ohio",
+    ]
+    static let expected = ["Andalucía", "Épire", "Île-de-France", "Iowa", "ohio", "Österreich (decomposed)", "Österreich (precomposed)", "Zürich"]
+
+    static func store(_ directory: TemporaryDirectory) throws -> Store {
+        let store = try Store.open(path: directory.file("store.db"))
+        // One photo and photographer in each region: every rank ties, so the names order them.
+        _ = try PhotoWriter(store: store).store(names.enumerated().map { index, name in
+            var record = PhotoRecord(id: "\(index + 1)", owner: "\(index)@N01", title: "", description: "")
+            record.regionID = "R\(index)"
+            record.region = name
+            return record
+        }, now: 1)
+        return store
+    }
+
+    @Test func regionsSortByNameIgnoringCaseAccentsAndNormalization() throws {
+        let directory = TemporaryDirectory()
+        let store = try Self.store(directory)
+        let byName = try Queries(store: store).allRegions().map { $0.name.precomposedStringWithCanonicalMapping }
+        #expect(byName == Self.expected.map(\.precomposedStringWithCanonicalMapping))
+        #expect(try Queries(store: store).topRegions(limit: 50).map { $0.name.precomposedStringWithCanonicalMapping } == byName)
+        // Swift sorts by the same key.
+        #expect(Self.names.sorted { RegionName.sortKey($0) < RegionName.sortKey($1) }.map(\.precomposedStringWithCanonicalMapping) == byName)
+    }
+
+    /// A database whose names were ordered by the old key is put in order by its upgrade.
+    @Test func theUpgradeOrdersNamesStoredBefore() throws {
+        let directory = TemporaryDirectory()
+        let store = try Self.store(directory)
+        try store.write { db in
+            try db.execute(sql: "UPDATE region SET sort_key = lower(name)")
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier LIKE 'v10 %'")
+        }
+        // The old order: Épire after Zürich.
+        let old = try Queries(store: store).allRegions().map(\.name)
+        #expect(old.firstIndex(of: "Zürich")! < old.firstIndex(of: "Épire")!)
+        let upgraded = try Store.open(path: directory.file("store.db"))
+        #expect(try Queries(store: upgraded).allRegions().map { $0.name.precomposedStringWithCanonicalMapping }
+            == Self.expected.map(\.precomposedStringWithCanonicalMapping))
+    }
+}

@@ -2,9 +2,12 @@ import Foundation
 
 /// How region names compare.
 package enum RegionName {
-    /// Case-insensitive ordering key for region names (ties in the ranking sort by it).
+    /// The ordering key of every name the toolkit sorts (regions, titles), in SQL and in
+    /// Swift alike: Unicode case folding, diacritics and width removed, so that Épire sorts
+    /// with the Es and Österreich, typed composed or decomposed, with the Os (SQLite's own
+    /// lower() and NOCASE fold ASCII only, and sort every accented capital after Z).
     package static func sortKey(_ name: String) -> String {
-        name.lowercased()
+        name.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
     }
 
     /// The same name in any case and any Unicode normalization: "Île-de-France" typed

@@ -19,7 +19,7 @@ extension PhotoOrder {
     /// schema: nothing stored depends on it.
     static let titleKey = DatabaseFunction("topregions_title_key", argumentCount: 1, pure: true) { values in
         guard let title = String.fromDatabaseValue(values[0]) else { return nil }
-        return title.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+        return RegionName.sortKey(title)
     }
 }
 

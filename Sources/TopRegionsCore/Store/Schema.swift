@@ -1,4 +1,5 @@
 import GRDB
+import TopRegionsRecords
 
 /// The database schema, as versioned migrations. Never edit a migration that has shipped:
 /// add a new one.
@@ -183,6 +184,17 @@ enum Schema {
                 );
                 CREATE INDEX refresh_run_by_end ON refresh_run (covered_to);
                 """)
+        }
+
+        migrator.registerMigration("v10 region names ordered ignoring case and accents") { db in
+            // Ties in the ranking and --regions sort by the one key every name sorts by
+            // (RegionName.sortKey): before, by lower(), which left Épire and Österreich after Z.
+            let key = DatabaseFunction("topregions_sort_key", argumentCount: 1, pure: true) { values in
+                String.fromDatabaseValue(values[0]).map { RegionName.sortKey($0) }
+            }
+            db.add(function: key)
+            try db.execute(sql: "UPDATE region SET sort_key = topregions_sort_key(name)")
+            db.remove(function: key)
         }
 
         return migrator
