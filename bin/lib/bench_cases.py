@@ -56,6 +56,7 @@ import time
 
 import bench_html
 import bench_ingest
+import bench_renames
 import bench_json
 import bench_serve
 from bench_fake import Fake
@@ -622,6 +623,7 @@ def case_serve(ctx):
 CASES = {
     "ingest": bench_ingest.case_ingest,
     "ingest-many": bench_ingest.case_ingest_many,
+    "ingest-renames": bench_renames.case_ingest_renames,
     "query": case_query,
     "resolve": case_resolve,
     "refresh": case_refresh,

@@ -185,6 +185,7 @@ public struct Loader: Sendable {
         let lookAhead = PhotographerLookAhead(database: database, enabled: options.looksPhotographersUpAhead)
         defer { lookAhead.close() }
         let ledger = LookAheadLedger(lookAhead)
+        let renames = PendingRenames()
         let (batches, spare) = BatchDecoder.start(inputs, options: options.batching, latest: latest, onBadLine: onBadLine, isFuture: { source, line, record in
             guard let uploaded = record.uploaded, uploaded > latest else { return false }
             onFuture(source, line, record)
@@ -204,7 +205,7 @@ public struct Loader: Sendable {
                 // waits. A batch is still stored whole or not at all: a bad line fails its
                 // batch in the decoder, so the batches before it are committed.
                 var stored = LoadReport()
-                try writer.transaction(now: now, ledger: ledger) { group in
+                try writer.transaction(now: now, ledger: ledger, renames: renames) { group in
                     while true {
                         let result = try group.store(batch.prepared, known: batch.known)
                         let bytes = batch.prepared.takeTextBytes()
@@ -231,6 +232,13 @@ public struct Loader: Sendable {
             // The decoder stops at its next line; it may be waiting for upstream input, so
             // do not wait for it: the error is the answer now.
             throw writeError
+        }
+        // The renames the committed records made, written once (`PendingRenames`), also
+        // when a bad line stopped the load after them.
+        if !renames.names.isEmpty {
+            let (writer, checkpointer) = try writing.writer()
+            try writer.transaction(now: now, ledger: ledger) { try $0.writeRenames(renames) }
+            checkpointer.committed()
         }
         switch batches.outcome {
         case .finished(let tail):

@@ -112,7 +112,10 @@ final class LookAheadLedger {
     /// Whether `known` still tells who of its batch is stored, and under what name, in
     /// `group`'s transaction.
     func trusts(_ known: KnownPhotographers, in group: BatchGroup) -> Bool {
-        guard !foreignCommit, !group.renamedAny else { return false }
+        // Renames wait (`PendingRenames`): the batches of a transaction see the names stored
+        // when it began, as the look-ahead does; a transaction that writes renames is one
+        // the next look-aheads may predate (`lastRenamed`).
+        guard !foreignCommit else { return false }
         let trusted = known.commitsBefore == commits || (known.commitsBefore == commits - 1 && !lastRenamed && lastAdded != nil)
         if trusted { self.trusted += 1 }
         return trusted
