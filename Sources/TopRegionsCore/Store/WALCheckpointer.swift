@@ -17,6 +17,14 @@ import TopRegionsSupport
 /// every write extended a file. `bound()` lets the WAL grow to about `maxWALBytes` (64 MB:
 /// a few batches, so most checkpoints still overlap), then waits for the checkpoint to
 /// finish, so that the next batch starts the WAL over.
+///
+/// Other connections' readers stand in the way: SQLite starts the WAL over only when no
+/// reader is reading it as a write begins, and readers one after another (the pages of
+/// `regions-serve`, Datasette) nearly always leave one, so the WAL grew by the whole load
+/// beside them (326–341 MB beside an 82 MB database). So past the bound, the checkpoint
+/// also waits for them (SQLite's RESTART: readers that start meanwhile read the database
+/// file, so short readers all move off the WAL), for up to `readerWait`; one that holds
+/// its snapshot longer lets the WAL grow until it lets go.
 final class WALCheckpointer: Sendable {
     private struct State: Sendable {
         var pending = false
@@ -28,7 +36,10 @@ final class WALCheckpointer: Sendable {
 
     private let state = Guarded(State())
     private let store: Store
+    private let connection: DatabaseQueue
     private let maxWALFrames: Int
+    /// How long the writer waits, past the bound, for readers to move off the WAL.
+    static let readerWait: TimeInterval = 10
 
     init(store: Store, maxWALBytes: Int) throws {
         self.store = store
@@ -40,6 +51,7 @@ final class WALCheckpointer: Sendable {
         // A frame is a page and its 24-byte header.
         let pageSize = try connection.read { try Int.fetchOne($0, sql: "PRAGMA page_size") } ?? 4096
         maxWALFrames = max(1, maxWALBytes / (pageSize + 24))
+        self.connection = connection
         try store.pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_autocheckpoint = 0") }
         let state = self.state
         Thread { Self.loop(state, connection) }.start()
@@ -55,7 +67,15 @@ final class WALCheckpointer: Sendable {
     func bound() {
         let maxWALFrames = maxWALFrames
         guard state.withLock({ $0.walFrames > maxWALFrames }) else { return }
-        state.wait(until: { !($0.pending || $0.running) || $0.stopping }) { $0.walFrames = 0 }
+        state.wait(until: { !($0.pending || $0.running) || $0.stopping }) { _ in }
+        // Busy (a reader past `readerWait`) only leaves the WAL to grow a while: not worth
+        // stopping a load for.
+        _ = try? connection.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA busy_timeout = \(Int(Self.readerWait * 1000))")
+            defer { try? db.execute(sql: "PRAGMA busy_timeout = \(Int(Store.busyTimeout * 1000))") }
+            return try db.checkpoint(.restart)
+        }
+        state.withLock { $0.walFrames = 0 }
     }
 
     /// Stops the thread after a last checkpoint and gives the writer its automatic
