@@ -105,7 +105,7 @@ let package = Package(
         .target(
             name: "TopRegionsServer",
             dependencies: [
-                "TopRegionsSupport", "TopRegionsRecords", "TopRegionsStore", "TopRegionsHTTP", "TopRegionsCache",
+                "CSupport", "TopRegionsSupport", "TopRegionsRecords", "TopRegionsStore", "TopRegionsHTTP", "TopRegionsCache",
                 "TopRegionsFormatting", "TopRegionsPages", "TopRegionsRefresh",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),

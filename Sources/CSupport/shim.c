@@ -162,6 +162,12 @@ int tr_malloc_mmap_threshold(int bytes) {
     return mallopt(M_MMAP_THRESHOLD, bytes);
 }
 
+// mallopt(M_ARENA_MAX, arenas): at most that many malloc arenas (glibc's default is eight per
+// core, each keeping what was freed in it).
+int tr_malloc_arena_max(int arenas) {
+    return mallopt(M_ARENA_MAX, arenas);
+}
+
 // Between fork and exec the child calls only async-signal-safe functions: the parent has
 // other threads, whose locks (malloc's included) may be held at the moment of the fork.
 #include <signal.h>

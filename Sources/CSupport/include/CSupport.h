@@ -59,6 +59,7 @@ int tr_sqlite_no_checkpoint_on_close(void *db);
 // mallopt(M_MMAP_THRESHOLD, bytes): allocations of `bytes` or more are always mapped, and
 // given back to the system when freed. Returns 1 on success.
 int tr_malloc_mmap_threshold(int bytes);
+int tr_malloc_arena_max(int arenas);
 
 // Starts the program at `path` as posix_spawn would (standard input from `input`, standard
 // output to `output`, SIGPIPE at its default, no signal blocked, every close-on-exec
