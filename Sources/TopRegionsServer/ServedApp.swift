@@ -30,11 +30,13 @@ final class ServedApp: Sendable {
     /// this user may not write, where it is served as it is.
     var canChange: Bool { !store.isReadOnly }
     /// Each list's count, drawn map (tens to hundreds of KB for a big region) and a search's
-    /// matches (8 bytes a match), until the database changes; the last used, up to 16 MB,
-    /// well inside the server's 64 MB.
-    let maps = ComputedOnce<ListSummary>(capacityBytes: 16 << 20) { $0.bytes }
+    /// matches (8 bytes a match), until the database changes; the last used, up to 6 MB.
+    /// The server's budget is 64 MB, 42 of which its code and libraries: with 16 MB here
+    /// (and 4 for the top page) 450 distinct broad searches left it at 76 MB, with 6 (and 2)
+    /// at 64 MB.
+    let maps = ComputedOnce<ListSummary>(capacityBytes: 6 << 20) { $0.bytes }
     /// The top regions' page, until the database changes.
-    let topPage = ComputedOnce<[UInt8]>(capacityBytes: 4 << 20) { $0.count }
+    let topPage = ComputedOnce<[UInt8]>(capacityBytes: 2 << 20) { $0.count }
     let times: TimeFormat
     let now: @Sendable () -> Double
     let trace: (@Sendable (String) -> Void)?
