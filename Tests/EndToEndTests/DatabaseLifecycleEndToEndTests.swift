@@ -130,6 +130,8 @@ import Testing
             ("flickr-recent", ["--db", db, "--api-key-file", scratch.file("no-such-key")], [], noKey, 78, "flickr-recent: cannot read the API key file \(scratch.file("no-such-key"))"),
             ("flickr-recent", ["--db", db], [], key.merging(["FLICKR_API_BASE": "ftp://example.com/"]) { $1 }, 78, "flickr-recent: FLICKR_API_BASE must be an http or https URL\n"),
             ("flickr-recent", ["--db", db], [], key.merging(["FLICKR_HOURLY_LIMIT": "none"]) { $1 }, 78, "flickr-recent: FLICKR_HOURLY_LIMIT must be a positive number of calls, not 'none'\n"),
+            // Flickr out of reach (a refused connection): nothing fetched, nothing to record.
+            ("flickr-recent", ["--db", db, "--since-last", "--retries", "0"], [], key, 75, "flickr-recent: flickr.photos.search: "),
             ("place-resolve", ["--db", db], record, noKey, 78, """
                 place-resolve: 1 record, 0 places known, 0 looked up
                 place-resolve: no Flickr API key: set FLICKR_API_KEY or give --api-key-file (https://www.flickr.com/services/apps/create/); \

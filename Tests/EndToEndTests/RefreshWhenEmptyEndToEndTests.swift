@@ -132,6 +132,10 @@ import Testing
         let byHand = try Tools.shell(#""$BIN/flickr-recent" --db "$DB" | "$BIN/place-resolve" --db "$DB" | "$BIN/regions-load" --db "$DB"; echo "${PIPESTATUS[*]}""#, environment: shell)
         #expect(byHand.stdout == "78 0 0\n")
         #expect(byHand.stderr.hasPrefix("flickr-recent: flickr.photos.search: Flickr error 100: Invalid API Key"))
+        // A pipeline that stored nothing leaves no database (nor -wal, -shm or lock): the
+        // README's 66 for "no database" still holds.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).filter { $0.hasPrefix("by-hand.db") } == [])
+        #expect(try Tools.run("regions-top", ["--db", shell["DB"]!, "--no-refresh"], environment: environment).status == 66)
         let run = try Tools.run("regions-top", ["--db", db], environment: environment)
         #expect(run.status == 78)
         #expect(run.stdout == "")

@@ -134,6 +134,27 @@ import Testing
         let recorded = try store.read { try Double.fetchAll($0, sql: "SELECT at FROM api_call ORDER BY at") }
         #expect(recorded == [1500, 2000, 4600.5])
     }
+
+    /// Before the database exists the calls are counted in memory, under the same limit, and
+    /// no file is made; once it exists they are written into it, and count for everyone.
+    @Test func callsBeforeTheDatabaseExistsAreCountedAndWrittenOnceItDoes() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("new.db")
+        let database = try StoreOnFirstWrite(path: path)
+        let ledger = CallLedger(database: database, limit: 2)
+        try ledger.admit(now: 1000)
+        try ledger.admit(now: 1200)
+        #expect(throws: FlickrError.hourlyLimitReached(limit: 2, nextCallIn: 2600)) { try ledger.admit(now: 2000) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+
+        _ = try database.store()
+        try ledger.recordCallsMadeBefore()
+        let other = CallLedger(store: try Store.open(path: path), limit: 2)
+        #expect(throws: FlickrError.hourlyLimitReached(limit: 2, nextCallIn: 2600)) { try other.admit(now: 2000) }
+        try ledger.admit(now: 4601)
+        let recorded = try Store.open(path: path).read { try Double.fetchAll($0, sql: "SELECT at FROM api_call ORDER BY at") }
+        #expect(recorded == [1200, 4601])
+    }
 }
 
 @Suite struct NamesAndTimesTests {

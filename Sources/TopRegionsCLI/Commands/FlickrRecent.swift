@@ -101,12 +101,14 @@ public struct FlickrRecent: ToolCommand {
             }
             options.since = time
         }
-        // The key and settings first: a run that cannot call Flickr creates no database.
+        // The key and settings first: a run that cannot call Flickr creates no database, and
+        // one that prints nothing (a refused key, no connection) neither: the database is
+        // created only to record what a run fetched.
         let configuration = try flickr.configuration(context)
-        let store = try database.open(context)
-        let settings = FlickrOptions.settings(configuration, store: store, context)
+        let database = try database.openOnFirstWrite(context)
+        let settings = FlickrOptions.settings(configuration, database: database, context)
         if sinceLast {
-            if let stored = try Queries(store: store).newestUpload() {
+            if let store = database.existing, let stored = try Queries(store: store).newestUpload() {
                 // A watermark in the future (a bad record stored by an older version, a clock
                 // gone wrong) would make every run ask for photos not uploaded yet: never later
                 // than now, give or take a few minutes of clock difference.
@@ -134,6 +136,14 @@ public struct FlickrRecent: ToolCommand {
                 let whereInQuery = page.pages == 0 ? "the query found no photos" : "\(page.page) of \(page.pages) in this query"
                 progress.update("page \(report.pages) (\(whereInQuery)), \(Grammar.count(report.photos, "photo"))")
             }, warn: { context.note($0) }) { photos in
+                if !photos.isEmpty && database.existing == nil {
+                    // Photos to pass on: the database is made now, before the stages
+                    // downstream read them, with the calls made so far, so that theirs count
+                    // after these against the hourly limit. (Failing here leaves it to the end
+                    // of the run, which says why.)
+                    _ = try? database.store()
+                    try? settings.ledger?.recordCallsMadeBefore()
+                }
                 var writer = JSONWriter(capacity: photos.count * 600)
                 for photo in photos {
                     photo.write(to: &writer)
@@ -147,7 +157,8 @@ public struct FlickrRecent: ToolCommand {
         }
         progress.finish()
         do {
-            try recordCoverage(report, options: options, startedAt: startedAt, store: store, context)
+            try recordCoverage(report, options: options, startedAt: startedAt, database: database, context)
+            try settings.ledger?.recordCallsMadeBefore()
         } catch where failure != nil {
             // The run's own failure is the one to report.
         }
@@ -165,9 +176,9 @@ public struct FlickrRecent: ToolCommand {
     /// Records the span of upload time the run fetched whole, so that windows can tell a gap
     /// (no run fetched it) from a quiet span. Recorded when the photos are printed, not when
     /// they are stored: a loader that fails downstream says so itself.
-    func recordCoverage(_ report: RecentReport, options: RecentOptions, startedAt: Int64, store: Store, _ context: ToolContext) throws {
+    func recordCoverage(_ report: RecentReport, options: RecentOptions, startedAt: Int64, database: StoreOnFirstWrite, _ context: ToolContext) throws {
         guard report.pages > 0, let span = report.coveredSpan(from: options.firstUpload(now: startedAt), now: startedAt) else { return }
-        try RefreshRuns(store: store).record(RefreshRun(
+        try RefreshRuns(store: try database.store()).record(RefreshRun(
             startedAt: startedAt, from: span.lowerBound, to: span.upperBound, flickrTotal: report.flickrTotal,
             photos: report.photos, complete: report.complete))
         let times = TimeFormat.local

@@ -59,9 +59,15 @@ public struct FlickrOptions: ParsableArguments {
 
     /// Everything a Flickr client of this run needs, its calls counted in `store`.
     public static func settings(_ configuration: Configuration, store: Store, _ context: ToolContext) -> FlickrSettings {
+        settings(configuration, database: StoreOnFirstWrite(store), context)
+    }
+
+    /// The settings of a run whose database may not exist yet: its calls are counted in
+    /// memory until it does (`CallLedger`).
+    public static func settings(_ configuration: Configuration, database: StoreOnFirstWrite, _ context: ToolContext) -> FlickrSettings {
         FlickrSettings(
             network: context.network, endpoints: configuration.endpoints, key: configuration.key, budget: RunBudget(limit: configuration.maxCalls),
-            ledger: CallLedger(store: store, limit: configuration.hourlyLimit),
+            ledger: CallLedger(database: database, limit: configuration.hourlyLimit),
             retry: RetryPolicy.from(environment: context.environment, maxAttempts: configuration.retries + 1), now: context.now,
             trace: context.tracer)
     }

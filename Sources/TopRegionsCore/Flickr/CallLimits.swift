@@ -32,14 +32,28 @@ public final class RunBudget: Sendable {
 /// before it (a sliding window, so runs may burst as long as the hour stays under the limit).
 /// The default limit, 3,500, leaves headroom below Flickr's published 3,600;
 /// `FLICKR_HOURLY_LIMIT` changes it.
+///
+/// Until the database exists (a first run, which creates it only when it has something to
+/// write: a run refused by Flickr leaves no file behind), the calls are counted here, in
+/// memory, and written into it once it does (`recordCallsMadeBefore`).
 public struct CallLedger: Sendable {
-    public let store: Store
+    public let database: StoreOnFirstWrite
     public let limit: Int
+    private let unrecorded = Box()
+
+    /// The calls made while the database did not exist, shared by the ledger's copies.
+    private final class Box: Sendable {
+        let calls = Mutex<[Double]>([])
+    }
 
     public static let defaultLimit = 3500
 
     public init(store: Store, limit: Int) {
-        self.store = store
+        self.init(database: StoreOnFirstWrite(store), limit: limit)
+    }
+
+    public init(database: StoreOnFirstWrite, limit: Int) {
+        self.database = database
         self.limit = limit
     }
 
@@ -55,7 +69,17 @@ public struct CallLedger: Sendable {
     public func admit(now: Double) throws(FlickrError) {
         let admission: CallLog.Admission
         do {
-            admission = try CallLog(store: store).admit(at: now, limit: limit, window: 3600)
+            if let store = database.existing {
+                try recordCallsMadeBefore()
+                admission = try CallLog(store: store).admit(at: now, limit: limit, window: 3600)
+            } else {
+                admission = unrecorded.calls.withLock { calls in
+                    calls.removeAll { $0 <= now - 3600 }
+                    if calls.count >= limit { return .full(nextCallIn: max(1, Int((calls[0] + 3600 - now).rounded(.up)))) }
+                    calls.append(now)
+                    return .admitted
+                }
+            }
         } catch {
             // A database that cannot record the call must not let calls through uncounted.
             throw .badResponse(method: "call ledger", reason: "cannot record the call: \(error)")
@@ -63,5 +87,15 @@ public struct CallLedger: Sendable {
         if case .full(let nextCallIn) = admission {
             throw .hourlyLimitReached(limit: limit, nextCallIn: nextCallIn)
         }
+    }
+
+    /// Writes the calls counted while the database did not exist, once it does.
+    public func recordCallsMadeBefore() throws {
+        guard let store = database.existing else { return }
+        let calls = unrecorded.calls.withLock { calls in
+            defer { calls = [] }
+            return calls
+        }
+        try CallLog(store: store).record(calls)
     }
 }

@@ -30,4 +30,12 @@ package struct CallLog: Sendable {
             return .admitted
         }
     }
+
+    /// Records calls made before the database existed (`CallLedger`).
+    package func record(_ times: [Double]) throws {
+        guard !times.isEmpty else { return }
+        try store.write(changesContent: false) { db in
+            for at in times { try db.execute(sql: "INSERT INTO api_call (at) VALUES (?)", arguments: [at]) }
+        }
+    }
 }
