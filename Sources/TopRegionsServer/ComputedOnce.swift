@@ -12,6 +12,16 @@ import TopRegionsStore
 /// costs one request per list the time of computing it again, not every request that comes
 /// meanwhile; the others see the list as it was one commit before, for that long.
 ///
+/// And while writes follow one another (a load commits every second or so; the map of all
+/// photos takes most of a second to compute at 600k), that one request does not wait
+/// either, where `staleFor` allows it (the lists' summaries: 5 s; not the top page, cheap to
+/// compute, nor Recents): when what is kept was computed less than `staleFor` seconds ago, it is served as
+/// it is and computed again beside the answer, so a list is at most a few seconds behind
+/// during a load (p99 of a mix of pages beside a 200k load: 913 ms before, each commit
+/// making someone wait for a whole list). Past `staleFor` (a change after a pause: a person
+/// deleting a photo from the command line), the request computes it and waits, as before;
+/// the server's own changes `forget` everything, so its next pages are exact.
+///
 /// Bounded in bytes (`capacityBytes`, by each value's `cost`), not in entries: a broad
 /// search's matches take megabytes, and 64 of them made the server ten times its size.
 final class ComputedOnce<Value: Sendable>: @unchecked Sendable {
@@ -20,6 +30,8 @@ final class ComputedOnce<Value: Sendable>: @unchecked Sendable {
         var value: Value
         var bytes: Int
         var used: UInt64
+        /// When it was computed (`clock`).
+        var computedAt: Double
     }
     // Guarded by `condition`.
     private var entries: [String: Kept] = [:]
@@ -31,24 +43,53 @@ final class ComputedOnce<Value: Sendable>: @unchecked Sendable {
     /// is computed and served, not kept.
     let capacityBytes: Int
     private let cost: (Value) -> Int
+    /// How recent what is kept must be to be served while computed again beside the answer.
+    let staleFor: Double
+    /// Seconds, monotonic.
+    private let now: @Sendable () -> Double
 
-    init(capacityBytes: Int, cost: @escaping (Value) -> Int) {
+    init(
+        capacityBytes: Int, staleFor: Double = 0, now: @escaping @Sendable () -> Double = { ProcessInfo.processInfo.systemUptime },
+        cost: @escaping (Value) -> Int
+    ) {
         self.capacityBytes = capacityBytes
+        self.staleFor = staleFor
+        self.now = now
         self.cost = cost
+    }
+
+    /// Forgets every value: what the server itself changed shows on its next page.
+    func forget() {
+        condition.lock()
+        entries = [:]
+        bytes = 0
+        condition.unlock()
     }
 
     /// The value kept for `key` if the database has not changed since, else `compute()`'s
     /// (or, while another request computes it, the one kept from before the change).
     /// `keep`: false for a value that must not take a place in the cache (what another
     /// site's page asked for: it could fill the cache with its own keys).
-    func value(for key: String, stamp: ChangeStamp, keep: Bool = true, _ compute: () throws -> Value) rethrows -> Value {
+    /// `exact`: never the value from before a change (Recents, which the server's own views
+    /// change).
+    func value(
+        for key: String, stamp: ChangeStamp, keep: Bool = true, exact: Bool = false, _ compute: @escaping @Sendable () throws -> Value
+    ) throws -> Value {
         condition.lock()
         while true {
             if var entry = entries[key] {
-                if entry.stamp == stamp || computing.contains(key) {
+                let recent = !exact && now() - entry.computedAt < staleFor
+                if entry.stamp == stamp || computing.contains(key) || (keep && recent) {
                     clock += 1
                     entry.used = clock
                     entries[key] = entry
+                    if entry.stamp != stamp && !computing.contains(key) {
+                        // Recent: served as it is, computed again beside the answer.
+                        computing.insert(key)
+                        DispatchQueue.global(qos: .utility).async { [self] in
+                            _ = try? computeAndKeep(key, stamp: stamp, compute)
+                        }
+                    }
                     condition.unlock()
                     return entry.value
                 }
@@ -62,6 +103,11 @@ final class ComputedOnce<Value: Sendable>: @unchecked Sendable {
         }
         computing.insert(key)
         condition.unlock()
+        return try computeAndKeep(key, stamp: stamp, compute)
+    }
+
+    /// Computes `key`'s value (marked as computing by the caller) and keeps it.
+    private func computeAndKeep(_ key: String, stamp: ChangeStamp, _ compute: () throws -> Value) throws -> Value {
         defer {
             condition.lock()
             computing.remove(key)
@@ -74,7 +120,7 @@ final class ComputedOnce<Value: Sendable>: @unchecked Sendable {
         clock += 1
         if let old = entries.removeValue(forKey: key) { bytes -= old.bytes }
         if size <= capacityBytes {
-            entries[key] = Kept(stamp: stamp, value: value, bytes: size, used: clock)
+            entries[key] = Kept(stamp: stamp, value: value, bytes: size, used: clock, computedAt: now())
             bytes += size
             while bytes > capacityBytes, let oldest = entries.min(by: { $0.value.used < $1.value.used })?.key {
                 bytes -= entries.removeValue(forKey: oldest)!.bytes

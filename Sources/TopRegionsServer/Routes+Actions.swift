@@ -62,6 +62,7 @@ extension ServedApp {
             return photo.record.title
         }
         guard let title else { throw HTTPAnswer.notFound("No photo \(photoID) is stored (already deleted?).") }
+        forgetComputed()
         trace?("photo \(photoID) deleted")
         let undo = """
             <form class="action" action="\(HTMLPage.escape(site.photo(photoID)))/undelete" method="post">\
@@ -79,6 +80,7 @@ extension ServedApp {
     func undelete(_ photoID: String) async throws -> Response {
         let writer = self.writer, now = self.now
         let outcome = try await blocking.run { try writer.undelete(ids: [photoID], now: Int64(now()))[photoID] }
+        forgetComputed()
         switch outcome {
         case .restored:
             trace?("photo \(photoID) undeleted")
@@ -128,6 +130,7 @@ extension ServedApp {
                 + "\(stored) photos stored, \(max(0, stored - before)) of them new. This page follows it."
             reload = 1
         case .finished(_, let status, let message, let new):
+            forgetComputed()  // the pages it links to show what the refresh stored
             // The message names the stage and its status (regression: "status 78, status 78").
             text = status == 0
                 ? "The refresh finished: \(new) new photo\(new == 1 ? "" : "s"), \(stored) stored. <a href=\"/\">The top regions</a> show them."

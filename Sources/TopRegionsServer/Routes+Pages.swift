@@ -208,7 +208,9 @@ extension ServedApp {
             // The count and the map cover the whole list: computed once per list until the
             // photos change, so each page costs its 30 photos.
             let stamp = try store.changeStamp(views: ordered == .recents)
-            let summary = try maps.value(for: ordered.summaryKey, stamp: stamp, keep: keep) { try ListSummary(ordered, queries) }
+            let summary = try maps.value(for: ordered.summaryKey, stamp: stamp, keep: keep, exact: ordered == .recents) {
+                try ListSummary(ordered, queries)
+            }
             return (summary, try queries.page(number, of: ordered, summary: summary))
         }
         guard let shown else {

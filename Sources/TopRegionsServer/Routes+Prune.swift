@@ -57,6 +57,7 @@ extension ServedApp {
         let cutoff = Int64(now() - age.seconds)
         let writer = self.writer
         let removed = try await blocking.run { try writer.prune(storedBefore: cutoff) }
+        forgetComputed()
         trace?("pruned \(removed) photos stored before \(cutoff)")
         return Responses.page(HTMLPage.message(
             title: "Pruned",

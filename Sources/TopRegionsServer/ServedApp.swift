@@ -34,9 +34,16 @@ final class ServedApp: Sendable {
     /// The server's budget is 64 MB, 42 of which its code and libraries: with 16 MB here
     /// (and 4 for the top page) 450 distinct broad searches left it at 76 MB, with 6 (and 2)
     /// at 64 MB.
-    let maps = ComputedOnce<ListSummary>(capacityBytes: 6 << 20) { $0.bytes }
+    let maps = ComputedOnce<ListSummary>(capacityBytes: 6 << 20, staleFor: 5) { $0.bytes }
     /// The top regions' page, until the database changes.
     let topPage = ComputedOnce<[UInt8]>(capacityBytes: 2 << 20) { $0.count }
+
+    /// After the server's own changes (delete, undelete, prune, a refresh): the next pages
+    /// compute what they show, rather than serve what was kept a moment ago (`ComputedOnce`).
+    func forgetComputed() {
+        maps.forget()
+        topPage.forget()
+    }
     let times: TimeFormat
     let now: @Sendable () -> Double
     let trace: (@Sendable (String) -> Void)?

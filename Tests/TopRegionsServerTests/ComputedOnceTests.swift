@@ -11,47 +11,51 @@ import Testing
     /// Whatever is asked, what is kept stays within its bytes, least recently used out first;
     /// a value larger than the whole cap is served, not kept. Regression: 64 entries of any
     /// size (200 broad searches of 7 MB each made the server 490 MB).
-    @Test func whatIsKeptStaysWithinItsBytes() {
+    @Test func whatIsKeptStaysWithinItsBytes() throws {
         let cache = ComputedOnce<[UInt8]>(capacityBytes: 1_000) { $0.count }
         for index in 0..<200 {
-            let value = cache.value(for: "search \(index)", stamp: Self.stamp(1)) { [UInt8](repeating: 1, count: 300) }
+            let value = try cache.value(for: "search \(index)", stamp: Self.stamp(1)) { [UInt8](repeating: 1, count: 300) }
             #expect(value.count == 300)
             #expect(cache.keptBytes <= 1_000)
         }
         #expect(cache.keptBytes == 900)
         // The three last used are kept: asked again, they are not computed.
         for index in 197..<200 {
-            _ = cache.value(for: "search \(index)", stamp: Self.stamp(1)) { Issue.record("computed again"); return [] }
+            _ = try cache.value(for: "search \(index)", stamp: Self.stamp(1)) { Issue.record("computed again"); return [] }
         }
-        let huge = cache.value(for: "huge", stamp: Self.stamp(1)) { [UInt8](repeating: 2, count: 5_000) }
+        let huge = try cache.value(for: "huge", stamp: Self.stamp(1)) { [UInt8](repeating: 2, count: 5_000) }
         #expect(huge.count == 5_000 && cache.keptBytes == 900)
     }
 
     /// What another site's page asks for is computed for it and never kept.
-    @Test func aValueNotToBeKeptTakesNoPlace() {
+    @Test func aValueNotToBeKeptTakesNoPlace() throws {
         let cache = ComputedOnce<[UInt8]>(capacityBytes: 1_000) { $0.count }
-        _ = cache.value(for: "mine", stamp: Self.stamp(1)) { [1, 2, 3] }
+        _ = try cache.value(for: "mine", stamp: Self.stamp(1)) { [1, 2, 3] }
         for index in 0..<50 {
-            _ = cache.value(for: "theirs \(index)", stamp: Self.stamp(1), keep: false) { [UInt8](repeating: 0, count: 900) }
+            _ = try cache.value(for: "theirs \(index)", stamp: Self.stamp(1), keep: false) { [UInt8](repeating: 0, count: 900) }
         }
         #expect(cache.keptBytes == 3)
         let computed = Atomic(0)
-        _ = cache.value(for: "mine", stamp: Self.stamp(1)) { computed.add(1, ordering: .relaxed); return [] }
+        _ = try cache.value(for: "mine", stamp: Self.stamp(1)) { computed.add(1, ordering: .relaxed); return [] }
         #expect(computed.load(ordering: .relaxed) == 0)
     }
 
     /// After a change, one request computes the value again; the others asking meanwhile get
     /// the value from before the change at once instead of waiting for it. With nothing
     /// kept, they wait for the one computing, and nobody computes it twice.
-    @Test func othersGetThePreviousValueWhileOneComputes() {
-        let cache = ComputedOnce<Int>(capacityBytes: 1_000) { _ in 8 }
-        _ = cache.value(for: "all", stamp: Self.stamp(1)) { 100 }
+    @Test func othersGetThePreviousValueWhileOneComputes() throws {
+        // What is kept is older than `staleFor` when the change comes: the first request
+        // after it computes (and waits).
+        let clock = Mutex<Double>(0)
+        let cache = ComputedOnce<Int>(capacityBytes: 1_000, staleFor: 5, now: { clock.withLock { $0 } }) { _ in 8 }
+        _ = try cache.value(for: "all", stamp: Self.stamp(1)) { 100 }
+        clock.withLock { $0 = 60 }
         let started = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
         let done = DispatchSemaphore(value: 0)
         let computing = Thread {
             defer { done.signal() }
-            let fresh = cache.value(for: "all", stamp: Self.stamp(2)) {
+            let fresh = try? cache.value(for: "all", stamp: Self.stamp(2)) {
                 started.signal()
                 release.wait()
                 return 200
@@ -60,10 +64,38 @@ import Testing
         }
         computing.start()
         started.wait()
-        #expect(cache.value(for: "all", stamp: Self.stamp(2)) { Issue.record("computed twice"); return 0 } == 100)
+        #expect(try cache.value(for: "all", stamp: Self.stamp(2)) { Issue.record("computed twice"); return 0 } == 100)
         release.signal()
         // Once computed, every request gets the new value.
         done.wait()
-        #expect(cache.value(for: "all", stamp: Self.stamp(2)) { Issue.record("computed again"); return 0 } == 200)
+        #expect(try cache.value(for: "all", stamp: Self.stamp(2)) { Issue.record("computed again"); return 0 } == 200)
+    }
+
+    /// While changes follow one another (a load committing every second), what was computed
+    /// less than `staleFor` ago is served at once, even to the first request after a change,
+    /// and computed again beside it: no request waits for a whole list (p99 beside a 200k
+    /// load: 913 ms before). `forget` (the server's own changes) makes the next one exact.
+    @Test func aRecentValueIsServedAtOnceAndComputedAgainBesideTheAnswer() throws {
+        let clock = Mutex<Double>(0)
+        let cache = ComputedOnce<Int>(capacityBytes: 1_000, staleFor: 5, now: { clock.withLock { $0 } }) { _ in 8 }
+        _ = try cache.value(for: "all", stamp: Self.stamp(1)) { 100 }
+        clock.withLock { $0 = 2 }
+        let computed = DispatchSemaphore(value: 0)
+        let answer = try cache.value(for: "all", stamp: Self.stamp(2)) {
+            defer { computed.signal() }
+            return 200
+        }
+        #expect(answer == 100)
+        computed.wait()
+        // Kept once computed beside: the next request gets it without computing. (The
+        // semaphore is signalled as the value is returned; asking until it is kept.)
+        var next = 0
+        repeat {
+            next = try cache.value(for: "all", stamp: Self.stamp(2)) { 200 }
+        } while next != 200
+        #expect(try cache.value(for: "all", stamp: Self.stamp(2)) { Issue.record("computed again"); return 0 } == 200)
+
+        cache.forget()
+        #expect(try cache.value(for: "all", stamp: Self.stamp(3)) { 300 } == 300)
     }
 }
