@@ -9,6 +9,7 @@
 #                      temporary directory; the pipeline from there with no Swift on PATH (ldd:
 #                      no libswift); man page and completion from the package; lintian: no errors.
 # Both use the same static build (.build-static), built once by the first.
+#   Packaging.demo     bin/demo on the tests' build: its output, and --serve over what it left.
 #   Tests/Packaging/run.sh [--filter REGEX]     bin/test runs it after swift test
 # Prints one line per check and "packaging: N passed, N failed"; exits 1 if any failed.
 set -uo pipefail
@@ -346,6 +347,48 @@ if selected "$current"; then
     check "lintian reports no errors" bash -c '[ "$1" -eq 0 ] && ! grep -q "^E:" "$2"' _ "$status" "$work/lintian.out"
     warnings="$(grep -c '^W:' "$work/lintian.out")"
     [ "$warnings" -eq 0 ] || { echo "packaging: lintian warnings:"; grep '^W:' "$work/lintian.out" | sed 's/^/    /'; }
+    echo "packaging: $current took $(( $(date +%s) - started )) s"
+fi
+
+# --- Packaging.demo --------------------------------------------------------------------
+# The README's first command, bin/demo, on the tests' own build (no release build): its
+# output is what a person needs, and bin/demo --serve serves what the demo left (a photo
+# deleted since stays deleted) with the offline Flickr back on the port the photos name,
+# without running the demo again.
+
+current=Packaging.demo
+if selected "$current"; then
+    started="$(date +%s)"
+    debug_bin="$(swift build --show-bin-path)"
+    demo_out="$work/demo-out"
+    demo_env=(env TOPREGIONS_BIN="$debug_bin" TOPREGIONS_DEMO_OUT="$demo_out")
+    "${demo_env[@]}" bin/demo > "$work/demo.out" 2> "$work/demo.err"
+    status=$?
+    check "bin/demo runs end to end (status 0) and says how to explore what it made"         bash -c '[ "$1" -eq 0 ] && grep -q "^== explore it" "$2" && grep -q "^   bin/demo --serve" "$2"' _ "$status" "$work/demo.out"
+    check "bin/demo prints no apt or SwiftPM chatter" bash -c '
+        ! grep -Eh "Compiling|Building for|Reading package lists|Selecting previously|Unpacking|Setting up" "$1" "$2"' _ "$work/demo.out" "$work/demo.err"
+    demo_db="$demo_out/topregions.db"
+    deleted="$(sqlite3 "$demo_db" "SELECT id FROM photo ORDER BY id LIMIT 1")"
+    kept_thumb="$(sqlite3 "$demo_db" "SELECT thumb_url FROM photo ORDER BY id DESC LIMIT 1")"
+    "$debug_bin/regions-load" -q --db "$demo_db" --delete "$deleted" < /dev/null
+
+    setsid "${demo_env[@]}" bin/demo --serve > "$work/serve.out" 2> "$work/serve.err" &
+    demo_pid=$!
+    served=""
+    for _ in $(seq 1 600); do  # the served address, once regions-serve prints it (at most 60 s)
+        served="$(sed -n '/^== regions-serve/,$ { /^http:/ { p; q } }' "$work/serve.out")"
+        [ -n "$served" ] || ! kill -0 "$demo_pid" 2>/dev/null && break
+        sleep 0.1
+    done
+    check "bin/demo --serve serves what the demo left, without running it again" bash -c '
+        [ -n "$2" ] && grep -q "^== serving what bin/demo left" "$1" && ! grep -q "^== flickr-recent | place-resolve" "$1" &&
+        grep -q "^== explore it" "$1"' _ "$work/serve.out" "$served"
+    check "the served top page answers 200" bash -c '[ "$(curl -s -o /dev/null -w "%{http_code}" "$1/")" = 200 ]' _ "$served"
+    check "the photo deleted before --serve stays deleted (404)"         bash -c '[ "$(curl -s -o /dev/null -w "%{http_code}" "$1/photos/$2")" = 404 ]' _ "$served" "$deleted"
+    check "the offline Flickr is back on the port the photos name (a thumbnail answers 200)"         bash -c '[ "$(curl -s -o /dev/null -w "%{http_code}" "$1")" = 200 ]' _ "$kept_thumb"
+    kill -INT -- "-$demo_pid" 2>/dev/null
+    wait "$demo_pid" 2>/dev/null
+    check "Ctrl-C stops the server and the offline Flickr" bash -c '! curl -s -o /dev/null "$1" && ! curl -s -o /dev/null "$2/"' _ "$kept_thumb" "$served"
     echo "packaging: $current took $(( $(date +%s) - started )) s"
 fi
 

@@ -1,9 +1,11 @@
 # Shared by bin/test, bin/demo and bin/bench: make a fresh machine able to build and run
 # topregions. Installs only what is missing, without asking.
 
-# The Debian packages the build links against, and what the tests drive: the shells whose
-# completion scripts they load (zsh, fish; bash is there), man to render the man pages.
-TOPREGIONS_APT_PACKAGES=(libsqlite3-dev libcurl4-openssl-dev curl time sqlite3 zsh fish man-db groff-base libxml2-utils)
+# The Debian packages the build links against (all bin/demo needs), and what the tests drive:
+# the shells whose completion scripts they load (zsh, fish; bash is there), man to render the
+# man pages.
+TOPREGIONS_BUILD_APT_PACKAGES=(libsqlite3-dev libcurl4-openssl-dev)
+TOPREGIONS_APT_PACKAGES=("${TOPREGIONS_BUILD_APT_PACKAGES[@]}" curl time sqlite3 zsh fish man-db groff-base libxml2-utils)
 # What bin/test's packaging tests use besides: bin/package's tools, lintian, bash's completion loader.
 TOPREGIONS_PACKAGING_APT_PACKAGES=(dpkg-dev binutils lintian bash-completion)
 # What bin/bench's cases use besides (and bin/test, which runs each once: bin/bench --smoke):
@@ -17,18 +19,30 @@ topregions_ensure_swift() {
     command -v swift >/dev/null 2>&1 || { echo "setup: swift is not installed (see README.md)" >&2; exit 69; }
 }
 
-topregions_ensure_packages() {
+# Installs the packages given that are missing. apt's own words go to a log, shown only
+# when it fails: what a person needs is which packages, and whether it worked.
+topregions_install_missing() {
     local missing=() package
-    for package in "${TOPREGIONS_APT_PACKAGES[@]}" "$@"; do
+    for package in "$@"; do
         dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
     done
     [ ${#missing[@]} -eq 0 ] && return 0
     echo "setup: installing ${missing[*]}" >&2
-    local sudo=()
+    local sudo=() log
     [ "$(id -u)" -eq 0 ] || sudo=(sudo)
     export DEBIAN_FRONTEND=noninteractive
-    "${sudo[@]}" apt-get update -qq >&2
-    "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+    log="$(mktemp "${TMPDIR:-/tmp}/topregions-apt.XXXXXX")"
+    if ! { "${sudo[@]}" apt-get update -qq && "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"; } > "$log" 2>&1; then
+        cat "$log" >&2
+        echo "setup: could not install ${missing[*]} (apt-get's words above)" >&2
+        rm -f "$log"
+        exit 69
+    fi
+    rm -f "$log"
+}
+
+topregions_ensure_packages() {
+    topregions_install_missing "${TOPREGIONS_APT_PACKAGES[@]}" "$@"
 }
 
 # What the browser test of the HTML pages needs (bin/test): Chromium and its WebDriver, and
@@ -66,4 +80,10 @@ topregions_ensure_feed_checkers() {
 topregions_setup() {
     topregions_ensure_swift
     topregions_ensure_packages "$@"
+}
+
+# bin/demo's: what the build needs, nothing the tests alone use.
+topregions_setup_build() {
+    topregions_ensure_swift
+    topregions_install_missing "${TOPREGIONS_BUILD_APT_PACKAGES[@]}"
 }
