@@ -105,7 +105,7 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: blank)).count == 8192)
         for db in [scratch.file("new.db"), empty, blank] {
             let load = try Tools.run("regions-load", ["--db", db], input: Array(Self.record.utf8), environment: environment)
-            #expect(load.status == 0 && load.stderr == "regions-load: read 1, new 1, updated 0, skipped 0\n", "\(db): \(load.stderr)")
+            #expect(load.status == 0 && load.stderr == "regions-load: read 1, new 1, updated 0, already stored 0\n", "\(db): \(load.stderr)")
             let top = try Tools.run("regions-top", ["--db", db, "--photos", "--format", "ndjson"], environment: environment)
             #expect(top.status == 0 && top.stdout.hasPrefix(#"{"id":"5","owner":"a@N01""#) && top.stdout.split(separator: "\n").count == 1, "\(db): \(top.stdout) \(top.stderr)")
         }
@@ -142,10 +142,10 @@ import Testing
             ("place-resolve", ["--db", db], [], key, 0, "place-resolve: 0 records, 0 places known, 0 looked up\n"),
             ("place-resolve", ["--db", db, "--pending"], [], key, 66, "place-resolve: no database at \(db) (photos get there with flickr-recent | place-resolve | regions-load)\n"),
             ("place-resolve", ["--db", db], Array("x\n".utf8), key, 65, "place-resolve: stdin: line 1, column 1: invalid JSON"),
-            ("regions-load", ["--db", db], [], noKey, 0, "regions-load: read 0, new 0, updated 0, skipped 0\n"),
+            ("regions-load", ["--db", db], [], noKey, 0, "regions-load: read 0, new 0, updated 0, already stored 0\n"),
             ("regions-load", ["--db", db], Array("x\n".utf8) + record, noKey, 65, "regions-load: stdin: line 1, column 1: invalid JSON"),
             ("regions-load", ["--db", db, "--delete", "5"], record, noKey, 64, "regions-load: --delete: no photo 5 is stored (a typo?); nothing changed\n"),
-            ("regions-load", ["--db", db, "--prune-older-than", "7d"], [], noKey, 0, "regions-load: read 0, new 0, updated 0, skipped 0, pruned 0\n"),
+            ("regions-load", ["--db", db, "--prune-older-than", "7d"], [], noKey, 0, "regions-load: read 0, new 0, updated 0, already stored 0, pruned 0\n"),
             ("thumb-get", ["--db", db], Array("5\n".utf8), key, 66, "thumb-get: no database at \(db)"),
             ("photo-cache", ["--db", db, "--cache-dir", scratch.file("cache")], Array("5\n".utf8), key, 66, "photo-cache: no database at \(db)"),
             // With a key that cannot be read, the refresh's flickr-recent fails before writing.
@@ -265,6 +265,6 @@ extension DatabaseLifecycleEndToEndTests {
         try Data(#"{"id":"7","owner":"a@N01"}"#.utf8 + [0x0A]).write(to: URL(fileURLWithPath: records))
         let byOwner = try InputsAndPathsEndToEndTests.asReader(scratch, "regions-load", ["--db", db, records], environment: environment)
         #expect(byOwner.status == 0, "\(byOwner.stderr)")
-        #expect(byOwner.stderr == "regions-load: read 1, new 1, updated 0, skipped 0\n")
+        #expect(byOwner.stderr == "regions-load: read 1, new 1, updated 0, already stored 0\n")
     }
 }

@@ -24,7 +24,7 @@ import Testing
         #expect(future.status == 0)
         #expect(future.stderr == """
             regions-load: stdin: line 1: photo 1 says it was uploaded 5138-11-16 09:46 UTC, more than a day from now; stored, but flickr-recent --since-last does not start from it
-            regions-load: read 1, new 1, updated 0, skipped 0, uploaded in the future 1
+            regions-load: read 1, new 1, updated 0, already stored 0, uploaded in the future 1
 
             """)
         #expect(try sqlite(setup.db, "SELECT uploaded FROM photo WHERE id = '1'") == "99999999999", "nothing lost")
@@ -142,11 +142,11 @@ import Testing
 
         // A byte order mark starting a stream is skipped: on stdin, and in each file given.
         let stdin = try Tools.run("regions-load", ["--db", db], input: bom + two, environment: env)
-        #expect(stdin.status == 0 && stdin.stderr == "regions-load: read 2, new 2, updated 0, skipped 0\n", "\(stdin.stderr)")
+        #expect(stdin.status == 0 && stdin.stderr == "regions-load: read 2, new 2, updated 0, already stored 0\n", "\(stdin.stderr)")
         try Data(bom + Self.lines([#"{"id":"3","owner":"a@N01"}"#])).write(to: URL(fileURLWithPath: scratch.file("a.ndjson")))
         try Data(bom + Self.lines([#"{"id":"4","owner":"a@N01"}"#])).write(to: URL(fileURLWithPath: scratch.file("b.ndjson")))
         let files = try Tools.run("regions-load", ["--db", db, scratch.file("a.ndjson"), scratch.file("b.ndjson")], environment: env)
-        #expect(files.status == 0 && files.stderr == "regions-load: read 2, new 2, updated 0, skipped 0\n", "\(files.stderr)")
+        #expect(files.status == 0 && files.stderr == "regions-load: read 2, new 2, updated 0, already stored 0\n", "\(files.stderr)")
         // Anywhere else it is an error, on the line it is on.
         let inside = try Tools.run("regions-load", ["--db", db], input: Array(two.prefix(27)) + bom + Array(two.dropFirst(27)), environment: env)
         #expect(inside.status == 65)

@@ -113,9 +113,9 @@ import Testing
         #expect(hit.stderr.contains("photo-cache: photo \(setup.ids[0]): in the cache, "), "\(hit.stderr)")
 
         let load = try Tools.run("regions-load", ["-v", "--db", setup.scratch.file("v.db"), "--batch-size", "2"], input: recent.stdoutBytes, environment: setup.environment)
-        #expect(load.stderr.contains("regions-load: committed 2 records (up to stdin line 2): new 2, updated 0, skipped 0\n"), "\(load.stderr)")
-        #expect(load.stderr.contains("regions-load: committed 1 record (up to stdin line 5): new 1, updated 0, skipped 0\n"), "\(load.stderr)")
-        #expect(load.stderr.hasSuffix("regions-load: read 5, new 5, updated 0, skipped 0\n"))
+        #expect(load.stderr.contains("regions-load: committed 2 records (up to stdin line 2): new 2, updated 0, already stored 0\n"), "\(load.stderr)")
+        #expect(load.stderr.contains("regions-load: committed 1 record (up to stdin line 5): new 1, updated 0, already stored 0\n"), "\(load.stderr)")
+        #expect(load.stderr.hasSuffix("regions-load: read 5, new 5, updated 0, already stored 0\n"))
     }
 
     /// A refused connection is "try again later" (75) from every tool that downloads or
@@ -213,7 +213,7 @@ import Testing
         // A file that is really called "help" is read.
         try #"{"id":"9","owner":"z@N01","region_id":"R9","region":"Nine"}"#.write(toFile: scratch.file("help"), atomically: true, encoding: .utf8)
         let realFile = try Tools.run("/bin/sh", ["-c", "cd \"$0\" && \"$1\" --db \"$2\" help", scratch.path, Tools.path("regions-load"), db], environment: environment)
-        #expect(realFile.stderr == "regions-load: read 1, new 1, updated 0, skipped 0\n", "\(realFile.stderr)")
+        #expect(realFile.stderr == "regions-load: read 1, new 1, updated 0, already stored 0\n", "\(realFile.stderr)")
     }
 
     /// Counts read as English: "1 page", "1 record", "(1 repeat dropped)".
@@ -228,7 +228,7 @@ import Testing
         let resolve = try Tools.run("place-resolve", ["--db", setup.db], input: one.stdoutBytes, environment: setup.environment)
         #expect(resolve.stderr == "place-resolve: 1 record, 1 place known, 1 looked up\n", "\(resolve.stderr)")
         let bad = try Tools.run("regions-load", ["--db", setup.db, "--skip-bad-lines"], input: Array("oops\n".utf8), environment: setup.environment)
-        #expect(bad.stderr.hasSuffix("regions-load: read 0, new 0, updated 0, skipped 0, 1 bad line\n"), "\(bad.stderr)")
+        #expect(bad.stderr.hasSuffix("regions-load: read 0, new 0, updated 0, already stored 0, 1 bad line\n"), "\(bad.stderr)")
         _ = try Tools.run("regions-load", ["-q", "--db", setup.db], input: one.stdoutBytes, environment: setup.environment)
         let cache = setup.scratch.file("cache")
         _ = try Tools.run("photo-cache", ["-q", "--db", setup.db, "--cache-dir", cache, String(one.stdout.split(separator: "\"")[3])], environment: setup.environment)

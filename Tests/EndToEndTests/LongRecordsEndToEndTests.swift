@@ -34,7 +34,7 @@ import Testing
         let expectedExtra = Self.unknownMembers.replacingOccurrences(of: #""u5":5,"#, with: #""u5":"again","#)
 
         let load = try Self.withinAMinute("regions-load", ["--db", db], input: input, environment: env)
-        #expect(load.status == 0 && load.stderr == "regions-load: read 2, new 2, updated 0, skipped 0\n", "\(load.status) \(load.stderr)")
+        #expect(load.status == 0 && load.stderr == "regions-load: read 2, new 2, updated 0, already stored 0\n", "\(load.status) \(load.stderr)")
         #expect(try sqlite(db, "SELECT extra FROM photo WHERE id = '1'") == "{\(Self.unknownMembers)}")
         #expect(try sqlite(db, "SELECT extra FROM photo WHERE id = '2'") == "{\(expectedExtra)}")
 

@@ -12,7 +12,7 @@ import Testing
         let db = scratch.file("photos.db")
         let load = try Tools.run("regions-load", ["--db", db, Self.fixture], environment: environment)
         #expect(load.status == 0)
-        #expect(load.stderr == "regions-load: read 3040, new 3000, updated 0, skipped 40\n")
+        #expect(load.stderr == "regions-load: read 3040, new 3000, updated 0, already stored 40\n")
         #expect(load.stdout == "")
         return (scratch, environment, db)
     }
@@ -92,7 +92,7 @@ import Testing
         let before = try Tools.run("regions-top", ["--db", db, "--limit", "100"], environment: environment)
         let again = try Tools.run("regions-load", ["--db", db], input: Array(try Data(contentsOf: URL(fileURLWithPath: Self.fixture))), environment: environment)
         #expect(again.status == 0)
-        #expect(again.stderr == "regions-load: read 3040, new 0, updated 0, skipped 3040\n")
+        #expect(again.stderr == "regions-load: read 3040, new 0, updated 0, already stored 3040\n")
         let after = try Tools.run("regions-top", ["--db", db, "--limit", "100"], environment: environment)
         #expect(after.stdout == before.stdout)
     }
@@ -145,7 +145,7 @@ import Testing
         #expect(load.stderr == """
             regions-load: skipped \(file): line 2, column 1: missing field "owner" (the photographer's NSID)
             regions-load: skipped \(file): line 4, column 1: invalid JSON: unexpected 'n', expected a value
-            regions-load: read 3, new 3, updated 0, skipped 0, 2 bad lines
+            regions-load: read 3, new 3, updated 0, already stored 0, 2 bad lines
 
             """)
         let top = try Tools.run("regions-top", ["--db", db, "--format", "csv"], environment: environment)
@@ -195,7 +195,7 @@ import Testing
 
         let prune = try Tools.run("regions-load", ["--db", db, "--prune-older-than", "1d"], environment: later)
         #expect(prune.status == 0)
-        #expect(prune.stderr == "regions-load: read 0, new 0, updated 0, skipped 0, pruned 4\n")
+        #expect(prune.stderr == "regions-load: read 0, new 0, updated 0, already stored 0, pruned 4\n")
         // Owners o1 and o0 remain (ids 5, 7 → o1; 6 → o0).
         #expect(try Tools.run("regions-top", csv, environment: later).stdout.contains("1,R1,One,2,3,,"))
 
@@ -207,24 +207,24 @@ import Testing
 
         let delete = try Tools.run("regions-load", ["--db", db, "--delete", "6"], environment: later)
         #expect(delete.status == 0)
-        #expect(delete.stderr == "regions-load: read 0, new 0, updated 0, skipped 0, deleted 1\n")
+        #expect(delete.stderr == "regions-load: read 0, new 0, updated 0, already stored 0, deleted 1\n")
         #expect(try Tools.run("regions-top", csv, environment: later).stdout.contains("1,R1,One,1,2,,"))
         let reload = try Tools.run("regions-load", ["--db", db], input: Array(new.utf8), environment: later)
-        #expect(reload.stderr == "regions-load: read 3, new 0, updated 0, skipped 3\n")
+        #expect(reload.stderr == "regions-load: read 3, new 0, updated 0, already stored 2, kept out as deleted 1\n")
         #expect(try Tools.run("regions-top", csv, environment: later).stdout.contains("1,R1,One,1,2,,"))
 
         // Deleting again says so; undeleting brings it back at once, as it was.
         let again = try Tools.run("regions-load", ["--db", db, "--delete", "6"], environment: later)
-        #expect(again.stderr == "regions-load: photo 6 was already deleted\nregions-load: read 0, new 0, updated 0, skipped 0, deleted 0\n")
+        #expect(again.stderr == "regions-load: photo 6 was already deleted\nregions-load: read 0, new 0, updated 0, already stored 0, deleted 0\n")
         let notDeleted = try Tools.run("regions-load", ["--db", db, "--undelete", "5"], environment: later)
         #expect(notDeleted.status == 64)
         #expect(notDeleted.stderr == "regions-load: --undelete: photo 5 was not deleted; nothing changed\n")
         let undelete = try Tools.run("regions-load", ["--db", db, "--undelete", "6"], environment: later)
         #expect(undelete.status == 0)
-        #expect(undelete.stderr == "regions-load: read 0, new 0, updated 0, skipped 0, undeleted 1\n")
+        #expect(undelete.stderr == "regions-load: read 0, new 0, updated 0, already stored 0, undeleted 1\n")
         #expect(try Tools.run("regions-top", csv, environment: later).stdout.contains("1,R1,One,2,3,,"))
         let back = try Tools.run("regions-load", ["--db", db], input: Array(new.utf8), environment: later)
-        #expect(back.stderr == "regions-load: read 3, new 0, updated 0, skipped 3\n")
+        #expect(back.stderr == "regions-load: read 3, new 0, updated 0, already stored 3\n")
         #expect(try Tools.run("regions-top", csv, environment: later).stdout.contains("1,R1,One,2,3,,"))
 
         // Deleted, then pruned with the photos first stored as long ago: what was kept goes
@@ -232,12 +232,12 @@ import Testing
         _ = try Tools.run("regions-load", ["--db", db, "--delete", "6"], environment: later)
         let muchLater = Tools.environment(home: scratch.path, ["TOPREGIONS_NOW": "1300000"])
         #expect(try Tools.run("regions-load", ["--db", db, "--prune-older-than", "1d"], environment: muchLater).stderr
-            == "regions-load: read 0, new 0, updated 0, skipped 0, pruned 2\n")
+            == "regions-load: read 0, new 0, updated 0, already stored 0, pruned 2\n")
         let forgotten = try Tools.run("regions-load", ["--db", db, "--undelete", "6"], environment: muchLater)
         #expect(forgotten.status == 0)
         #expect(forgotten.stderr == """
             regions-load: photo 6 was pruned while deleted: it is no longer kept out, and a later refresh stores it again if Flickr still lists it
-            regions-load: read 0, new 0, updated 0, skipped 0, undeleted 1
+            regions-load: read 0, new 0, updated 0, already stored 0, undeleted 1
 
             """)
         #expect(try sqlite(db, "SELECT COUNT(*) FROM photo") == "0")
@@ -324,7 +324,7 @@ import Testing
         #expect(dryAlone.status == 64)
 
         let prune = try Tools.run("regions-load", ["--db", db, "--prune-older-than", "1d"], environment: later)
-        #expect(prune.stderr == "regions-load: read 0, new 0, updated 0, skipped 0, pruned 4\n")
+        #expect(prune.stderr == "regions-load: read 0, new 0, updated 0, already stored 0, pruned 4\n")
     }
 
     @Test func aClosedPipeEndsQuietly() throws {
@@ -413,7 +413,7 @@ extension StoreEndToEndTests {
             + #"{"id":"3","owner":"c@N01","place_id":"P9","region_id":"R2","region":"Two"}"# + "\n"
         _ = try Tools.run("regions-load", ["--db", db], input: Array(first.utf8), environment: environment)
         let update = try Tools.run("regions-load", ["--db", db], input: Array(second.utf8), environment: environment)
-        #expect(update.stderr == "regions-load: read 2, new 1, updated 1, skipped 0\n")
+        #expect(update.stderr == "regions-load: read 2, new 1, updated 1, already stored 0\n")
         // Photo 1 moved from R1 to R2; photo 2 was waiting for P9, which record 3 resolved.
         let top = try Tools.run("regions-top", ["--db", db, "--format", "csv"], environment: environment)
         #expect(top.stdout == "rank,region_id,name,photographers,photos,latitude,longitude\r\n1,R2,Two,3,3,,\r\n")

@@ -8,7 +8,7 @@ import Testing
     /// A tool started with no input on a terminal says what it waits for, and Ctrl-D ends
     /// it normally.
     @Test(arguments: [
-        ("regions-load", "reading records from the terminal; end with Ctrl-D", "regions-load: read 0, new 0, updated 0, skipped 0"),
+        ("regions-load", "reading records from the terminal; end with Ctrl-D", "regions-load: read 0, new 0, updated 0, already stored 0"),
         ("place-resolve", "reading records from the terminal; end with Ctrl-D", "place-resolve: 0 records, 0 places known, 0 looked up"),
         ("thumb-get", "reading photo ids or records from the terminal; end with Ctrl-D", nil),
         ("photo-cache", "reading photo ids or records from the terminal; end with Ctrl-D", nil),
@@ -41,7 +41,7 @@ import Testing
         session.type(#"{"id":"1","owner":"a@N01","region_id":"R1","region":"Île-de-France, France"}"# + "\n")
         session.type("\u{04}")
         #expect(session.finish() == 0)
-        #expect(session.text.contains("regions-load: read 1, new 1, updated 0, skipped 0"), "\(session.text)")
+        #expect(session.text.contains("regions-load: read 1, new 1, updated 0, already stored 0"), "\(session.text)")
 
         let quiet = try TerminalSession("regions-load", ["-q", "--db", db], environment: environment)
         quiet.type("\u{04}")

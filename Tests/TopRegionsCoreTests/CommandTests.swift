@@ -22,6 +22,20 @@ import TopRegionsHTTP
         return Run(status: status, stdout: context.standardOutput.text, stderr: context.standardError.text)
     }
 
+    /// An unknown option is answered with the nearest one only when it is a typo away:
+    /// `--sinc` → `--since`, `--limt` → `--limit`; `--top` gets no `--db`.
+    @Test func didYouMeanOnlySuggestsWhatIsClose() {
+        let far = Self.run(RegionsTop.self, ["--top", "3"])
+        #expect(far.status == 64)
+        #expect(far.stderr.hasPrefix("regions-top: Unknown option '--top'.\n"), "\(far.stderr)")
+        let close = Self.run(RegionsTop.self, ["--limt", "3"])
+        #expect(close.status == 64)
+        #expect(close.stderr.hasPrefix("regions-top: Unknown option '--limt'. Did you mean '--limit'?\n"), "\(close.stderr)")
+        #expect(CloseSuggestion.filter("Unknown option '--since'. Did you mean '--force'?") == "Unknown option '--since'.")
+        #expect(CloseSuggestion.filter("Unknown option '--regoin'. Did you mean '--region'?") == "Unknown option '--regoin'. Did you mean '--region'?")
+        #expect(CloseSuggestion.distance(Array("regoin"), Array("region")) == 1)
+    }
+
     static let records = [
         #"{"id":"1","owner":"a@N01","place_id":"P1","region_id":"R1","region":"Alpha, X","uploaded":1699990000}"#,
         #"{"id":"2","owner":"b@N01","place_id":"P1","region_id":"R1","region":"Alpha, X","uploaded":1699990100}"#,
@@ -69,7 +83,7 @@ import TopRegionsHTTP
         let load = Self.run(RegionsLoad.self, ["--db", db], input: Self.records)
         #expect(load.status == 0, "\(load.stderr)")
         #expect(load.stdout == "")
-        #expect(load.stderr == "regions-load: read 3, new 3, updated 0, skipped 0\n")
+        #expect(load.stderr == "regions-load: read 3, new 3, updated 0, already stored 0\n")
 
         let csv = Self.run(RegionsTop.self, ["--db", db, "--format", "csv"])
         #expect(csv.status == 0, "\(csv.stderr)")

@@ -239,7 +239,8 @@ import TopRegionsRecords
         let region = Self.text(HTMLPage.photos(photos, list: PhotoList(.region(Self.region)), images: .init(thumbnails: [:]), formatTime: { "t\($0)" }))
         #expect(region.contains("<div class=\"meta\">uploaded t100<br><a class=\"flickr\""))
         #expect(!region.contains("viewed t"))
-        #expect(region.contains("<p class=\"sub\">Region R1.x_y-z: 6 photos by 3 photographers; the newest 2 here.</p>"))
+        // Regression: the first line began with the raw id ("Region R1.x_y-z: ...").
+        #expect(region.contains("<p class=\"sub\">6 photos by 3 photographers; the newest 2 here.</p>"))
     }
 
     @Test func numbersAreWrittenTheSameWayEveryTime() {

@@ -7,6 +7,14 @@ struct SnippetTests {
     /// Every description the ASCII path answers gets the general path's snippet: every ASCII
     /// byte alone and between words, runs of whitespace, tags and entities, and random texts
     /// long and short made of bytes and of pieces of markup.
+    /// A tag becomes a space, but not before closing punctuation. Regression: "More at
+    /// <a>example.com</a>." read "More at example.com ." (and "at ." once the link went).
+    @Test func noSpaceBeforeClosingPunctuation() {
+        #expect(Reports.snippet(#"More at <a href="https://example.com/walks">example.com</a>. Fog (<b>early</b>)!"#)
+            == "More at example.com. Fog ( early)!")
+        #expect(Reports.snippet("Été à <a href=\"x\">Lyon</a>, puis <i>Paris</i>.") == "Été à Lyon, puis Paris.")
+    }
+
     @Test func theASCIIPathAgreesWithTheGeneralOne() {
         var texts: [String] = ["", " ", "a", "  a  b  ", "a\r\nb", "a\r\n\r\nb", "x>y", String(repeating: "word ", count: 40)]
         for byte in UInt8(0)...0x7F {

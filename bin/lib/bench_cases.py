@@ -446,7 +446,7 @@ def html_database(ctx, size):
         region = bench_html.write_region_records(ctx.path("html-region.ndjson"))
         load = ctx.run([ctx.tool("regions-load"), "--db", database, ctx.records(size), region])
         total = size + bench_html.REGION_PHOTOS
-        expect_summary(load.stderr, f"read {total}, new {total}, updated 0, skipped 0")
+        expect_summary(load.stderr, f"read {total}, new {total}, updated 0, already stored 0")
         bench_html.store_thumbnails(database)
         return database
     return ctx.once(f"html database {size}", build)
@@ -593,7 +593,7 @@ def search_index_ingest_cost(ctx):
             finally:
                 connection.close()
         run = ctx.run([ctx.tool("regions-load"), "--db", database, records])
-        expect_summary(run.stderr, f"read {size}, new {size - 1}, updated 0, skipped 1")
+        expect_summary(run.stderr, f"read {size}, new {size - 1}, updated 0, already stored 1")
         kind = sqlite_value(database, "SELECT type FROM sqlite_schema WHERE name = 'photo_fts'")
         indexed_rows = sqlite_value(database, "SELECT COUNT(*) FROM photo_fts_docsize") if indexed else 0
         check(kind == ("table" if indexed else "view") and indexed_rows == (size if indexed else 0),

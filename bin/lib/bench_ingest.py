@@ -67,7 +67,7 @@ def growth(ctx, shape, sizes):
         for size in sizes:
             remove_database(database)
             load = ctx.run([ctx.tool("regions-load"), "--db", database, ctx.records(size, shape)])
-            expect_summary(load.stderr, f"read {size}, new {size}, updated 0, skipped 0")
+            expect_summary(load.stderr, f"read {size}, new {size}, updated 0, already stored 0")
             ours[size].append(load.seconds)
             alone[size].append(search_index_alone(ctx, loaded, size))
     remove_database(database)
@@ -102,12 +102,12 @@ def ingest_new(ctx, shape, size):
         log(f"   {label}: run {run + 1}/{runs}")
         remove_database(ours_db)
         first = ctx.run([ctx.tool("regions-load"), "--db", ours_db, records], peak_memory=True)
-        expect_summary(first.stderr, f"read {size}, new {size}, updated 0, skipped 0")
+        expect_summary(first.stderr, f"read {size}, new {size}, updated 0, already stored 0")
         load.append(first.seconds)
         memory.append(first.peak_rss_mb)
         if full:
             again = ctx.run([ctx.tool("regions-load"), "--db", ours_db, records])
-            expect_summary(again.stderr, f"read {size}, new 0, updated 0, skipped {size}")
+            expect_summary(again.stderr, f"read {size}, new 0, updated 0, already stored {size}")
             reload.append(size / again.seconds)
 
         remove_database(peer_db)
@@ -182,7 +182,7 @@ def ingest_following(ctx, shape, sizes):
             copy_database(ctx.kept[f"loaded {size} {shape}"], database)
             more = ctx.run([ctx.tool("regions-load"), "--db", database, ctx.following_records(size, shape)],
                            peak_memory=True)
-            expect_summary(more.stderr, f"read {count}, new {count}, updated 0, skipped 0")
+            expect_summary(more.stderr, f"read {count}, new {count}, updated 0, already stored 0")
             seconds[size].append(more.seconds)
             memory[size].append(more.peak_rss_mb)
     remove_database(database)

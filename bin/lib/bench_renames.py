@@ -57,7 +57,7 @@ def renames(ctx, shape, size):
         for kind, records in (("control", control), ("renamed", renamed)):
             remove_database(database)
             load = ctx.run([ctx.tool("regions-load"), "--db", database, records], peak_memory=True)
-            expect_summary(load.stderr, f"read {size}, new {size}, updated 0, skipped 0")
+            expect_summary(load.stderr, f"read {size}, new {size}, updated 0, already stored 0")
             times[kind].append(load.seconds)
             peak[kind].append(load.peak_rss_mb)
         # Every photographer ends with their last name, on every photo.

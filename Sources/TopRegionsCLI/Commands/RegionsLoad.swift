@@ -26,8 +26,8 @@ public struct RegionsLoad: ToolCommand {
             nothing of it or after. With --skip-bad-lines every bad line is reported and skipped, \
             and the exit status is 65.
 
-            Prints a summary on stderr: records read, new, updated, and skipped (already stored \
-            as they are, repeated in the input, or deleted earlier).
+            Prints a summary on stderr: records read, new, updated, already stored (as they are, \
+            or earlier in the same input), and kept out as deleted (when there are any).
 
             --refresh fetches and stores what is new on Flickr in one command, the one for cron: \
             it runs flickr-recent --since-last | place-resolve | regions-load, the tools installed \
@@ -218,7 +218,7 @@ public struct RegionsLoad: ToolCommand {
             if context.isVerbose {
                 options.onBatch = { read, result, end in
                     let place = end.map { " (up to \($0.source) line \($0.line))" } ?? ""
-                    context.trace("committed \(Grammar.count(read, "record"))\(place): new \(result.new), updated \(result.updated), skipped \(result.unchanged + result.duplicates + result.deletedEarlier)")
+                    context.trace("committed \(Grammar.count(read, "record"))\(place): new \(result.new), updated \(result.updated), \(Self.unchangedWords(result))")
                 }
             }
             let loader = Loader(database: target, options: options)
@@ -231,7 +231,7 @@ public struct RegionsLoad: ToolCommand {
                 guard warned.withLock({ $0 += 1; return $0 <= 10 }) else { return }
                 context.diagnose("\(source): line \(line): photo \(record.id) says it was uploaded \(Reports.formatTime(record.uploaded!)) UTC, more than a day from now; stored, but flickr-recent --since-last does not start from it")
             }) }
-            var line = "read \(report.read), new \(report.batch.new), updated \(report.batch.updated), skipped \(report.skipped)"
+            var line = "read \(report.read), new \(report.batch.new), updated \(report.batch.updated), \(Self.unchangedWords(report.batch))"
             if input.skipBadLines { line += ", \(Grammar.count(report.bad, "bad line"))" }
             if report.future > 0 { line += ", uploaded in the future \(report.future)" }
             summary.insert(line, at: 0)
@@ -246,6 +246,15 @@ public struct RegionsLoad: ToolCommand {
         }
         context.note(summary.joined(separator: ", "))
         return status
+    }
+
+    /// What a load left as it was, in words a person reading cron's mail understands: the
+    /// photos stored before (or earlier in the same input), and those kept out because they
+    /// were deleted ("skipped 44" said neither).
+    static func unchangedWords(_ result: BatchResult) -> String {
+        var words = "already stored \(result.unchanged + result.duplicates)"
+        if result.deletedEarlier > 0 { words += ", kept out as deleted \(result.deletedEarlier)" }
+        return words
     }
 
     /// --refresh: the three stages, this tool's options passed on to the one each concerns.

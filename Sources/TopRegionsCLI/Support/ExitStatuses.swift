@@ -15,10 +15,10 @@ public enum ExitStatuses {
         switch status {
         case .ok: "Success."
         case .failure: "Failure."
-        case .usage: "Usage error: an unknown option, a bad value, options that contradict each other."
+        case .usage: "Usage error: an unknown option, a bad value, options that contradict each other, an id given to --delete or --undelete that names nothing to change (a typo: nothing is changed)."
         case .dataError: "Bad input data: the message names the file, line and column. Also at the end of a run whose --skip-bad-lines skipped lines, and for a database file that is damaged or another program's."
-        case .noInput: "Something asked for does not exist: an input file, the database, a region, a photo."
-        case .unavailable: "Flickr or an image server refused for good (an HTTP 4xx, an answer that is not an image, a download over its size or time limit); retrying will not help."
+        case .noInput: "Something asked for does not exist: an input file, the database, a region, a photo to show or fetch."
+        case .unavailable: "Flickr or an image server refused for good (an HTTP 4xx, an answer that is not an image, a download over its size or time limit); retrying will not help. For regions-serve, an address it cannot listen on (the port is taken, or the address is not this machine's)."
         case .software: "An internal error (a bug: please report it)."
         case .osResource: "The system ran out of something: file descriptors (ulimit -n; --parallel is lowered first when it can be), memory, processes. The message says which."
         case .cantCreate: "A file or directory cannot be created: the database, its lock file, the cache, the --out directory."

@@ -98,7 +98,7 @@ extension ToolCommand {
             return command.runReportingErrors(context)
         } catch {
             let status = exitCode(for: error)
-            var message = fullMessage(for: error, columns: columns)
+            var message = CloseSuggestion.filter(fullMessage(for: error, columns: columns))
             if status == .success {
                 if message == helpMessage(includeHidden: false, columns: columns) {
                     message = message.trimmingCharacters(in: .newlines) + "\n" + helpSections(columns: columns)

@@ -37,6 +37,9 @@ public struct ResolvingStream {
     private var storeFailure: Failure?
     private let progress: @Sendable (Int, Int) -> Void
     private let finishProgress: () -> Void
+    /// Places handed to the resolver by earlier flushes: progress counts from the run's
+    /// start, not each flush's ("1/79 places" ended a run that looked up 235).
+    private var placesBefore = 0
 
     /// `progress` hears (done, to look up) during lookups, `finishProgress` when they end.
     public init(resolver: PlaceResolver, progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }, finishProgress: @escaping () -> Void = {}) {
@@ -66,12 +69,16 @@ public struct ResolvingStream {
             // After the lookups stopped, places the store knows still count.
             let outcome: ResolveOutcome
             do {
-                outcome = try resolver.resolve(needed.sorted(), lookUp: stoppedBy == nil && haltedBy == nil, progress: progress)
+                let (before, progress) = (placesBefore, self.progress)
+                outcome = try resolver.resolve(needed.sorted(), lookUp: stoppedBy == nil && haltedBy == nil) { done, total in
+                    progress(before + done, before + total)
+                }
             } catch {
                 haltedBy = error
                 outcome = (try? resolver.resolve(needed.sorted(), lookUp: false)) ?? ResolveOutcome()
             }
             finishProgress()
+            placesBefore += needed.count
             answers.merge(outcome.resolved) { $1 }
             failed.merge(outcome.failed) { $1 }
             counts.lookedUp += outcome.lookedUp

@@ -54,7 +54,8 @@ extension HTMLPage {
         switch list.kind {
         case .region(let region):
             page = Page(title: region.name, site: site, feeds: [("\(region.name): newest photos", site.feed(regionID: region.regionID))])
-            var subtitle = "Region \(escape(region.regionID)): \(count(region.photos, "photo")) by \(count(region.photographers, "photographer"))"
+            // The id is for commands (below, and in the URL), not for a person's first line.
+            var subtitle = "\(count(region.photos, "photo")) by \(count(region.photographers, "photographer"))"
             if let window = list.window { subtitle += " " + escape(window.phrase(times)) }
             subtitle += shown(region.photos)
             if let sortedBy { subtitle += ", \(escape(sortedBy))" }

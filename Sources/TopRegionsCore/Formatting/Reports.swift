@@ -245,7 +245,19 @@ public enum Reports {
         for (entity, replacement) in snippetEntities where text.utf8.contains(UInt8(ascii: "&")) {
             text = text.replacingOccurrences(of: entity, with: replacement)
         }
-        return text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        // A space before closing punctuation goes: a tag becomes a space, so "at <a>x</a>."
+        // read "at x ." (and a link whose tags went, "at ."), which nobody writes.
+        var flat = ""
+        for word in text.split(whereSeparator: { $0.isWhitespace }) {
+            if !flat.isEmpty && !(word.first.map(closesText) ?? false) { flat.append(" ") }
+            flat += word
+        }
+        return flat
+    }
+
+    /// Punctuation that follows a word without a space.
+    static func closesText(_ character: Character) -> Bool {
+        character == "." || character == "," || character == ";" || character == ":" || character == "!" || character == "?" || character == ")"
     }
 
     /// The entities a snippet reads, in the order it reads them.
@@ -280,7 +292,7 @@ public enum Reports {
                 spaceBefore = !words.isEmpty
             default:
                 if spaceBefore {
-                    words.append(0x20)
+                    if !closesText(Character(Unicode.Scalar(byte))) { words.append(0x20) }
                     spaceBefore = false
                 }
                 words.append(byte)
