@@ -160,14 +160,16 @@ extension ServedApp {
     func fullImage(_ photoID: String) async throws -> Response {
         let queries = self.queries
         guard let photo = try await blocking.run({ try queries.photo(id: photoID) }), let url = photo.record.photoURL else {
-            return Self.placeholder("no photo", status: .notFound)
+            return Self.photoPlaceholder(["No full image is known for this photo."], status: .notFound)
         }
         let file: OpenPhoto
         do {
             file = try await photos.open(photoID, url: url, blocking: blocking)
         } catch let error as DownloadError {
             trace?("photo \(photoID): download failed: \(error)")
-            return Self.placeholder("photo unavailable", status: .badGateway)
+            return Self.photoPlaceholder(
+                ["The photo could not be fetched:", "the image server did not answer as it should.", "Reload the page to try again."],
+                status: .badGateway)
         }
         var headers = Responses.common(contentType: "image/jpeg")
         headers[.cacheControl] = "private, max-age=3600"
@@ -196,15 +198,37 @@ extension ServedApp {
     /// A striped square with a word, where an image could not be had; not kept by the
     /// browser, so the next look asks again.
     static func placeholder(_ text: String, status: HTTPResponse.Status) -> Response {
+        // "no thumbnail (read-only)": the aside on a line of its own.
+        let parts = text.components(separatedBy: " (")
+        return placeholder(lines: [parts[0]] + parts.dropFirst().map { "(" + $0 }, size: 150, status: status)
+    }
+
+    /// The full photo's placeholder: in the photo's column, at its width, in words that fit it.
+    static func photoPlaceholder(_ lines: [String], status: HTTPResponse.Status) -> Response {
+        placeholder(lines: lines, size: 460, height: 300, status: status)
+    }
+
+    /// An SVG box of `size` × `height` (square by default) saying `lines`, each on its own
+    /// line, in type scaled to the box (a 75 px box with 9 px type overflowed with "no
+    /// thumbnail (read-only)", and the full photo's said "photo unavailable" in a thumbnail's
+    /// box stretched over the column).
+    private static func placeholder(lines: [String], size: Int, height: Int? = nil, status: HTTPResponse.Status) -> Response {
         var headers = Responses.common(contentType: "image/svg+xml")
         headers[.cacheControl] = "no-store"
         headers[.contentSecurityPolicy] = "default-src 'none'; style-src 'unsafe-inline'"
+        let height = height ?? size
+        let fontSize = size >= 300 ? 18 : 13
+        let lineHeight = fontSize + fontSize / 2
+        let firstLine = height / 2 - (lines.count - 1) * lineHeight / 2 + fontSize / 3
+        let text = lines.enumerated().map { index, line in
+            "<tspan x=\"\(size / 2)\" y=\"\(firstLine + index * lineHeight)\">\(HTMLPage.escape(line))</tspan>"
+        }.joined()
         let svg = """
-            <svg xmlns="http://www.w3.org/2000/svg" width="75" height="75" viewBox="0 0 75 75">\
+            <svg xmlns="http://www.w3.org/2000/svg" width="\(size)" height="\(height)" viewBox="0 0 \(size) \(height)">\
             <defs><pattern id="s" width="16" height="16" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">\
             <rect width="8" height="16" fill="#eeeae1"/><rect x="8" width="8" height="16" fill="#e3ded3"/></pattern></defs>\
-            <rect width="75" height="75" fill="url(#s)"/><text x="37.5" y="41" font-family="sans-serif" font-size="9" \
-            text-anchor="middle" fill="#77715f">\(text)</text></svg>
+            <rect width="\(size)" height="\(height)" fill="url(#s)"/><text font-family="sans-serif" font-size="\(fontSize)" \
+            text-anchor="middle" fill="#5f5a4b">\(text)</text></svg>
             """
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: svg)))
     }

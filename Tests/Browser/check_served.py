@@ -129,7 +129,7 @@ def settle(driver, requests, log):
     under way; returns the thumbnails Flickr was asked for, in order."""
     wait_until("the thumbnails on screen to load", lambda: all(shown_thumbnails(driver).values()))
     wait_until("the page's requests to end", lambda: not requests.under_way())
-    return log.images("s")
+    return log.images("q")
 
 
 def scroll_through(driver, requests):
@@ -185,10 +185,10 @@ def main():
     driver = start_browser(800, 600)
     requests = Requests(driver)
     try:
-        check(log.images("s") == [], "before any page, %d thumbnails were asked for" % len(log.images("s")))
+        check(log.images("q") == [], "before any page, %d thumbnails were asked for" % len(log.images("q")))
         driver.get(base + "/")
         shot(driver, "served-top")
-        check(log.images("s") == [], "the top regions page asked for thumbnails")
+        check(log.images("q") == [], "the top regions page asked for thumbnails")
 
         # The region's first page: only what is on screen (and what Chromium loads just ahead).
         driver.get(base + "/regions/" + args.region)
@@ -198,6 +198,12 @@ def main():
         on_screen = shown_thumbnails(driver)
         check(on_screen and all(on_screen.values()), "thumbnails on screen not shown: %s" % on_screen)
         check(set(on_screen) <= set(asked), "on screen but never asked for: %s" % (set(on_screen) - set(asked)))
+        # Sharp where shown: Flickr's 150 px square, not the 75 px one stretched (issue 36.3).
+        sizes = driver.execute_script(
+            "return [...document.querySelectorAll('li.card img')].filter(i => i.complete && i.naturalWidth > 0)"
+            ".map(i => [i.naturalWidth, Math.round(i.getBoundingClientRect().width)])")
+        check(sizes and all(natural >= shown for natural, shown in sizes),
+              "thumbnails shown larger than they are (natural, shown px): %s" % sizes[:5])
         check(set(asked) <= set(first), "asked for thumbnails of other pages: %s" % (set(asked) - set(first)))
         check(len(asked) < len(first), "all %d thumbnails of the page were asked for before scrolling" % len(asked))
         check(len(asked) == len(set(asked)), "a thumbnail was asked for twice: %s" % asked)
@@ -207,7 +213,7 @@ def main():
         # Scrolling to the end brings the rest of this page's, no other page's.
         scroll_through(driver, requests)
         check(all_card_images_loaded(driver), "after scrolling through, not every thumbnail of the page shows")
-        asked = log.images("s")
+        asked = log.images("q")
         check(sorted(asked) == sorted(first), "after scrolling: asked %d, the page has %d (%s)"
               % (len(asked), len(first), set(asked) ^ set(first)))
         check(len(asked) > before_scroll, "scrolling asked for nothing more")
@@ -222,12 +228,12 @@ def main():
         check(new and set(new) <= set(second), "the second page asked for %s, not only its own" % (set(new) - set(second)))
 
         # Back to the first page, reloaded and scrolled through: Flickr is asked nothing.
-        count = len(log.images("s"))
+        count = len(log.images("q"))
         driver.get(base + "/regions/" + args.region)
         driver.refresh()
         scroll_through(driver, requests)
         check(all_card_images_loaded(driver), "after a reload, not every thumbnail of the page shows")
-        check(len(log.images("s")) == count, "a reload asked Flickr for %d thumbnails" % (len(log.images("s")) - count))
+        check(len(log.images("q")) == count, "a reload asked Flickr for %d thumbnails" % (len(log.images("q")) - count))
 
         # A photo: opened from its card, downloaded once, shown, first in Recents.
         driver.execute_script("window.scrollTo(0, 0)")
@@ -238,6 +244,8 @@ def main():
             "const i = document.querySelector('figure.full img'); return i && i.complete && i.naturalWidth > 0"))
         check(log.images("b") == [photo], "full images asked for: %s, expected [%s]" % (log.images("b"), photo))
         check("This photo on Flickr" in driver.find_element(By.TAG_NAME, "body").text, "the photo's page has no link to Flickr")
+        full = driver.find_element(By.LINK_TEXT, "Full size").get_attribute("href")
+        check(full.endswith("/photos/%s.jpg" % photo), "the full size links to %s" % full)
         shot(driver, "served-photo")
         driver.find_element(By.LINK_TEXT, "Recently viewed").click()
         check(card_ids(driver)[:1] == [photo], "Recents starts with %s, expected %s" % (card_ids(driver)[:1], photo))

@@ -78,7 +78,7 @@ import Testing
         let lines = first.stdout.split(separator: "\n")
         #expect(lines.count == setup.ids.count)
         #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted() == setup.ids.map { "\($0).jpg" }.sorted())
-        #expect(try setup.imageRequests().sorted() == setup.ids.map { "\($0)_s" }.sorted())
+        #expect(try setup.imageRequests().sorted() == setup.ids.map { "\($0)_q" }.sorted())
         let bytes = try setup.ids.map { try Data(contentsOf: URL(fileURLWithPath: "\(out)/\($0).jpg")) }
         #expect(bytes.allSatisfy { $0.starts(with: [0xFF, 0xD8]) && $0.suffix(2) == Data([0xFF, 0xD9]) })
 
@@ -115,7 +115,7 @@ import Testing
             #expect(printed.map { $0["id"] as? String } == asked.map { Optional($0) })
             #expect(printed.allSatisfy { ($0["thumb_bytes"] as? Int ?? 0) > 0 })
         }
-        #expect(try setup.imageRequests().sorted() == setup.ids[0..<12].map { "\($0)_s" }.sorted())
+        #expect(try setup.imageRequests().sorted() == setup.ids[0..<12].map { "\($0)_q" }.sorted())
         let stored = try Tools.run("thumb-get", ["--db", setup.db] + Array(setup.ids[0..<12]), environment: setup.environment)
         #expect(stored.status == 0 && stored.stdout.split(separator: "\n").count == 12)
         #expect(try setup.imageRequests().count == 12, "a stored thumbnail was downloaded again")
@@ -155,7 +155,7 @@ import Testing
             #expect(mixed.stdout == stored.stdout, "\(order)")
             #expect(mixed.stderr == download.stderr)
         }
-        #expect(try setup.imageRequests() == ["\(setup.ids[0])_s"])
+        #expect(try setup.imageRequests() == ["\(setup.ids[0])_q"])
     }
 
     @Test func unknownPhotosAndFailedDownloadsAreReportedAndTheRestCarryOn() throws {

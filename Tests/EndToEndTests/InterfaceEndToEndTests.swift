@@ -102,7 +102,7 @@ import Testing
         let thumbs = try Tools.run("thumb-get", ["-v", "--db", setup.db, setup.ids[0]], environment: setup.environment)
         #expect(thumbs.stderr.contains("thumb-get: database \(setup.db)\n"))
         #expect(thumbs.stderr.contains("thumb-get: GET \(setup.fake.baseURL)/"), "\(thumbs.stderr)")
-        #expect(thumbs.stderr.contains("_s.jpg → 200, "))
+        #expect(thumbs.stderr.contains("_q.jpg → 200, "), "the 150 px square, not the 75 px one the record names")
         #expect(thumbs.stderr.contains("thumb-get: photo \(setup.ids[0]): downloaded, "))
         let again = try Tools.run("thumb-get", ["-v", "--db", setup.db, setup.ids[0]], environment: setup.environment)
         #expect(again.stderr.contains("thumb-get: photo \(setup.ids[0]): from the database, "))

@@ -179,18 +179,18 @@ import Testing
         #expect(first.headers["cache-control"]?.contains("immutable") == true)
         let again = try setup.get("/thumbs/\(ids[0]).jpg")
         #expect(again.body == first.body)
-        #expect(try setup.imageRequests() == ["\(ids[0])_s"])
+        #expect(try setup.imageRequests() == ["\(ids[0])_q"])
         // thumb-get finds it in the database: the server stored it as thumb-get would.
         let thumbGet = try Tools.run("thumb-get", ["--db", setup.db, ids[0]], environment: setup.environment)
         #expect(thumbGet.status == 0)
-        #expect(try setup.imageRequests() == ["\(ids[0])_s"])
+        #expect(try setup.imageRequests() == ["\(ids[0])_q"])
 
         // Eight browsers at once on the same two new thumbnails: each fetched once.
         let script = (0..<8).map { "curl -s -o /dev/null -w '%{http_code}\\n' '\(setup.server.base)/thumbs/\(ids[1 + $0 % 2]).jpg' &" }
             .joined(separator: "\n") + "\nwait"
         let parallel = try Tools.shell(script, environment: setup.environment)
         #expect(parallel.stdout.split(separator: "\n") == Array(repeating: "200", count: 8))
-        #expect(try setup.imageRequests().sorted() == ["\(ids[0])_s", "\(ids[1])_s", "\(ids[2])_s"].sorted())
+        #expect(try setup.imageRequests().sorted() == ["\(ids[0])_q", "\(ids[1])_q", "\(ids[2])_q"].sorted())
     }
 
     @Test func viewingAPhotoCachesItOnceAndPutsItAtTheTopOfRecents() throws {
@@ -305,7 +305,7 @@ import Testing
         #expect(top.first { $0["region_id"] as? String == regionID }?["photos"] as? Int == row["photos"] as? Int)
         #expect(top.first { $0["region_id"] as? String == regionID }?["photographers"] as? Int == row["photographers"] as? Int)
         #expect(try setup.get("/thumbs/\(id).jpg").status == 200)
-        #expect(try setup.imageRequests() == ["\(id)_s"])
+        #expect(try setup.imageRequests() == ["\(id)_q"])
         // Undoing what is not deleted is no success: 404, saying so.
         let twice = try setup.post(undo, form: "token=\(token)")
         #expect(twice.status == 404 && twice.text.contains("Photo \(id) was not deleted: there is nothing to undo."))

@@ -14,6 +14,19 @@ public enum ThumbnailResult: Sendable, Equatable {
     case failed(DownloadError)
 }
 
+extension Thumbnails {
+    /// The URL a thumbnail is downloaded from: for Flickr's 75 px square (`…/{id}_{secret}_s.jpg`,
+    /// what records carry as `thumb_url`) its 150 px square (`_q`, same server and secret),
+    /// sharp where pages show thumbnails at 134–162 px (the 75 px ones were stretched and
+    /// blurred). Any other URL as it is. Stored thumbnails of 75 px keep being used.
+    public static func sharper(_ url: String) -> String {
+        guard url.hasSuffix("_s.jpg"), let slash = url.lastIndex(of: "/") else { return url }
+        let name = url[url.index(after: slash)...]
+        guard name.split(separator: "_", omittingEmptySubsequences: false).count == 3 else { return url }
+        return String(url.dropLast("_s.jpg".count)) + "_q.jpg"
+    }
+}
+
 /// Square thumbnails: from the database when there, otherwise downloaded once and stored.
 /// A per-photo lock shared by every process using the database makes a second asker wait
 /// for the first one's download instead of downloading again. For one thread at a time: it
@@ -57,7 +70,7 @@ public final class Thumbnails {
             if let bytes = stored[id] {
                 results[id] = .found(bytes, downloaded: false)
             } else if let url = photo.record.thumbURL {
-                missing.append((id, url))
+                missing.append((id, Self.sharper(url)))
             } else {
                 results[id] = .noURL
             }

@@ -26,7 +26,11 @@ extension HTMLPage {
         if let notice { page.html += "<p class=\"notice\">\(notice)</p>\n" }
         page.html += "<div class=\"split photo-view\">\n"
         if record.photoURL != nil {
-            page.html += "<figure class=\"full\"><img src=\"\(site.image(record.id))\" alt=\"\(escape(title))\"></figure>\n"
+            // The column shows it at most 460 px wide: the image itself, opened alone, is the
+            // full size (Flickr's 1024 px).
+            page.html += "<figure class=\"full\"><a href=\"\(site.image(record.id))\" title=\"Open the full size\">"
+                + "<img src=\"\(site.image(record.id))\" alt=\"\(escape(title))\"></a>"
+                + "<figcaption><a href=\"\(site.image(record.id))\">Full size</a></figcaption></figure>\n"
         } else {
             page.html += "<p class=\"notice\">Flickr gave no address for this photo's full image.</p>\n"
         }

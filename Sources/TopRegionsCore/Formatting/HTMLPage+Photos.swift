@@ -215,11 +215,11 @@ extension HTMLPage {
         html += "<li class=\"card\" id=\"photo-\(anchor(record.id))\"><a class=\"thumb\" href=\"\(escape(link))\" title=\"\(escape(hover))\">"
         if site.isServed, record.thumbURL != nil {
             // Asked for only when it comes on screen; the server fetches it from Flickr once.
-            html += "<img src=\"\(site.thumbnail(record.id))\" loading=\"lazy\" alt=\"\(escape(title))\" width=\"75\" height=\"75\">"
+            html += "<img src=\"\(site.thumbnail(record.id))\" loading=\"lazy\" alt=\"\(escape(title))\" width=\"150\" height=\"150\">"
         } else if !site.isServed, let bytes = images.thumbnails?[record.id], let type = imageType(of: bytes) {
             html += "<img src=\"data:\(type);base64,"
             base64(bytes, into: &html.bytes)
-            html += "\" alt=\"\(escape(title))\" width=\"75\" height=\"75\">"
+            html += "\" alt=\"\(escape(title))\" width=\"150\" height=\"150\">"
         } else {
             html += "<span class=\"placeholder\">no thumbnail</span>"
         }

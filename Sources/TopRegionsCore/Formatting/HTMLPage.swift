@@ -161,7 +161,7 @@ public enum HTMLPage {
         .n{text-align:end;font-variant-numeric:tabular-nums;width:8em}
         th.n:first-child,td.n:first-child{width:3em}
         tr:hover td{background:#faf8f3}
-        ul.grid{list-style:none;padding:0;margin:0;display:grid;grid-template-columns:repeat(auto-fill,minmax(150px,1fr));gap:14px}
+        ul.grid{list-style:none;padding:0;margin:0;display:grid;grid-template-columns:repeat(auto-fill,minmax(150px,166px));justify-content:center;gap:14px}
         .card{background:#fff;border-radius:8px;padding:8px;box-shadow:0 1px 2px rgba(0,0,0,.12);min-width:0}
         .card:target{outline:3px solid #f0a020}
         .thumb{display:block;text-decoration:none}
