@@ -11,8 +11,9 @@ public struct ThumbGet: ToolCommand {
         abstract: "Square thumbnails for photos, downloaded once and kept in the database.",
         discussion: """
             For each photo given (ids as arguments, else photo records or ids on standard input), \
-            finds its 75 px square thumbnail in the database, or downloads it once from the \
-            photo's stored thumb_url and keeps it there: asking again never downloads again, and \
+            finds its square thumbnail in the database, or downloads it once and keeps it there \
+            (Flickr's 150 px square, for a thumb_url naming its 75 px one; any other thumb_url as \
+            it is; 75 px thumbnails stored before are kept): asking again never downloads again, and \
             no thumbnail is downloaded for a photo nobody asked for. Prints each photo's record \
             with thumb_bytes, and thumb_path when --out writes the file DIR/<id>.jpg.
 
