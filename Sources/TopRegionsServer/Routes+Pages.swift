@@ -213,6 +213,11 @@ extension ServedApp {
             }
             return (summary, try queries.page(number, of: ordered, summary: summary))
         }
+        // A search that found nothing: the one it may have meant ("harbor" → "harbour").
+        var mended: String?
+        if summary.total == 0, case .search(let query, _) = list.kind {
+            mended = try await blocking.run { try queries.mendedSearch(query.text) }
+        }
         guard let shown else {
             let paging = Paging(page: number, total: summary.total)
             let last = site.link(to: list, page: paging.pages)
@@ -222,6 +227,10 @@ extension ServedApp {
             shown.photos, list: list, images: HTMLPage.Images(thumbnails: nil), site: site, paging: shown.paging, map: summary.map,
             formatTime: { times.string($0) }, times: times)
         var notice = notice
+        if let mended, case .search(_, let region) = list.kind, let searchQuery = try? SearchQuery(mended) {
+            let link = site.link(to: PhotoList(.search(searchQuery, region: region), window: list.window), page: 1)
+            notice += "<p class=\"notice\">Did you mean <a href=\"\(HTMLPage.escape(link))\"><q dir=\"auto\">\(HTMLPage.escape(mended))</q></a>?</p>\n"
+        }
         if let coverage = summary.coverage, let window = list.window {
             notice += HTMLPage.coverageNotice(coverage.sentences(for: window, times: times))
         }

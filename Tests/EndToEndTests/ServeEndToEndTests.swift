@@ -158,6 +158,13 @@ import Testing
         // A malformed escape is named, not dropped with every other parameter.
         let malformed = try setup.get("/search?q=harbour&page=%zz")
         #expect(malformed.status == 400 && malformed.text.contains("<q>page=%zz</q> is not readable"), "\(malformed.text)")
+        // A search that finds nothing offers the word a typo away, and orders nothing.
+        let typo = try setup.get("/search?q=habour")
+        #expect(typo.status == 200 && typo.text.contains("No photo matches <q>habour</q>"), "\(typo.text)")
+        #expect(typo.text.contains("Did you mean <a href=\"/search?q=harbour\"><q dir=\"auto\">harbour</q></a>?"), "\(typo.text)")
+        #expect(!typo.text.contains("best match first"))
+        let said = try Tools.run("regions-top", ["--db", setup.db, "--search", "habour"], environment: setup.environment)
+        #expect(said.stderr.hasSuffix("; did you mean \"harbour\"?\n"), "\(said.stderr)")
         // A region named in the words is offered.
         let name = setup.top[0]["name"] as! String
         let named = try setup.get("/search?q=" + name.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)

@@ -91,6 +91,33 @@ import Testing
         #expect(suggested("!!") == [])
     }
 
+    /// Names in another script answer to their Latin transliteration, and are suggested
+    /// for words near it; a name near a part of a name is suggested. Regression: "St
+    /// Petersburg", "sankt-peterburg" and "lisbon" found nothing and suggested nothing.
+    @Test func namesInAnotherScriptAnswerInLatinLetters() {
+        let matcher = RegionMatcher(regions: [
+            Self.region("SPB", "Санкт-Петербург, Россия", photographers: 74),
+            Self.region("LIS", "Lisboa, Portugal", photographers: 23),
+            Self.region("ATH", "Αττική, Ελλάδα", photographers: 5),
+            Self.region("MOW", "Москва, Россия", photographers: 9),
+        ])
+        func found(_ query: String) -> String? {
+            if case .found(let region) = matcher.match(query) { return region.regionID }
+            return nil
+        }
+        func suggested(_ query: String) -> [String]? {
+            if case .unknown(let closest) = matcher.match(query) { return closest.map(\.regionID) }
+            return nil
+        }
+        #expect(found("sankt-peterburg") == "SPB")
+        #expect(found("Sankt Peterburg, Rossia") == "SPB")
+        #expect(found("moskva") == "MOW")
+        #expect(found("attike") == "ATH")
+        #expect(suggested("St Petersburg") == ["SPB"])
+        #expect(suggested("lisbon") == ["LIS"])
+        #expect(RegionName.latinKey("Lisboa, Portugal") == nil, "already in Latin letters")
+    }
+
     @Test func editDistanceCountsASwapOfNeighboursAsOneEdit() {
         func distance(_ a: String, _ b: String) -> Int {
             RegionMatcher.editDistance(Array(a.unicodeScalars), Array(b.unicodeScalars))

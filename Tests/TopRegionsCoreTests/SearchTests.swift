@@ -113,6 +113,25 @@ import Testing
         #expect(try Queries(store: store).search(SearchQuery("nothing"), limit: nil).isEmpty)
     }
 
+    /// A search that finds nothing is offered the words of the index a typo away, the one
+    /// in most photos first; operators and column names stay as typed. Regression: "harbor"
+    /// and "habour" found nothing and suggested nothing beside "harbour".
+    @Test func aSearchThatFindsNothingIsOfferedTheNearestWords() throws {
+        let (directory, store) = try Self.store()
+        _ = directory
+        _ = try PhotoWriter(store: store).store([
+            Self.photo("1", title: "Harbour at dusk"), Self.photo("2", title: "Old harbour"), Self.photo("3", title: "Harbor fog"),
+            Self.photo("4", title: "Café Lumière", description: "Fog over the bay"),
+        ], now: 1)
+        let queries = Queries(store: store)
+        #expect(try queries.mendedSearch("habour") == "harbour", "the nearer of harbour and harbor, then the one in more photos")
+        #expect(try queries.mendedSearch("harbuor dusk") == "harbour dusk", "only the word the index lacks")
+        #expect(try queries.mendedSearch("title:lumiere") == nil, "held, without its accent")
+        #expect(try queries.mendedSearch("title:lumierr OR fgo") == "title:lumiere OR fog")
+        #expect(try queries.mendedSearch("zzzzzz") == nil)
+        #expect(try queries.mendedSearch("AND OR") == nil)
+    }
+
     @Test func searchFindsNamesWithoutCapitalsOrAccentsAndStaysInARegion() throws {
         let (directory, store) = try Self.store()
         _ = directory

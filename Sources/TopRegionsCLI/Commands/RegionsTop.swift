@@ -21,8 +21,9 @@ public struct RegionsTop: ToolCommand {
             thumb-get and photo-cache read. It takes the region's id, its name in any case (and any \
             Unicode normalization: a decomposed "Île" typed on macOS is "Île"), the start of its \
             name, or words of it, ignoring case, accents and punctuation ("nova scotia", "ile de \
-            france", "york"). When several regions fit, or none, it says which names come closest \
-            and their ids. --regions lists every region's name, one per line, in name order (with \
+            france", "york"); a name in another script also answers to its Latin spelling \
+            ("sankt-peterburg"). When several regions fit, or none, it says which names come \
+            closest and their ids. --regions lists every region's name, one per line, in name order (with \
             --format, their ids and counts too); shell completion offers them for --region. \
             --recents prints the photos most recently viewed through photo-cache.
 
@@ -318,7 +319,7 @@ public struct RegionsTop: ToolCommand {
             }
             // A feed holds the newest 30 (Flickr's terms, as a page).
             let photos = try queries.photos(in: list, limit: format == .atom ? min(limit ?? Paging.size, Paging.size) : limit ?? (list == .recents ? 50 : nil))
-            if photos.isEmpty && !saidEmpty { context.note(Self.noPhotos(list, times: times)) }
+            if photos.isEmpty && !saidEmpty { context.note(try Self.noPhotos(list, times: times, queries: queries)) }
             context.standardOutput.write(Reports.photos(photos, format: format, list: list, emphasis: emphasis, times: times, width: width))
             return .ok
         }

@@ -7,6 +7,15 @@ import TopRegionsStore
 /// output keeps its shape whatever the answer (a table's and a CSV's header line, no NDJSON
 /// line, an empty FeatureCollection): what reads it finds the same columns either way.
 extension RegionsTop {
+    /// Why a photo listing is empty, and for a search, the search it may have meant.
+    static func noPhotos(_ list: PhotoList, times: TimeFormat, queries: Queries) throws -> String {
+        var said = noPhotos(list, times: times)
+        if case .search(let query, _) = list.kind, let mended = try queries.mendedSearch(query.text) {
+            said += "; did you mean \"\(mended)\"?"
+        }
+        return said
+    }
+
     /// Why a photo listing is empty: none in its window, or none at all.
     static func noPhotos(_ list: PhotoList, times: TimeFormat) -> String {
         if let window = list.window, list.kind != .recents {

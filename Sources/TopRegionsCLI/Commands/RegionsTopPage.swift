@@ -21,7 +21,7 @@ extension RegionsTop {
             let paging = Paging(page: page ?? 1, total: summary.total)
             throw ToolError(.noInput, "--page \(paging.page): the list has \(paging.pages) page\(paging.pages == 1 ? "" : "s") of \(Paging.size) photos")
         }
-        if summary.total == 0 && !saidEmpty { context.note(Self.noPhotos(list, times: times)) }
+        if summary.total == 0 && !saidEmpty { context.note(try Self.noPhotos(list, times: times, queries: queries)) }
         let photos = shown.photos
         let ids = photos.map(\.record.id)
         let images = HTMLPage.Images(

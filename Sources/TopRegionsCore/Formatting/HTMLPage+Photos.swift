@@ -90,7 +90,8 @@ extension HTMLPage {
             subtitle += " <q>\(escape(query))</q> in title, description, photographer or region"
             if let region { subtitle += ", in <span dir=\"auto\">\(escape(region.name))</span>" }
             if let window = list.window { subtitle += ", " + escape(window.phrase(times)) }
-            subtitle += shown(total) + ", " + escape(sortedBy ?? "best match first") + "."
+            // Nothing found: nothing to order.
+            subtitle += total == 0 ? "." : shown(total) + ", " + escape(sortedBy ?? "best match first") + "."
             page.heading("Search: <span dir=\"auto\">\(escape(query))</span>", subtitle: subtitle, headingIsText: false)
             fetchCommand = "regions-top --search \(shellWord(query))" + (region.map { " --region \(shellWord($0.regionID))" } ?? "") + " | thumb-get"
         }

@@ -35,6 +35,21 @@ package enum RegionName {
         return key
     }
 
+    /// The loose key of a name written in another script, in Latin letters as ICU
+    /// transliterates it ("Санкт-Петербург, Россия" → "sankt peterburg rossia"); nil for a
+    /// name already in Latin letters (its loose key is the same) or one ICU cannot write so.
+    package static func latinKey(_ name: String) -> String? {
+        guard name.unicodeScalars.contains(where: { $0.properties.isAlphabetic && !isLatin($0) }),
+            let latin = name.applyingTransform(.toLatin, reverse: false)
+        else { return nil }
+        let key = looseKey(latin)
+        return key.isEmpty ? nil : key
+    }
+
+    private static func isLatin(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x0250 || (0x1E00...0x1EFF).contains(scalar.value)
+    }
+
     /// The words of a loose key.
     package static func words(_ looseKey: String) -> [Substring] {
         looseKey.split(separator: " ")
@@ -93,13 +108,15 @@ package struct RegionMatcher {
 
         let loose = RegionName.looseKey(trimmed)
         guard !loose.isEmpty else { return .unknown(closest: []) }
-        let keys = regions.map { RegionName.looseKey($0.name) }
-        let equal = regions.indices.filter { keys[$0] == loose }
+        // Each name's loose key, and for a name in another script its Latin one too: what a
+        // person types for "Санкт-Петербург" is "sankt-peterburg".
+        let keys = regions.map { [RegionName.looseKey($0.name)] + (RegionName.latinKey($0.name).map { [$0] } ?? []) }
+        let equal = regions.indices.filter { keys[$0].contains(loose) }
         if !equal.isEmpty { return decide(equal, .sameName) }
-        let prefixed = regions.indices.filter { keys[$0].hasPrefix(loose) }
+        let prefixed = regions.indices.filter { keys[$0].contains { $0.hasPrefix(loose) } }
         if !prefixed.isEmpty { return decide(prefixed, .namePrefix) }
         let queryWords = Set(RegionName.words(loose))
-        let worded = regions.indices.filter { queryWords.isSubset(of: Set(RegionName.words(keys[$0]))) }
+        let worded = regions.indices.filter { keys[$0].contains { queryWords.isSubset(of: Set(RegionName.words($0))) } }
         if !worded.isEmpty { return decide(worded, .words) }
         return .unknown(closest: closest(to: loose, keys: keys))
     }
@@ -112,25 +129,31 @@ package struct RegionMatcher {
     /// longer query), nearest first; failing that, those sharing a word of three letters or
     /// more with it (give or take a typo), most shared first. Ties go to the region with
     /// more photographers.
-    func closest(to query: String, keys: [String]) -> [RegionRank] {
+    func closest(to query: String, keys: [[String]]) -> [RegionRank] {
         let queryScalars = Array(query.unicodeScalars)
         let queryWords = RegionName.words(query).map { Array($0.unicodeScalars) }
         let allowed = max(1, queryScalars.count / 4)
         var near: [(distance: Int, index: Int)] = []
-        for (index, key) in keys.enumerated() {
-            let scalars = Array(key.unicodeScalars)
-            var distance = Self.editDistance(queryScalars, scalars)
-            distance = min(distance, Self.editDistance(queryScalars, Array(scalars.prefix(queryScalars.count))))
-            for part in regions[index].name.split(separator: ",") {
-                distance = min(distance, Self.editDistance(queryScalars, Array(RegionName.looseKey(String(part)).unicodeScalars)))
-            }
-            let nameWords = RegionName.words(key).map { Array($0.unicodeScalars) }
-            if !nameWords.isEmpty {
-                // Each word given against the name's nearest word.
-                let byWord = queryWords.reduce(0) { sum, word in
-                    sum + nameWords.map { Self.editDistance(word, $0) }.min()!
+        for (index, names) in keys.enumerated() {
+            var distance = Int.max
+            for (which, key) in names.enumerated() {
+                let scalars = Array(key.unicodeScalars)
+                distance = min(distance, Self.editDistance(queryScalars, scalars))
+                distance = min(distance, Self.editDistance(queryScalars, Array(scalars.prefix(queryScalars.count))))
+                // Its comma-separated parts ("Lisboa" of "Lisboa, Portugal"), in its script.
+                let parts = regions[index].name.split(separator: ",").map(String.init)
+                for part in parts {
+                    let partKey = which == 0 ? RegionName.looseKey(part) : (RegionName.latinKey(part) ?? RegionName.looseKey(part))
+                    distance = min(distance, Self.editDistance(queryScalars, Array(partKey.unicodeScalars)))
                 }
-                distance = min(distance, byWord)
+                let nameWords = RegionName.words(key).map { Array($0.unicodeScalars) }
+                if !nameWords.isEmpty {
+                    // Each word given against the name's nearest word.
+                    let byWord = queryWords.reduce(0) { sum, word in
+                        sum + nameWords.map { Self.editDistance(word, $0) }.min()!
+                    }
+                    distance = min(distance, byWord)
+                }
             }
             if distance <= allowed { near.append((distance, index)) }
         }
@@ -143,8 +166,8 @@ package struct RegionMatcher {
         let significant = queryWords.filter { $0.count >= 3 }
         guard !significant.isEmpty else { return [] }
         var sharing: [(shared: Int, index: Int)] = []
-        for (index, key) in keys.enumerated() {
-            let nameWords = RegionName.words(key).map { Array($0.unicodeScalars) }
+        for (index, names) in keys.enumerated() {
+            let nameWords = names.flatMap { RegionName.words($0) }.map { Array($0.unicodeScalars) }
             let shared = significant.filter { word in
                 nameWords.contains { Self.editDistance(word, $0) <= max(1, word.count / 4) }
             }.count
