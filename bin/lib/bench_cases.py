@@ -57,6 +57,7 @@ import time
 import bench_html
 import bench_ingest
 import bench_renames
+import bench_windows
 import bench_json
 import bench_serve
 from bench_fake import Fake
@@ -624,6 +625,7 @@ CASES = {
     "ingest": bench_ingest.case_ingest,
     "ingest-many": bench_ingest.case_ingest_many,
     "ingest-renames": bench_renames.case_ingest_renames,
+    "windows": bench_windows.case_windows,
     "query": case_query,
     "resolve": case_resolve,
     "refresh": case_refresh,

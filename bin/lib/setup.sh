@@ -77,6 +77,14 @@ topregions_ensure_feed_checkers() {
         || python3 -m pip install --quiet --user --break-system-packages feedparser rnc2rng >&2
 }
 
+# DuckDB (PyPI: the duckdb module and the duckdb-cli command), bin/bench's windows peer.
+topregions_ensure_duckdb() {
+    python3 -c 'import duckdb' 2>/dev/null && { command -v duckdb >/dev/null 2>&1 || [ -x "$HOME/.local/bin/duckdb" ]; } && return 0
+    echo "setup: installing duckdb and duckdb-cli (PyPI)" >&2
+    python3 -m pip install --quiet duckdb duckdb-cli >&2 2>/dev/null \
+        || python3 -m pip install --quiet --user --break-system-packages duckdb duckdb-cli >&2
+}
+
 topregions_setup() {
     topregions_ensure_swift
     topregions_ensure_packages "$@"
