@@ -38,11 +38,17 @@ extension Queries {
                 } else {
                     sql += " WHERE photo_fts MATCH ?"
                 }
-                do {
-                    return try Int.fetchOne(db, sql: sql, arguments: arguments)!
-                } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
-                    throw SearchQuery.Problem(message: "cannot search for \(query.text): \(Self.ftsProblem(error.message ?? ""))")
-                }
+                return try Self.sayingProblems(of: query) { try Int.fetchOne(db, sql: sql, arguments: arguments)! }
+            }
+        }
+    }
+
+    /// How many photos of `list` are in its window: counted from the photos in it.
+    private func count(of list: PhotoList, keptTo window: (sql: String, arguments: StatementArguments)) throws -> Int {
+        let photos = Self.photos(of: list)
+        return try store.read { db in
+            try Self.sayingSearchProblems(of: list) {
+                try Int.fetchOne(db, sql: "SELECT COUNT(*)" + photos.sql + " AND " + window.sql, arguments: photos.arguments + window.arguments)!
             }
         }
     }
@@ -50,73 +56,53 @@ extension Queries {
     /// Where the photos of `list` are, each spot once: positions rounded to `decimals`
     /// decimal degrees (3: about 100 m, as fine as a region's map shows; 1 for a world's), so
     /// a list of a million photos comes back as the spots a map can draw.
-    /// How many photos of `list` are in its window: counted from the photos in it.
-    private func count(of list: PhotoList, keptTo window: (sql: String, arguments: StatementArguments)) throws -> Int {
-        try store.read { db in
-            var sql = "SELECT COUNT(*) FROM photo"
-            var arguments: StatementArguments = []
-            switch list.kind {
-            case .region(let region):
-                sql += " WHERE photo.region = (SELECT id FROM region WHERE place_id = ?)"
-                arguments = [region.regionID]
-            case .all:
-                sql += " WHERE true"
-            case .recents:
-                sql += " WHERE photo.view_seq IS NOT NULL"
-            case .search(let query, let region):
-                sql += " JOIN photo_fts ON photo_fts.rowid = photo.rowid WHERE photo_fts MATCH ?"
-                arguments = [query.match]
-                if let region {
-                    sql += " AND photo.region = (SELECT id FROM region WHERE place_id = ?)"
-                    arguments += [region.regionID]
-                }
-            }
-            do {
-                return try Int.fetchOne(db, sql: sql + " AND " + window.sql, arguments: arguments + window.arguments)!
-            } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
-                if case .search(let query, _) = list.kind {
-                    throw SearchQuery.Problem(message: "cannot search for \(query.text): \(Self.ftsProblem(error.message ?? ""))")
-                }
-                throw error
+    public func positions(of list: PhotoList, decimals: Int) throws -> [(latitude: Double, longitude: Double)] {
+        let photos = Self.photos(of: list)
+        var sql = "SELECT DISTINCT round(photo.latitude, \(decimals)), round(photo.longitude, \(decimals))" + photos.sql
+            + " AND photo.latitude IS NOT NULL AND photo.longitude IS NOT NULL"
+        var arguments = photos.arguments
+        if let window = Self.windowCondition(list.window) {
+            sql += " AND " + window.sql
+            arguments += window.arguments
+        }
+        return try store.read { db in
+            try Self.sayingSearchProblems(of: list) {
+                try Row.fetchAll(db, sql: sql, arguments: arguments).map { (latitude: $0[0], longitude: $0[1]) }
             }
         }
     }
 
-    public func positions(of list: PhotoList, decimals: Int) throws -> [(latitude: Double, longitude: Double)] {
-        try store.read { db in
-            let rounded = "round(photo.latitude, \(decimals)), round(photo.longitude, \(decimals))"
-            var sql = "SELECT DISTINCT \(rounded) FROM photo"
-            var arguments: StatementArguments = []
-            switch list.kind {
-            case .region(let region):
-                sql += " WHERE photo.region = (SELECT id FROM region WHERE place_id = ?)"
-                arguments = [region.regionID]
-            case .all:
-                sql += " WHERE true"
-            case .recents:
-                sql += " WHERE photo.view_seq IS NOT NULL"
-            case .search(let query, let region):
-                let regionID = region?.regionID
-                sql += " JOIN photo_fts ON photo_fts.rowid = photo.rowid WHERE photo_fts MATCH ?"
-                arguments = [query.match]
-                if let regionID {
-                    sql += " AND photo.region = (SELECT id FROM region WHERE place_id = ?)"
-                    arguments += [regionID]
-                }
-            }
-            sql += " AND photo.latitude IS NOT NULL AND photo.longitude IS NOT NULL"
-            if let window = Self.windowCondition(list.window) {
-                sql += " AND " + window.sql
-                arguments += window.arguments
-            }
-            do {
-                return try Row.fetchAll(db, sql: sql, arguments: arguments).map { (latitude: $0[0], longitude: $0[1]) }
-            } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
-                if case .search(let query, _) = list.kind {
-                    throw SearchQuery.Problem(message: "cannot search for \(query.text): \(Self.ftsProblem(error.message ?? ""))")
-                }
-                throw error
-            }
+    /// The photos `list` holds, whatever its window: " FROM photo ... WHERE ..." (a condition
+    /// may follow with " AND"), and its arguments.
+    private static func photos(of list: PhotoList) -> (sql: String, arguments: StatementArguments) {
+        switch list.kind {
+        case .region(let region):
+            (" FROM photo WHERE photo.region = (SELECT id FROM region WHERE place_id = ?)", [region.regionID])
+        case .all:
+            (" FROM photo WHERE true", [])
+        case .recents:
+            (" FROM photo WHERE photo.view_seq IS NOT NULL", [])
+        case .search(let query, let region):
+            region.map {
+                (" FROM photo JOIN photo_fts ON photo_fts.rowid = photo.rowid WHERE photo_fts MATCH ?"
+                    + " AND photo.region = (SELECT id FROM region WHERE place_id = ?)", [query.match, $0.regionID])
+            } ?? (" FROM photo JOIN photo_fts ON photo_fts.rowid = photo.rowid WHERE photo_fts MATCH ?", [query.match])
+        }
+    }
+
+    /// Runs `body`; for a search, SQLite's complaint about the query comes out in words.
+    private static func sayingSearchProblems<T>(of list: PhotoList, _ body: () throws -> T) throws -> T {
+        guard case .search(let query, _) = list.kind else { return try body() }
+        return try sayingProblems(of: query, body)
+    }
+
+    /// Runs `body`, a statement matching `query`: SearchQuery writes only what FTS5 parses;
+    /// should it ever not, the user reads why in words, not SQL.
+    static func sayingProblems<T>(of query: SearchQuery, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
+            throw SearchQuery.Problem(message: "cannot search for \(query.text): \(ftsProblem(error.message ?? ""))")
         }
     }
 

@@ -129,15 +129,11 @@ extension Queries {
             sql += " LIMIT ? OFFSET ?"
             arguments += [limit ?? -1, offset]
         }
-        do {
+        return try sayingProblems(of: query) {
             let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
             var values: [Value] = []
             while let row = try rows.next() { values.append(value(row)) }
             return values
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
-            // SearchQuery writes only what FTS5 parses; should it ever not, the user
-            // reads why in words, not SQL.
-            throw SearchQuery.Problem(message: "cannot search for \(query.text): \(ftsProblem(error.message ?? ""))")
         }
     }
 
