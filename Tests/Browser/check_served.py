@@ -28,7 +28,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from browser import check, not_blank, outcome, start_chromium  # noqa: E402
 
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException  # noqa: E402
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, WebDriverException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 
 
@@ -69,6 +69,11 @@ def wait_until(what, predicate, timeout=120):
             value = predicate()
         except (NoSuchElementException, StaleElementReferenceException):
             value = None  # the next page is still coming in
+        except WebDriverException as error:
+            # The same, as this ChromeDriver says it for an element of the page just left.
+            if "does not belong to the document" not in str(error):
+                raise
+            value = None
         if value:
             return value
         time.sleep(0.05)
