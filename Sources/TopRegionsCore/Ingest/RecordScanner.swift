@@ -330,7 +330,7 @@ public enum RecordScanner {
             guard i < end else { return nil }
             let count = i - start
             i += 1
-            guard ascii || isValidUTF8(base + start, count) else { return nil }
+            guard ascii || JSONStringEscapes.isValidUTF8(base + start, count) else { return nil }
             return .string(start: start, count: count)
         }
         if first == UInt8(ascii: "n") {
@@ -373,91 +373,11 @@ public enum RecordScanner {
     ) -> Scalar? {
         let at = bytes.count
         bytes.append(contentsOf: UnsafeBufferPointer(start: base + start, count: i - start))
-        func hex4() -> UInt32? {
-            guard i + 4 <= end else { return nil }
-            var value: UInt32 = 0
-            for _ in 0..<4 {
-                guard let digit = JSONParser.hexDigit(base[i]) else { return nil }
-                value = value << 4 | digit
-                i += 1
-            }
-            return value
+        do throws(JSONStringFault) {
+            try JSONStringEscapes.unescape(base, end, &i, into: &bytes, from: at)
+        } catch {
+            return nil
         }
-        while i < end {
-            let byte = base[i]
-            if byte == UInt8(ascii: "\"") {
-                i += 1
-                let count = bytes.count - at
-                guard isValidUTF8(bytes.withUnsafeBufferPointer { $0.baseAddress! + at }, count) else { return nil }
-                return .unescaped(TextSpan(start: Int32(at), count: Int32(count)))
-            }
-            guard byte >= 0x20 else { return nil }
-            guard byte == UInt8(ascii: "\\") else {
-                bytes.append(byte)
-                i += 1
-                continue
-            }
-            guard i + 1 < end else { return nil }
-            let escape = base[i + 1]
-            i += 2
-            if let unescaped = JSONParser.singleCharacterEscape(escape) {
-                bytes.append(unescaped)
-                continue
-            }
-            switch escape {
-            case UInt8(ascii: "u"):
-                guard var scalar = hex4() else { return nil }
-                if (0xD800...0xDBFF).contains(scalar) {
-                    guard i + 1 < end, base[i] == UInt8(ascii: "\\"), base[i + 1] == UInt8(ascii: "u") else { return nil }
-                    i += 2
-                    guard let low = hex4(), (0xDC00...0xDFFF).contains(low) else { return nil }
-                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                } else if (0xDC00...0xDFFF).contains(scalar) {
-                    return nil
-                }
-                guard let encoded = Unicode.UTF8.encode(Unicode.Scalar(scalar)!) else { return nil }
-                bytes.append(contentsOf: encoded)
-            default: return nil
-            }
-        }
-        return nil
-    }
-
-    /// Well-formed UTF-8 (Unicode's table 3-7: no overlong forms, no surrogates, nothing
-    /// past U+10FFFF), what `String(validating:)` accepts.
-    static func isValidUTF8(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Bool {
-        var i = 0
-        while i < count {
-            let lead = bytes[i]
-            if lead < 0x80 { i += 1; continue }
-            func continuation(_ offset: Int, _ low: UInt8 = 0x80, _ high: UInt8 = 0xBF) -> Bool {
-                i + offset < count && bytes[i + offset] >= low && bytes[i + offset] <= high
-            }
-            switch lead {
-            case 0xC2...0xDF:
-                guard continuation(1) else { return false }
-                i += 2
-            case 0xE0:
-                guard continuation(1, 0xA0), continuation(2) else { return false }
-                i += 3
-            case 0xE1...0xEC, 0xEE...0xEF:
-                guard continuation(1), continuation(2) else { return false }
-                i += 3
-            case 0xED:
-                guard continuation(1, 0x80, 0x9F), continuation(2) else { return false }
-                i += 3
-            case 0xF0:
-                guard continuation(1, 0x90), continuation(2), continuation(3) else { return false }
-                i += 4
-            case 0xF1...0xF3:
-                guard continuation(1), continuation(2), continuation(3) else { return false }
-                i += 4
-            case 0xF4:
-                guard continuation(1, 0x80, 0x8F), continuation(2), continuation(3) else { return false }
-                i += 4
-            default: return false
-            }
-        }
-        return true
+        return .unescaped(TextSpan(start: Int32(at), count: Int32(bytes.count - at)))
     }
 }

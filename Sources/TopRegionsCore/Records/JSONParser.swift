@@ -175,98 +175,19 @@ public struct JSONParser: ~Copyable {
                 return string
             }
             if byte == UInt8(ascii: "\\") { break }
-            if byte < 0x20 { throw error("control character U+\(hex4(UInt32(byte))) inside a string (escape it)") }
+            if byte < 0x20 { throw error(JSONStringFault.controlCharacter(byte).message) }
             if byte >= 0x80 { allASCII = false }
             index += 1
         }
         guard index < bytes.count else { throw JSONSyntaxError(offset: start, message: "string is not closed") }
         // Slow path: unescape into a buffer.
         var buffer = Array(UnsafeBufferPointer(rebasing: bytes[contentStart..<index]))
-        while index < bytes.count {
-            let byte = bytes[index]
-            switch byte {
-            case UInt8(ascii: "\""):
-                index += 1
-                guard let string = String(validating: buffer, as: UTF8.self) else {
-                    throw JSONSyntaxError(offset: start, message: "string is not valid UTF-8")
-                }
-                return string
-            case UInt8(ascii: "\\"):
-                index += 1
-                guard index < bytes.count else { break }
-                let escape = bytes[index]
-                index += 1
-                if let unescaped = Self.singleCharacterEscape(escape) {
-                    buffer.append(unescaped)
-                    continue
-                }
-                switch escape {
-                case UInt8(ascii: "u"):
-                    var scalar = try parseHex4()
-                    if (0xD800...0xDBFF).contains(scalar) {
-                        // A high surrogate must be followed by an escaped low surrogate.
-                        guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
-                            throw error("unpaired surrogate \\u\(hex4(scalar))")
-                        }
-                        index += 2
-                        let low = try parseHex4()
-                        guard (0xDC00...0xDFFF).contains(low) else { throw error("unpaired surrogate \\u\(hex4(scalar))") }
-                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                    } else if (0xDC00...0xDFFF).contains(scalar) {
-                        throw error("unpaired surrogate \\u\(hex4(scalar))")
-                    }
-                    buffer.append(contentsOf: Unicode.UTF8.encode(Unicode.Scalar(scalar)!)!)
-                default:
-                    index -= 2  // point at the backslash
-                    throw error("invalid escape '\\\(Character(Unicode.Scalar(escape)))'")
-                }
-            default:
-                if byte < 0x20 { throw error("control character U+\(hex4(UInt32(byte))) inside a string (escape it)") }
-                buffer.append(byte)
-                index += 1
-            }
+        do {
+            try JSONStringEscapes.unescape(bytes.baseAddress!, bytes.count, &index, into: &buffer, from: 0)
+        } catch {
+            throw JSONSyntaxError(offset: error.isTheWholeString ? start : index, message: error.message)
         }
-        throw JSONSyntaxError(offset: start, message: "string is not closed")
-    }
-
-    /// The byte a one-character escape (`\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t`,
-    /// RFC 8259 §7) stands for; nil for `\u` and for anything that is no escape. The
-    /// record scanner reads strings by the same table.
-    @inline(__always)
-    package static func singleCharacterEscape(_ escape: UInt8) -> UInt8? {
-        switch escape {
-        case UInt8(ascii: "\""): 0x22
-        case UInt8(ascii: "\\"): 0x5C
-        case UInt8(ascii: "/"): 0x2F
-        case UInt8(ascii: "b"): 0x08
-        case UInt8(ascii: "f"): 0x0C
-        case UInt8(ascii: "n"): 0x0A
-        case UInt8(ascii: "r"): 0x0D
-        case UInt8(ascii: "t"): 0x09
-        default: nil
-        }
-    }
-
-    /// The value of a hexadecimal digit (RFC 8259's HEXDIG, either case); nil for any other byte.
-    @inline(__always)
-    package static func hexDigit(_ byte: UInt8) -> UInt32? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
-        default: nil
-        }
-    }
-
-    private mutating func parseHex4() throws(JSONSyntaxError) -> UInt32 {
-        guard index + 4 <= bytes.count else { throw error("incomplete \\u escape") }
-        var value: UInt32 = 0
-        for _ in 0..<4 {
-            guard let digit = Self.hexDigit(bytes[index]) else { throw error("invalid hex digit in \\u escape") }
-            value = value << 4 | digit
-            index += 1
-        }
-        return value
+        return String(decoding: buffer, as: UTF8.self)
     }
 
     private mutating func parseNumber() throws(JSONSyntaxError) -> String {
@@ -336,10 +257,5 @@ public struct JSONParser: ~Copyable {
 
     private func error(_ message: String) -> JSONSyntaxError {
         JSONSyntaxError(offset: index, message: message)
-    }
-
-    private func hex4(_ value: UInt32) -> String {
-        let digits = String(value, radix: 16, uppercase: true)
-        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 }
