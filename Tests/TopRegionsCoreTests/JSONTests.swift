@@ -26,6 +26,15 @@ import Testing
         (#"{"a":"x"} y"#, 10, "unexpected 'y' after the JSON value"),
         (#"{"a":"\q"}"#, 6, "invalid escape '\\q'"),
         (#"{"a":"\ud800"}"#, 12, "unpaired surrogate \\uD800"),
+        // Every way an escape can be wrong, where the parser stops (RFC 8259 §7).
+        (#"{"a":"\udc00"}"#, 12, "unpaired surrogate \\uDC00"),
+        (#"{"a":"\ud800\u0041"}"#, 18, "unpaired surrogate \\uD800"),
+        (#"{"a":"\ud800x"}"#, 12, "unpaired surrogate \\uD800"),
+        (#"{"a":"\u12x4"}"#, 10, "invalid hex digit in \\u escape"),
+        (#""\u12"#, 3, "incomplete \\u escape"),
+        (#""ab\"#, 0, "string is not closed"),
+        (#""a\nb"#, 0, "string is not closed"),
+        ("\"a\\n\u{01}\"", 4, "control character U+0001 inside a string (escape it)"),
         (#"{"a":"#, 5, "unexpected end of line, expected a value"),
         (#"{"a":"abc"#, 5, "string is not closed"),
         ("[1,2", 4, "unexpected end of line, expected ',' or ']'"),
@@ -34,11 +43,19 @@ import Testing
         #expect(throws: JSONSyntaxError(offset: offset, message: message)) { try JSONParser.parse(text) }
     }
 
-    @Test func rejectsRawControlCharactersAndBadUTF8() {
+    @Test func rejectsRawControlCharactersAndBadUTF8() throws {
         #expect(throws: JSONSyntaxError.self) { try JSONParser.parse("\"a\u{01}b\"") }
         #expect(throws: JSONSyntaxError(offset: 0, message: "string is not valid UTF-8")) {
             try JSONParser.parse([0x22, 0xC3, 0x28, 0x22])
         }
+        // After an escape too: the whole string's bytes are checked, escaped or not.
+        #expect(throws: JSONSyntaxError(offset: 0, message: "string is not valid UTF-8")) {
+            try JSONParser.parse([0x22, 0xC3, 0x5C, 0x6E, 0x22])
+        }
+        #expect(throws: JSONSyntaxError(offset: 0, message: "string is not valid UTF-8")) {
+            try JSONParser.parse([0x22, 0x5C, 0x6E, 0xED, 0xA0, 0x80, 0x22])
+        }
+        #expect(try JSONParser.parse([0x22, 0xC3, 0xA9, 0x5C, 0x6E, 0x22]) == .string("é\n"))
     }
 
     @Test func limitsNesting() {
