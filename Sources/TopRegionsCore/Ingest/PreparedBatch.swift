@@ -115,116 +115,161 @@ public struct PreparedBatch: Sendable {
         let all = buffer.photos
         let bytes = buffer.bytes
         textBytes = bytes
-        var kept: [Int] = []  // the photos written, in batch order: the last copy of each id
-        bytes.withUnsafeBufferPointer { text in
-            var ids = SpanTable(capacity: all.count)
-            var latest = [Int32](repeating: -1, count: all.count)  // id number → its last photo
-            var idOf = [Int32](repeating: 0, count: all.count)
-            for (index, photo) in all.enumerated() {
-                let (id, new) = ids.insert(photo.id, in: text)
-                if !new { duplicates += 1 }
-                latest[Int(id)] = Int32(index)
-                idOf[index] = id
-            }
-            kept.reserveCapacity(all.count - duplicates)
-            for index in all.indices where duplicates == 0 || latest[Int(idOf[index])] == Int32(index) {
-                kept.append(index)
-            }
-        }
+        let kept: [Int]  // the photos written, in batch order: the last copy of each id
+        (kept, duplicates) = bytes.withUnsafeBufferPointer { Self.lastCopies(of: all, in: $0) }
         photoCount = kept.count
-
-        var photographerSlots = SpanTable(capacity: 1024)
-        var photographerNames: [TextSpan] = []
-        var regionSlots = SpanTable(capacity: 256)
-        var regionNames: [TextSpan] = []
-        var placeSlots = SpanTable(capacity: 1024)
-        var placeRegions: [(regionPlaceID: TextSpan, answered: Bool)] = []
-        photographerIndex.reserveCapacity(kept.count)
-        regionIndex.reserveCapacity(kept.count)
-        placeIndex.reserveCapacity(kept.count)
-        latitude.reserveCapacity(kept.count)
-        longitude.reserveCapacity(kept.count)
-        uploaded.reserveCapacity(kept.count)
-        texts.reserveCapacity(kept.count / Self.rowsPerInsert + 1)
+        reserveColumns(kept.count)
+        var names = MentionedNames()
+        var ids = IDList(capacity: kept.count)
         var group = TextRow(sharing: bytes, capacity: Self.rowsPerInsert * Self.textColumns.count)
-        var ids = [UInt8]()
-        ids.reserveCapacity(kept.count * 14 + 2)
-        ids.append(UInt8(ascii: "["))
-        var first: TextSpan?, last: TextSpan?
-
         bytes.withUnsafeBufferPointer { text in
-            func precedes(_ a: TextSpan, _ b: TextSpan) -> Bool {
-                // Bytewise, as SQLite's BINARY collation compares UTF-8.
-                let order = memcmp(text.baseAddress! + Int(a.start), text.baseAddress! + Int(b.start), Int(min(a.count, b.count)))
-                return order < 0 || (order == 0 && a.count < b.count)
-            }
-            /// The slot of `key`, remembering `name` for it: the last non-empty name wins.
-            func slot(of key: TextSpan, named name: TextSpan, in slots: inout SpanTable, names: inout [TextSpan]) -> Int32 {
-                let (slot, new) = slots.insert(key, in: text)
-                if new {
-                    names.append(name)
-                } else if name.count > 0 {
-                    names[Int(slot)] = name
-                }
-                return slot
-            }
             for (index, photoIndex) in kept.enumerated() {
                 let photo = all[photoIndex]
-                photographerIndex.append(slot(of: photo.owner, named: photo.ownerName, in: &photographerSlots, names: &photographerNames))
-                // Regions the records name.
-                if !photo.regionID.isNone {
-                    regionIndex.append(slot(of: photo.regionID, named: photo.region, in: &regionSlots, names: &regionNames))
-                } else {
-                    regionIndex.append(-1)
-                }
-                // Places: a record with a region answers for its place; one without says
-                // nothing about it, so the place is only looked up.
-                if !photo.placeID.isNone {
-                    let (place, newPlace) = placeSlots.insert(photo.placeID, in: text)
-                    if newPlace {
-                        placeRegions.append((photo.regionID, !photo.regionID.isNone))
-                    } else if !photo.regionID.isNone {
-                        placeRegions[Int(place)] = (photo.regionID, true)
-                    }
-                    placeIndex.append(place)
-                } else {
-                    placeIndex.append(-1)
-                }
+                let mentioned = names.note(photo, in: text)
+                photographerIndex.append(mentioned.photographer)
+                regionIndex.append(mentioned.region)
+                placeIndex.append(mentioned.place)
                 latitude.append(photo.latitude)
                 longitude.append(photo.longitude)
                 uploaded.append(photo.uploaded)
                 if let time = photo.uploaded, time > newestUpload ?? .min { newestUpload = time }
 
                 let row = index % Self.rowsPerInsert
-                group.set(StagedColumn.id.parameter(row: row), photo.id)
-                group.set(StagedColumn.placeID.parameter(row: row), photo.placeID)
-                group.set(StagedColumn.extra.parameter(row: row), photo.extra)
-                for slot in PhotoRecord.plainFields.indices {
-                    group.set(StagedColumn.plain(slot).parameter(row: row), photo.plain[slot])
-                }
+                Self.setTexts(of: photo, row: row, in: &group)
                 if row == Self.rowsPerInsert - 1 || index == kept.count - 1 {
                     texts.append(group)
                     group = TextRow(sharing: bytes, capacity: Self.rowsPerInsert * Self.textColumns.count)
                 }
-
-                // Ids are digits (both readers check), so each is its own JSON string.
-                if index > 0 { ids.append(UInt8(ascii: ",")) }
-                ids.append(UInt8(ascii: "\""))
-                ids.append(contentsOf: UnsafeBufferPointer(rebasing: text[Int(photo.id.start)..<Int(photo.id.start + photo.id.count)]))
-                ids.append(UInt8(ascii: "\""))
-                if first.map({ precedes(photo.id, $0) }) ?? true { first = photo.id }
-                if last.map({ precedes($0, photo.id) }) ?? true { last = photo.id }
+                ids.append(photo.id, in: text)
             }
         }
-        ids.append(UInt8(ascii: "]"))
-        idsJSON = String(decoding: ids, as: UTF8.self)
-        firstID = first.flatMap(buffer.string)
-        lastID = last.flatMap(buffer.string)
-        photographers = zip(photographerSlots.keys, photographerNames).map { (buffer.string($0)!, buffer.string($1)!) }
-        regions = zip(regionSlots.keys, regionNames).map { RegionInfo(placeID: buffer.string($0)!, name: buffer.string($1)!) }
-        places = zip(placeSlots.keys, placeRegions).map { (buffer.string($0)!, buffer.string($1.regionPlaceID), $1.answered) }
+        idsJSON = ids.closedJSON()
+        firstID = ids.first.flatMap(buffer.string)
+        lastID = ids.last.flatMap(buffer.string)
+        photographers = zip(names.photographerSlots.keys, names.photographerNames).map { (buffer.string($0)!, buffer.string($1)!) }
+        regions = zip(names.regionSlots.keys, names.regionNames).map { RegionInfo(placeID: buffer.string($0)!, name: buffer.string($1)!) }
+        places = zip(names.placeSlots.keys, names.placeRegions).map { (buffer.string($0)!, buffer.string($1.regionPlaceID), $1.answered) }
+    }
+
+    /// The photos to write, in batch order: the last copy of each id; and how many earlier
+    /// copies that leaves out.
+    private static func lastCopies(of all: [RecordSpans], in text: UnsafeBufferPointer<UInt8>) -> (kept: [Int], duplicates: Int) {
+        var ids = SpanTable(capacity: all.count)
+        var latest = [Int32](repeating: -1, count: all.count)  // id number → its last photo
+        var idOf = [Int32](repeating: 0, count: all.count)
+        var duplicates = 0
+        for (index, photo) in all.enumerated() {
+            let (id, new) = ids.insert(photo.id, in: text)
+            if !new { duplicates += 1 }
+            latest[Int(id)] = Int32(index)
+            idOf[index] = id
+        }
+        var kept: [Int] = []
+        kept.reserveCapacity(all.count - duplicates)
+        for index in all.indices where duplicates == 0 || latest[Int(idOf[index])] == Int32(index) {
+            kept.append(index)
+        }
+        return (kept, duplicates)
+    }
+
+    private mutating func reserveColumns(_ count: Int) {
+        photographerIndex.reserveCapacity(count)
+        regionIndex.reserveCapacity(count)
+        placeIndex.reserveCapacity(count)
+        latitude.reserveCapacity(count)
+        longitude.reserveCapacity(count)
+        uploaded.reserveCapacity(count)
+        texts.reserveCapacity(count / Self.rowsPerInsert + 1)
+    }
+
+    /// Binds a photo's texts as row `row` of a group.
+    private static func setTexts(of photo: RecordSpans, row: Int, in group: inout TextRow) {
+        group.set(StagedColumn.id.parameter(row: row), photo.id)
+        group.set(StagedColumn.placeID.parameter(row: row), photo.placeID)
+        group.set(StagedColumn.extra.parameter(row: row), photo.extra)
+        for slot in PhotoRecord.plainFields.indices {
+            group.set(StagedColumn.plain(slot).parameter(row: row), photo.plain[slot])
+        }
     }
 
     /// The columns the decoding thread fills, as texts.
     package static let textColumns: [StagedColumn] = [.id, .placeID, .extra] + PhotoRecord.plainFields.indices.map(StagedColumn.plain)
+}
+
+/// The photographers, regions and places a batch's photos mention, each once, with the
+/// names the records give them.
+private struct MentionedNames {
+    var photographerSlots = SpanTable(capacity: 1024)
+    var photographerNames: [TextSpan] = []
+    var regionSlots = SpanTable(capacity: 256)
+    var regionNames: [TextSpan] = []
+    var placeSlots = SpanTable(capacity: 1024)
+    var placeRegions: [(regionPlaceID: TextSpan, answered: Bool)] = []
+
+    /// The numbers of the photo's photographer, region and place (-1: none).
+    mutating func note(_ photo: RecordSpans, in text: UnsafeBufferPointer<UInt8>) -> (photographer: Int32, region: Int32, place: Int32) {
+        let photographer = Self.slot(of: photo.owner, named: photo.ownerName, in: &photographerSlots, names: &photographerNames, text)
+        let region = photo.regionID.isNone ? -1
+            : Self.slot(of: photo.regionID, named: photo.region, in: &regionSlots, names: &regionNames, text)
+        // Places: a record with a region answers for its place; one without says nothing
+        // about it, so the place is only looked up.
+        var place: Int32 = -1
+        if !photo.placeID.isNone {
+            let new: Bool
+            (place, new) = placeSlots.insert(photo.placeID, in: text)
+            if new {
+                placeRegions.append((photo.regionID, !photo.regionID.isNone))
+            } else if !photo.regionID.isNone {
+                placeRegions[Int(place)] = (photo.regionID, true)
+            }
+        }
+        return (photographer, region, place)
+    }
+
+    /// The slot of `key`, remembering `name` for it: the last non-empty name wins.
+    private static func slot(
+        of key: TextSpan, named name: TextSpan, in slots: inout SpanTable, names: inout [TextSpan], _ text: UnsafeBufferPointer<UInt8>
+    ) -> Int32 {
+        let (slot, new) = slots.insert(key, in: text)
+        if new {
+            names.append(name)
+        } else if name.count > 0 {
+            names[Int(slot)] = name
+        }
+        return slot
+    }
+}
+
+/// A batch's photo ids as one JSON array (to ask the store about all of them in one
+/// statement), and the smallest and largest in SQLite's text order.
+private struct IDList {
+    private var bytes: [UInt8] = [UInt8(ascii: "[")]
+    private(set) var first: TextSpan?
+    private(set) var last: TextSpan?
+
+    init(capacity: Int) {
+        bytes.reserveCapacity(capacity * 14 + 2)
+    }
+
+    mutating func append(_ id: TextSpan, in text: UnsafeBufferPointer<UInt8>) {
+        // Ids are digits (both readers check), so each is its own JSON string.
+        if bytes.count > 1 { bytes.append(UInt8(ascii: ",")) }
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[Int(id.start)..<Int(id.start + id.count)]))
+        bytes.append(UInt8(ascii: "\""))
+        if first.map({ Self.precedes(id, $0, text) }) ?? true { first = id }
+        if last.map({ Self.precedes($0, id, text) }) ?? true { last = id }
+    }
+
+    /// The array, closed: call once, after the last id.
+    mutating func closedJSON() -> String {
+        bytes.append(UInt8(ascii: "]"))
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Bytewise, as SQLite's BINARY collation compares UTF-8.
+    private static func precedes(_ a: TextSpan, _ b: TextSpan, _ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        let order = memcmp(text.baseAddress! + Int(a.start), text.baseAddress! + Int(b.start), Int(min(a.count, b.count)))
+        return order < 0 || (order == 0 && a.count < b.count)
+    }
 }
