@@ -41,7 +41,50 @@ extension HTMLPage {
         paging: Paging? = nil, map listMap: ListMap? = nil, stored: Int? = nil,
         formatTime: TimeFormatter = Reports.formatTime, times: TimeFormat = .utc
     ) -> [UInt8] {
-        let sortedBy = list.order?.phrase, sort = list.order?.rawValue
+        var (page, fetchCommand) = listHeading(photos, list: list, site: site, paging: paging, stored: stored, times: times)
+        if site.isServed { sortChoice(list, site: site, into: &page.html) }
+
+        // On a wide screen the map stays in view beside the grid; on a narrow one, above it.
+        // The thumbnails in base64 are most of the page: room for them at once, not by doubling.
+        let embedded = site.isServed ? nil : images.thumbnails
+        let thumbnailBytes = photos.reduce(0) { $0 + (embedded?[$1.record.id]?.count ?? 0) }
+        page.html.bytes.reserveCapacity(page.html.bytes.count + thumbnailBytes / 3 * 4 + photos.count * 1_024 + 64 << 10)
+        // Each description's start is shown twice (the card's hover and the pin's callout): cut once.
+        let snippets = photos.map { Reports.snippet($0.record.description) }
+        let map = photoMap(photos, map: listMap, site: site, snippets: snippets)
+        if let map { page.html += "<div class=\"split\">\n\(map)<div class=\"photos\">\n" }
+
+        if photos.isEmpty, case .region = list.kind {
+            page.html += "<p class=\"notice\">No photo of this region is stored (any more).</p>\n"
+        }
+        if !site.isServed { thumbnailNotices(photos, images: images, fetchCommand: fetchCommand, into: &page.html) }
+
+        let pageLink = { (number: Int) in site.link(to: list, page: number) }
+        if let paging { page.pager(paging, link: pageLink) }
+        grid(photos, list: list, images: images, site: site, formatTime: formatTime, snippets: snippets, into: &page.html)
+        if let paging { page.pager(paging, link: pageLink) }
+        if site.isServed, site.canChange, case .all = list.kind {
+            // Pruning starts with its preview, which changes nothing.
+            page.html += """
+                <form class="action" action="/prune" method="get">Forget the photos stored more than \
+                <input name="older_than" value="7d" size="5" aria-label="age, with its unit (7d, 12h)"> ago \
+                <button>Preview</button></form>
+
+                """
+        }
+        if map != nil { page.html += "</div>\n</div>\n" }
+        page.footer(site.isServed
+            ? "Each photo links to its page here, with the full photo, and to its page on Flickr."
+            : "A photo links to its full-size file when photo-cache holds it, else to its page on Flickr. <code>photo-cache ID</code> fetches one.")
+        return page.finish()
+    }
+
+    /// The page a list of photos starts: its title, its heading with the list's totals and
+    /// what this page shows of them; and the command that fetches the list's thumbnails.
+    private static func listHeading(
+        _ photos: [StoredPhoto], list: PhotoList, site: Site, paging: Paging?, stored: Int?, times: TimeFormat
+    ) -> (Page, fetchCommand: String) {
+        let sortedBy = list.order?.phrase
         var page: Page
         let fetchCommand: String
         // "the newest 30 here" or "31–60 of them here", after the list's own totals.
@@ -95,67 +138,45 @@ extension HTMLPage {
             page.heading("Search: <span dir=\"auto\">\(escape(query))</span>", subtitle: subtitle, headingIsText: false)
             fetchCommand = "regions-top --search \(shellWord(query))" + (region.map { " --region \(shellWord($0.regionID))" } ?? "") + " | thumb-get"
         }
-        if site.isServed { sortChoice(list, site: site, into: &page.html) }
+        return (page, fetchCommand)
+    }
 
-        // On a wide screen the map stays in view beside the grid; on a narrow one, above it.
-        // The thumbnails in base64 are most of the page: room for them at once, not by doubling.
-        let embedded = site.isServed ? nil : images.thumbnails
-        let thumbnailBytes = photos.reduce(0) { $0 + (embedded?[$1.record.id]?.count ?? 0) }
-        page.html.bytes.reserveCapacity(page.html.bytes.count + thumbnailBytes / 3 * 4 + photos.count * 1_024 + 64 << 10)
-        // Each description's start is shown twice (the card's hover and the pin's callout): cut once.
-        let snippets = photos.map { Reports.snippet($0.record.description) }
-        let map = photoMap(photos, map: listMap, site: site, snippets: snippets)
-        if let map { page.html += "<div class=\"split\">\n\(map)<div class=\"photos\">\n" }
-
-        if photos.isEmpty, case .region = list.kind {
-            page.html += "<p class=\"notice\">No photo of this region is stored (any more).</p>\n"
+    /// What a file page says of thumbnails it lacks or cannot show, and how to fetch them.
+    private static func thumbnailNotices(_ photos: [StoredPhoto], images: Images, fetchCommand: String, into html: inout PageText) {
+        let withoutThumbnail = photos.filter { images.thumbnails?[$0.record.id] == nil }.count
+        let unusable = images.unusableThumbnails(among: photos).count
+        if images.thumbnails == nil {
+            html += "<p class=\"notice\">This database has no thumbnail table, so every photo shows a placeholder.</p>\n"
+        } else if withoutThumbnail > 0 {
+            html += "<p class=\"notice\">\(withoutThumbnail) of \(count(photos.count, "photo")) \(withoutThumbnail == 1 ? "has" : "have") no thumbnail yet. "
+            html += "Fetch them with <code>\(escape(fetchCommand))</code>, then make this page again.</p>\n"
         }
-        if !site.isServed {
-            let withoutThumbnail = photos.filter { images.thumbnails?[$0.record.id] == nil }.count
-            let unusable = images.unusableThumbnails(among: photos).count
-            if images.thumbnails == nil {
-                page.html += "<p class=\"notice\">This database has no thumbnail table, so every photo shows a placeholder.</p>\n"
-            } else if withoutThumbnail > 0 {
-                page.html += "<p class=\"notice\">\(withoutThumbnail) of \(count(photos.count, "photo")) \(withoutThumbnail == 1 ? "has" : "have") no thumbnail yet. "
-                page.html += "Fetch them with <code>\(escape(fetchCommand))</code>, then make this page again.</p>\n"
-            }
-            if unusable > 0 {
-                page.html += "<p class=\"notice\">\(unusable) stored \(unusable == 1 ? "thumbnail is" : "thumbnails are") not an image and \(unusable == 1 ? "shows" : "show") a placeholder.</p>\n"
-            }
+        if unusable > 0 {
+            html += "<p class=\"notice\">\(unusable) stored \(unusable == 1 ? "thumbnail is" : "thumbnails are") not an image and \(unusable == 1 ? "shows" : "show") a placeholder.</p>\n"
         }
+    }
 
-        let pageLink = { (number: Int) in site.link(to: list, page: number) }
-        if let paging { page.pager(paging, link: pageLink) }
-        // Sorted by title, the grid has a heading for each initial (the app's section index).
+    /// The photos' cards; sorted by title, under a heading for each initial (the app's
+    /// section index).
+    private static func grid(
+        _ photos: [StoredPhoto], list: PhotoList, images: Images, site: Site, formatTime: TimeFormatter,
+        snippets: [String], into html: inout PageText
+    ) {
+        let sort = list.order?.rawValue
         var section: String?
-        page.html += sort == "title" ? "" : "<ul class=\"grid\">\n"
+        html += sort == "title" ? "" : "<ul class=\"grid\">\n"
         for (index, photo) in photos.enumerated() {
             if sort == "title" {
                 let initial = sectionInitial(photo.record.title)
                 if initial != section {
-                    if section != nil { page.html += "</ul>\n" }
-                    page.html += "<h2 class=\"section\" dir=\"auto\">\(escape(initial))</h2>\n<ul class=\"grid\">\n"
+                    if section != nil { html += "</ul>\n" }
+                    html += "<h2 class=\"section\" dir=\"auto\">\(escape(initial))</h2>\n<ul class=\"grid\">\n"
                     section = initial
                 }
             }
-            card(photo, list: list, images: images, site: site, formatTime: formatTime, snippet: snippets[index], into: &page.html)
+            card(photo, list: list, images: images, site: site, formatTime: formatTime, snippet: snippets[index], into: &html)
         }
-        if sort != "title" || section != nil { page.html += "</ul>\n" }
-        if let paging { page.pager(paging, link: pageLink) }
-        if site.isServed, site.canChange, case .all = list.kind {
-            // Pruning starts with its preview, which changes nothing.
-            page.html += """
-                <form class="action" action="/prune" method="get">Forget the photos stored more than \
-                <input name="older_than" value="7d" size="5" aria-label="age, with its unit (7d, 12h)"> ago \
-                <button>Preview</button></form>
-
-                """
-        }
-        if map != nil { page.html += "</div>\n</div>\n" }
-        page.footer(site.isServed
-            ? "Each photo links to its page here, with the full photo, and to its page on Flickr."
-            : "A photo links to its full-size file when photo-cache holds it, else to its page on Flickr. <code>photo-cache ID</code> fetches one.")
-        return page.finish()
+        if sort != "title" || section != nil { html += "</ul>\n" }
     }
 
     /// The heading a photo's title goes under when a list is sorted by title: its first
