@@ -38,16 +38,18 @@ import Testing
         return try condition()
     }
 
-    /// The fake holds every answer back for 5 s, so a regions-top killed while its
-    /// flickr-recent waits for the first page has asked exactly that page. Its three stages
-    /// end within a moment of it (before the fake could answer), and the regions-top started
+    /// The fake holds every answer back for 10 s (under the tools' 15 s stall limit, with
+    /// room for the steps before the kill on a machine running many tests at once), so a
+    /// regions-top killed while its flickr-recent waits for the first page has asked exactly
+    /// that page. Its three stages end within a moment of it (before the fake could answer),
+    /// and the regions-top started
     /// meanwhile refreshes alone once they are gone: the fake's log holds one refresh's
     /// requests, the same as the pipeline typed in a shell makes, plus the one page the killed
     /// refresh had asked. (Before: the stages ran on as orphans, and the waiting regions-top
     /// refreshed beside them, every search asked twice.)
     @Test func killingARefreshingRegionsTopEndsItsStagesAndTheNextRefreshesAlone() throws {
         let scratch = Scratch()
-        let fake = try FakeFlickrProcess(RefreshWhenEmptyEndToEndTests.world + ["--latency-ms", "5000"], scratch: scratch)
+        let fake = try FakeFlickrProcess(RefreshWhenEmptyEndToEndTests.world + ["--latency-ms", "10000"], scratch: scratch)
         let environment = fake.environment(home: scratch.path)
         let db = scratch.file("photos.db")
         let arguments = ["--db", db, "--format", "ndjson", "-q"]
@@ -65,7 +67,8 @@ import Testing
         // is closed, by its children too: /proc tells at once.)
         #expect(Self.within(2) { Self.hasEnded(killed.pid) })
         #expect(Self.within(2) { stages.allSatisfy(Self.hasEnded) }, "stages still running after their regions-top was killed: \(stages.filter { !Self.hasEnded($0) })")
-        #expect(try fake.received() == 1, "the killed refresh asked more")
+        // What the killed refresh asked is checked in the log below: the waiting one may
+        // already have asked its first page here (its refresh starts as the stages end).
 
         // The waiting regions-top's refresh, without the latency.
         try fake.control("/_fake/faults?latency_ms=0")
@@ -74,7 +77,7 @@ import Testing
         let expected = try RefreshWhenEmptyEndToEndTests.byHand(scratch, db: scratch.file("by-hand.db"), arguments: ["--format", "ndjson"])
         #expect(answer.stdout == expected.answer.stdout && !answer.stdout.isEmpty)
         // Every request answered (the killed refresh's first page too, to nobody).
-        #expect(try Self.within(10) { try fake.requests().count == fake.received() })
+        #expect(try Self.within(30) { try fake.requests().count == fake.received() })
         let requests = RefreshWhenEmptyEndToEndTests.summaries(try fake.requests())
         let firstPage = try #require(expected.requests.first { $0.contains("flickr.photos.search") && $0.contains("&page=1&") })
         #expect(requests == (expected.requests + [firstPage]).sorted())
