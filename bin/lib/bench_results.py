@@ -123,7 +123,7 @@ RESULTS_NOTE = (
 
 SMOKE_NOTE = (
     "A smoke run (bin/bench --smoke): every case at a tiny size, once, on whatever build it was given (bin/test's:\n"
-    "debug). It proves each case still does its work and its checks; its figures and budgets mean nothing.")
+    "the release program its tests ran). It proves each case still does its work and its checks; its figures and budgets mean nothing.")
 
 
 def report(rows, budgets, failures, smoke=False):
