@@ -251,6 +251,21 @@ def main():
         check("This photo on Flickr" in driver.find_element(By.TAG_NAME, "body").text, "the photo's page has no link to Flickr")
         full = driver.find_element(By.LINK_TEXT, "Full size").get_attribute("href")
         check(full.endswith("/photos/%s.jpg" % photo), "the full size links to %s" % full)
+        # Its locator map: the world in a corner of the map, the view marked on it, and the
+        # photo's pin not under it.
+        boxes = driver.execute_script("""
+            const box = e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+            const map = document.querySelector('figure.map .frame'), inset = map && map.querySelector('svg.inset');
+            const view = inset && inset.querySelector('rect.view'), pin = map && map.querySelector('a.pin');
+            return map && inset && view && pin ? [box(map), box(inset), box(view), box(pin)] : null""")
+        check(boxes is not None, "the photo's page has no locator map (a map with an inset, its view and the pin)")
+        if boxes:
+            frame, inset, view, pin = boxes
+            check(frame[0] <= inset[0] and inset[2] <= frame[2] and frame[1] <= inset[1] and inset[3] <= frame[3],
+                  "the inset %s is not inside the map %s" % (inset, frame))
+            check(inset[2] - inset[0] >= 60, "the inset is %.0f px wide" % (inset[2] - inset[0]))
+            check(view[2] - view[0] >= 2 and view[3] - view[1] >= 2, "the view marked on the inset is %s" % view)
+            check(pin[2] <= inset[0] or pin[3] <= inset[1], "the pin %s is under the inset %s" % (pin, inset))
         shot(driver, "served-photo")
         driver.find_element(By.LINK_TEXT, "Recently viewed").click()
         check(card_ids(driver)[:1] == [photo], "Recents starts with %s, expected %s" % (card_ids(driver)[:1], photo))

@@ -185,6 +185,30 @@ import TopRegionsRecords
         #expect(html.contains("<svg viewBox=\"1793.33 895 13.33 10\""))
     }
 
+    /// A photo's page shows the country or state around it, not a degree of land with a dot
+    /// on it, and the world in a corner with that view marked (a locator map).
+    @Test func aPhotosPageHasALocatorMapWithTheWorldInACorner() throws {
+        let html = Self.text(HTMLPage.photo(Self.photo("1", at: (44.5, -62.5)), site: .served(formToken: "t")))
+        let viewBox = try #require(Self.attributes("viewBox", in: html).first).split(separator: " ").compactMap { Double($0) }
+        // 12 degrees of latitude, 4:3, centred on the photo (longitudes scaled by cos 44.5°).
+        #expect(viewBox.count == 4 && viewBox[3] == 120 && abs(viewBox[2] - 160) < 0.01)
+        let xScale = cos(44.5 * Double.pi / 180)
+        #expect(abs((viewBox[0] + viewBox[2] / 2) / xScale - 1175) < 0.1 && abs(viewBox[1] + viewBox[3] / 2 - 455) < 0.1)
+        // The inset: the whole world, the land drawn again from the map's own (its bytes once),
+        // and the same view marked on it, unscaled.
+        #expect(html.contains("<svg class=\"inset\" viewBox=\"0 0 3600 1800\""))
+        #expect(Self.occurrences("id=\"world-land\"", in: html) == 1 && Self.occurrences("<use href=\"#world-land\"/>", in: html) == 1)
+        #expect(Self.occurrences(WorldOutline.path, in: html) == 1)
+        let view = try #require(html.components(separatedBy: "<rect class=\"view\"").dropFirst().first)
+        let number = { (name: String) in Double(Self.attributes(name, in: view)[0])! }
+        #expect(abs(number("x") + number("width") / 2 - 1175) < 0.1 && abs(number("y") + number("height") / 2 - 455) < 0.1)
+        #expect(number("height") == 120 && abs(number("width") - 160 / xScale) < 0.01)
+        #expect(Self.occurrences("<a class=\"pin\"", in: html) == 1)
+        // A list's map has no inset (and so no id to repeat).
+        let list = Self.text(HTMLPage.photos([Self.photo("1")], list: .recents, images: .init(thumbnails: [:])))
+        #expect(!list.contains("<svg class=\"inset\"") && !list.contains("world-land"))
+    }
+
     @Test func thumbnailsAreEmbeddedByTypeAndMissingOnesArePlaceholdersWithTheFetchCommand() {
         let gif = Array("GIF89a".utf8) + [1, 0, 1, 0]
         let photos = ["jpeg", "png", "gif", "corrupt", "missing", "empty"].map { Self.photo($0) }

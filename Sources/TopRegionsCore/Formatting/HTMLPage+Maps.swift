@@ -33,15 +33,18 @@ extension HTMLPage {
     }
 
     /// The map of `points` (every photo of a list) with `places` named; nil when no photo is
-    /// placed.
-    public static func listMap(of points: [MapPoint], places: [PlaceLabel] = []) -> ListMap? {
+    /// placed. `minimumDegrees`: the least latitude the view spans, so a lone photo still has
+    /// land and sea around it. `inset`: a small world map in a corner with the view marked on
+    /// it, so a person sees where on Earth the view is (a locator map, as a photo's page has).
+    public static func listMap(
+        of points: [MapPoint], places: [PlaceLabel] = [], minimumDegrees: Double = 1, inset: Bool = false
+    ) -> ListMap? {
         let features = points.map { Reports.GeoFeature(id: "", longitude: $0.longitude, latitude: $0.latitude, properties: []) }
         guard let box = Reports.boundingBox(features) else { return nil }
         let (west, south, east, north) = (box[0], box[1], box[2], box[3])
         // Equirectangular, with longitudes shrunk by the cosine of the middle latitude so
         // the region keeps its shape; the view is the box widened in its short direction
-        // (centred) to the map's 4:3 frame, and to at least 1 degree of latitude, so a lone
-        // photo still has some land and sea around it.
+        // (centred) to the map's 4:3 frame, and to at least `minimumDegrees` of latitude.
         let xScale = max(cos((south + north) / 2 * .pi / 180), 0.2)
         var x = projectX(west) * xScale, y = projectY(north)
         var width = (east - west) * 10 * xScale, height = (north - south) * 10
@@ -52,15 +55,16 @@ extension HTMLPage {
             x -= (height * 4 / 3 - width) / 2
             width = height * 4 / 3
         }
-        if height < 10 {
-            x -= (40.0 / 3 - width) / 2
-            y -= (10 - height) / 2
-            (width, height) = (40.0 / 3, 10)
+        let least = minimumDegrees * 10
+        if height < least {
+            x -= (least * 4 / 3 - width) / 2
+            y -= (least - height) / 2
+            (width, height) = (least * 4 / 3, least)
         }
         let r = width * 0.008
         var svg = mapOpening(
             viewBox: (x, y, width, height), xScale: xScale, graticule: false, label: "Map of the photos",
-            extra: " data-bbox=\"\(box.map(JSONWriter.format).joined(separator: ","))\"")
+            extra: " data-bbox=\"\(box.map(JSONWriter.format).joined(separator: ","))\"", landID: inset ? worldLandID : nil)
         // Every photo of the list, one dot per spot: photos closer than a dot's radius share
         // it, so a region of 15,000 photos draws a few thousand dots at most.
         svg += "<g class=\"dots\">\n"
@@ -90,7 +94,26 @@ extension HTMLPage {
             svg += "</g>\n"
         }
         svg += "</svg>\n"
+        if inset { svg += locatorInset(x: x / xScale, y: y, width: width / xScale, height: height) }
         return ListMap(svg: svg, x: x, y: y, width: width, height: height, xScale: xScale)
+    }
+
+    /// The id of a map's land, for the locator inset to draw the same outline again without
+    /// its bytes twice (one map with an inset to a page).
+    static let worldLandID = "world-land"
+
+    /// The whole world, small, with the view (in unscaled projected units) marked: at least
+    /// a few degrees across, so a city's view still shows.
+    static func locatorInset(x: Double, y: Double, width: Double, height: Double) -> String {
+        let least = 60.0
+        let (w, h) = (max(width, least), max(height, least))
+        let (left, top) = (x + width / 2 - w / 2, y + height / 2 - h / 2)
+        var svg = "<svg class=\"inset\" viewBox=\"0 0 \(String(WorldOutline.width)) \(String(WorldOutline.height))\" role=\"img\" aria-label=\"Where the map lies in the world\">\n"
+        svg += "<rect class=\"sea\" width=\"\(String(WorldOutline.width))\" height=\"\(String(WorldOutline.height))\"/>\n"
+        svg += "<use href=\"#\(worldLandID)\"/>\n"
+        svg += "<rect class=\"view\" x=\"\(number(left))\" y=\"\(number(top))\" width=\"\(number(w))\" height=\"\(number(h))\"/>\n"
+        svg += "</svg>\n"
+        return svg
     }
 
     /// The photos on the world outline: `map` (the whole list's, see `ListMap`; the page's
@@ -101,8 +124,21 @@ extension HTMLPage {
         _ photos: [StoredPhoto], map: ListMap? = nil, places: [PlaceLabel] = [], site: Site = .files, snippets: [String]? = nil
     ) -> String? {
         let placed = photos.filter { $0.record.latitude != nil && $0.record.longitude != nil }
-        guard let map = map ?? listMap(of: placed.map { MapPoint(latitude: $0.record.latitude!, longitude: $0.record.longitude!) }, places: places)
+        let points = placed.map { MapPoint(latitude: $0.record.latitude!, longitude: $0.record.longitude!) }
+        guard let map = map ?? listMap(of: points, places: places) else { return nil }
+        return photoMap(photos, on: map, site: site, snippets: snippets)
+    }
+
+    /// One photo's locator map: the country or state around it (12 degrees of latitude), its
+    /// places named, and the world with that view marked in a corner.
+    static func locatorMap(_ photo: StoredPhoto, places: [PlaceLabel], site: Site) -> String? {
+        guard let latitude = photo.record.latitude, let longitude = photo.record.longitude,
+              let map = listMap(of: [MapPoint(latitude: latitude, longitude: longitude)], places: places, minimumDegrees: 12, inset: true)
         else { return nil }
+        return photoMap([photo], on: map, site: site)
+    }
+
+    private static func photoMap(_ photos: [StoredPhoto], on map: ListMap, site: Site, snippets: [String]? = nil) -> String {
         let (x, y, width, height, xScale) = (map.x, map.y, map.width, map.height, map.xScale)
         // The page's photos as pins over the map, placed in percent of its frame.
         var pins = ""
@@ -133,9 +169,11 @@ extension HTMLPage {
     }
 
     /// `<svg>` with the land (and a graticule on world maps) already drawn.
+    /// `landID`: an id for the land (then drawn without a transform of its own, inside a
+    /// group that scales it), for a locator inset to use.
     static func mapOpening(
         viewBox: (x: Double, y: Double, width: Double, height: Double), xScale: Double, graticule: Bool,
-        label: String, extra: String
+        label: String, extra: String, landID: String? = nil
     ) -> String {
         let box = [viewBox.x, viewBox.y, viewBox.width, viewBox.height].map { number($0) }.joined(separator: " ")
         var svg = "<svg viewBox=\"\(box)\" role=\"img\" aria-label=\"\(label)\"\(extra)>\n"
@@ -151,7 +189,11 @@ extension HTMLPage {
             svg += "<path class=\"graticule\" d=\"\(lines)\"/>\n"
         }
         let transform = xScale == 1 ? "" : " transform=\"scale(\(number(xScale, places: 4)) 1)\""
-        svg += "<path class=\"land\"\(transform) d=\"\(WorldOutline.path)\"/>\n"
+        if let landID {
+            svg += "<g\(transform)><path id=\"\(landID)\" class=\"land\" d=\"\(WorldOutline.path)\"/></g>\n"
+        } else {
+            svg += "<path class=\"land\"\(transform) d=\"\(WorldOutline.path)\"/>\n"
+        }
         return svg
     }
 

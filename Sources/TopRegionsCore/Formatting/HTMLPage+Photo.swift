@@ -39,7 +39,7 @@ extension HTMLPage {
         if !description.isEmpty { page.html += "<p class=\"description\" dir=\"auto\">\(escape(description))</p>\n" }
         page.html += "<p><a class=\"flickr\" href=\"\(escape(flickrPage(owner: record.owner, photoID: record.id)))\">This photo on Flickr</a></p>\n"
         if let license = record.license.map(PhotoLicense.of) { page.html += "<p class=\"license\">\(licenseHTML(license))</p>\n" }
-        if let map = photoMap([photo], places: places, site: site) { page.html += map }
+        if let map = locatorMap(photo, places: places, site: site) { page.html += map }
         if site.canChange { page.html += """
             <form class="action" action="\(escape(site.photo(record.id)))/delete" method="post">\
             <input type="hidden" name="token" value="\(escape(site.formToken))">\

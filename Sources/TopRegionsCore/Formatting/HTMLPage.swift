@@ -151,6 +151,8 @@ public enum HTMLPage {
         figcaption{padding:6px 10px;background:#fff;color:#56616b;font-size:.85rem}
         .sea{fill:#cfe0ec}
         .land{fill:#ebe6da;stroke:#a39e8e;stroke-width:.7px;vector-effect:non-scaling-stroke}
+        figure.map svg.inset{position:absolute;right:8px;bottom:8px;width:28%;max-width:150px;border:1px solid #a39e8e;border-radius:4px;box-shadow:0 1px 3px rgba(0,0,0,.25)}
+        .inset .view{fill:#d8452b;fill-opacity:.25;stroke:#d8452b;stroke-width:1.5px;vector-effect:non-scaling-stroke}
         .graticule{fill:none;stroke:#fff;stroke-opacity:.6;stroke-width:.6px;vector-effect:non-scaling-stroke}
         .marker,.point{fill:#d8452b;fill-opacity:.62;stroke:#7c2412;stroke-width:1px;vector-effect:non-scaling-stroke}
         .point{fill-opacity:.8}
