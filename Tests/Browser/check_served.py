@@ -347,6 +347,41 @@ def main():
             check(width[0] <= width[1], "%s at 390 px is %d px wide" % (path, width[0]))
             if path == "/":
                 shot(driver, "served-top-phone")
+
+        # In a dark colour scheme, as a person's system asks for it: dark pages with light
+        # text that reads (WCAG's 4.5:1 at least), the maps' sea and land dark too, the place
+        # names light, and a photo's locator inset still there.
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+        driver.get(base + "/regions/" + args.region)
+        for path in ["/regions/" + args.region, "/photos/" + card_ids(driver)[0]]:
+            driver.get(base + path)
+            colours = driver.execute_script("""
+                const rgb = c => c.match(/\\d+(\\.\\d+)?/g).slice(0, 3).map(Number);
+                const style = (s, p) => { const e = document.querySelector(s); return e ? rgb(getComputedStyle(e)[p]) : null; };
+                return {page: style('html', 'backgroundColor'), text: style('body', 'color'), sub: style('.sub', 'color'),
+                        link: style('a', 'color'), sea: style('figure.map .sea', 'fill'), land: style('figure.map .land', 'fill'),
+                        place: style('.places text', 'fill'), inset: document.querySelectorAll('svg.inset').length}""")
+            def luminance(c):
+                def channel(v):
+                    v = v / 255
+                    return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+                return 0.2126 * channel(c[0]) + 0.7152 * channel(c[1]) + 0.0722 * channel(c[2])
+            def contrast(a, b):
+                la, lb = sorted([luminance(a), luminance(b)], reverse=True)
+                return (la + 0.05) / (lb + 0.05)
+            page = colours["page"]
+            check(luminance(page) < 0.05, "%s in the dark scheme has a light page: %s" % (path, page))
+            for name in ["text", "sub", "link"]:
+                check(contrast(colours[name], page) >= 4.5, "%s in the dark scheme: %s %s on %s reads at %.1f:1"
+                      % (path, name, colours[name], page, contrast(colours[name], page)))
+            for name in ["sea", "land"]:
+                check(colours[name] is not None and luminance(colours[name]) < 0.08, "%s in the dark scheme: the map's %s is %s" % (path, name, colours[name]))
+            if colours["place"] is not None:
+                check(contrast(colours["place"], colours["land"]) >= 4.5, "%s in the dark scheme: place names %s on land %s"
+                      % (path, colours["place"], colours["land"]))
+            if path.startswith("/photos/"):
+                check(colours["inset"] == 1, "%s in the dark scheme has no locator inset" % path)
+                shot(driver, "served-photo-dark-phone")
     finally:
         driver.quit()
 

@@ -46,7 +46,7 @@ import Testing
 
         if caller["UPDATE_SCREENSHOTS"] == "1" {
             let docs = Tools.packageRoot.appendingPathComponent("docs")
-            for name in ["served-top", "served-region", "served-photo", "served-top-phone", "served-rising"] {
+            for name in ["served-top", "served-region", "served-photo", "served-top-phone", "served-rising", "served-photo-dark-phone"] {
                 let target = docs.appendingPathComponent(name + ".png")
                 try? FileManager.default.removeItem(at: target)
                 try FileManager.default.copyItem(atPath: shots + "/\(name).png", toPath: target.path)

@@ -136,7 +136,7 @@ public enum HTMLPage {
 
     static let style = """
 
-        :root{color-scheme:light;font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans",sans-serif;color:#1d232a;background:#f6f4ef}
+        :root{color-scheme:light dark;font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans",sans-serif;color:#1d232a;background:#f6f4ef}
         body{margin:0 auto;max-width:1120px;padding:20px 24px;overflow-wrap:anywhere}
         h1{font-size:1.6rem;margin:0 0 4px}
         .sub{color:#56616b;margin:0 0 14px}
@@ -161,6 +161,7 @@ public enum HTMLPage {
         th,td{padding:6px 12px;text-align:start;border-bottom:1px solid #ebe7de}
         th{background:#efece4;font-weight:600}
         .n{text-align:end;font-variant-numeric:tabular-nums;width:8em}
+        th.n{overflow-wrap:normal}
         th.n:first-child,td.n:first-child{width:3em}
         tr:hover td{background:#faf8f3}
         ul.grid{list-style:none;padding:0;margin:0;display:grid;grid-template-columns:repeat(auto-fill,minmax(150px,166px));justify-content:center;gap:14px}
@@ -197,6 +198,29 @@ public enum HTMLPage {
         .description{white-space:pre-wrap;overflow-wrap:anywhere}
         form.action{margin:12px 0}
         .hint{color:#56616b;font-size:.85rem}
+        @media (prefers-color-scheme:dark){
+        :root{color:#e4e7ea;background:#15191d}
+        .sub,.meta,.hint,footer,figcaption{color:#a3adb6}
+        a{color:#8cbcea}
+        figure.map{border-color:#34434f;background:#1b2935}
+        .sea{fill:#1b2935}
+        .land{fill:#3a372f;stroke:#807866}
+        figure.map svg.inset{border-color:#807866}
+        .graticule{stroke-opacity:.15}
+        .places text{fill:#dfe4e8;stroke:#15191d}
+        figcaption,table.ranking,.card,.callout{background:#1f2428;color:#e4e7ea}
+        th{background:#292e33}
+        th,td{border-bottom-color:#30363c}
+        tr:hover td{background:#262b30}
+        .thumb .placeholder{background:repeating-linear-gradient(45deg,#2b2e30 0 8px,#25282a 8px 16px);color:#a39d8b}
+        .notice{background:#3a3318;border-color:#6e5e20}
+        code{background:#2b2f34}
+        footer,nav.bar,h2.section{border-color:#30363c}
+        nav.tabs a{border-color:#3d444b}
+        nav.tabs strong{background:#e4e7ea;color:#15191d;border-color:#e4e7ea}
+        .pin{border-color:#15191d}
+        figure.full img{background:#3a372f}
+        }
         @media (max-width:560px){body{padding:12px 10px}th,td{padding:5px 6px}.n{width:auto}th.n:first-child,td.n:first-child{width:auto}td a{overflow-wrap:anywhere}nav.bar form.search{margin-inline-start:0;width:100%}nav.bar input{flex:1}}
 
         """
