@@ -214,6 +214,19 @@ def main():
         check(len(asked) == len(set(asked)), "a thumbnail was asked for twice: %s" % asked)
         shot(driver, "served-region")
         before_scroll = len(asked)
+        # The map's place names, as drawn: none covers another, and none is outside the map.
+        labels = driver.execute_script("""
+            const frame = document.querySelector('figure.map .frame svg').getBoundingClientRect();
+            return [[frame.left, frame.top, frame.right, frame.bottom],
+                    [...document.querySelectorAll('figure.map .places text')].map(t => {
+                        const r = t.getBoundingClientRect(); return [t.textContent, r.left, r.top, r.right, r.bottom]; })]""")
+        frame, names = labels
+        check(names, "the region's map names no place")
+        for i, (name, left, top, right, bottom) in enumerate(names):
+            for other, l2, t2, r2, b2 in names[i + 1:]:
+                check(right <= l2 or r2 <= left or bottom <= t2 or b2 <= top, "the map's labels %r and %r overlap" % (name, other))
+        check(all(frame[0] - 1 <= n[1] and n[3] <= frame[2] + 1 for n in names),
+              "a place name runs off the map: %s" % [n[0] for n in names if n[1] < frame[0] - 1 or n[3] > frame[2] + 1])
 
         # Scrolling to the end brings the rest of this page's, no other page's.
         scroll_through(driver, requests)
