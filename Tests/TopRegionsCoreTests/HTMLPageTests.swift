@@ -185,6 +185,32 @@ import TopRegionsRecords
         #expect(html.contains("<svg viewBox=\"1793.33 895 13.33 10\""))
     }
 
+    /// Many photos at one spot are one counted disc, not a blot of dots: a spot's photos
+    /// and those near it under one number; discs never overlap; fewer photos stay dots.
+    @Test func manyPhotosAtOneSpotAreOneCountedCluster() throws {
+        let points = [
+            HTMLPage.MapPoint(latitude: 44.0, longitude: -63.0, photos: 40),
+            HTMLPage.MapPoint(latitude: 44.0, longitude: -63.0, photos: 5),  // the same spot
+            HTMLPage.MapPoint(latitude: 44.03, longitude: -63.0, photos: 3),  // under its disc
+            HTMLPage.MapPoint(latitude: 45.0, longitude: -61.0, photos: 12),
+            HTMLPage.MapPoint(latitude: 44.5, longitude: -62.0, photos: 9),  // too few: a dot
+            HTMLPage.MapPoint(latitude: 44.7, longitude: -61.5, photos: 1),
+        ]
+        let svg = try #require(HTMLPage.listMap(of: points)).svg
+        let clusters = svg.components(separatedBy: "<g class=\"cluster\">").dropFirst()
+        #expect(clusters.map { String($0.dropFirst("<title>".count).prefix { $0 != "<" }) } == ["48 photos", "12 photos"])
+        #expect(clusters.map { String($0.components(separatedBy: "\">").last!.prefix { $0 != "<" }) } == ["48", "12"])
+        #expect(Self.occurrences("<circle class=\"dot\"", in: svg) == 2)
+        let discs = clusters.map { cluster in ["cx", "cy", "r"].map { Double(Self.attributes($0, in: cluster)[0])! } }
+        let (dx, dy) = (discs[0][0] - discs[1][0], discs[0][1] - discs[1][1])
+        #expect((dx * dx + dy * dy).squareRoot() >= discs[0][2] + discs[1][2])
+        // A disc that would overlap a bigger one joins it instead.
+        let close = [HTMLPage.MapPoint(latitude: 44.0, longitude: -63.0, photos: 400), HTMLPage.MapPoint(latitude: 44.06, longitude: -63.0, photos: 20),
+                     HTMLPage.MapPoint(latitude: 46.0, longitude: -60.0, photos: 1)]
+        let joined = try #require(HTMLPage.listMap(of: close)).svg
+        #expect(Self.occurrences("<g class=\"cluster\">", in: joined) == 1 && joined.contains("<title>420 photos</title>"))
+    }
+
     /// A photo's page shows the country or state around it, not a degree of land with a dot
     /// on it, and the world in a corner with that view marked (a locator map).
     @Test func aPhotosPageHasALocatorMapWithTheWorldInACorner() throws {

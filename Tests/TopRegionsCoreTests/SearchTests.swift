@@ -113,6 +113,30 @@ import Testing
         #expect(try Queries(store: store).search(SearchQuery("nothing"), limit: nil).isEmpty)
     }
 
+    /// A list's map reads each spot once with its photos: a search's spots (read with its
+    /// matches) and the same list's spots read alone agree, and count every placed photo.
+    @Test func mapSpotsCountEveryPlacedPhotoOnce() throws {
+        let (directory, store) = try Self.store()
+        _ = directory
+        func at(_ id: String, _ latitude: Double?, _ longitude: Double?) -> PhotoRecord {
+            var record = Self.photo(id, title: "Harbour \(id)", owner: "\(id)@N01")
+            record.latitude = latitude
+            record.longitude = longitude
+            return record
+        }
+        _ = try PhotoWriter(store: store).store([
+            at("1", 44.6401, -63.5701), at("2", 44.64012, -63.57008), at("3", 44.6401, -63.5701),
+            at("4", 45.1, -61.2), at("5", nil, nil),
+        ], now: 1)
+        let queries = Queries(store: store)
+        let list = PhotoList(.search(try SearchQuery("harbour"), region: nil))
+        let alone = try queries.positions(of: list, decimals: 3).sorted { $0.latitude < $1.latitude }
+        #expect(alone == [MapSpot(latitude: 44.64, longitude: -63.57, photos: 3), MapSpot(latitude: 45.1, longitude: -61.2, photos: 1)])
+        let withMatches = try queries.searchMatches(try SearchQuery("harbour"), decimals: 3).positions
+        #expect(withMatches == [MapSpot(latitude: 44.64, longitude: -63.57, photos: 3), MapSpot(latitude: 45.1, longitude: -61.2, photos: 1)])
+        #expect(try queries.positions(of: .all, decimals: 1).map(\.photos).reduce(0, +) == 4)
+    }
+
     /// A search that finds nothing is offered the words of the index a typo away, the one
     /// in most photos first; operators and column names stay as typed. Regression: "harbor"
     /// and "habour" found nothing and suggested nothing beside "harbour".

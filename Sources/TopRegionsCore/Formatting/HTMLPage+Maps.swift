@@ -3,14 +3,16 @@ import TopRegionsRecords
 import TopRegionsSupport
 
 extension HTMLPage {
-    /// A point of a list's map: one photo's position.
+    /// A point of a list's map: a position, and how many photos are there.
     public struct MapPoint: Sendable, Equatable {
         public var latitude: Double
         public var longitude: Double
+        public var photos: Int
 
-        public init(latitude: Double, longitude: Double) {
+        public init(latitude: Double, longitude: Double, photos: Int = 1) {
             self.latitude = latitude
             self.longitude = longitude
+            self.photos = photos
         }
     }
 
@@ -65,16 +67,7 @@ extension HTMLPage {
         var svg = mapOpening(
             viewBox: (x, y, width, height), xScale: xScale, graticule: false, label: "Map of the photos",
             extra: " data-bbox=\"\(box.map(JSONWriter.format).joined(separator: ","))\"", landID: inset ? worldLandID : nil)
-        // Every photo of the list, one dot per spot: photos closer than a dot's radius share
-        // it, so a region of 15,000 photos draws a few thousand dots at most.
-        svg += "<g class=\"dots\">\n"
-        var drawn = Set<Int64>()
-        for point in points {
-            let cx = projectX(point.longitude) * xScale, cy = projectY(point.latitude)
-            guard drawn.insert(Int64((cx / r).rounded()) << 32 ^ Int64((cy / r).rounded())).inserted else { continue }
-            svg += "<circle class=\"dot\" cx=\"\(number(cx))\" cy=\"\(number(cy))\" r=\"\(number(r * 0.6))\"/>\n"
-        }
-        svg += "</g>\n"
+        svg += spotsAndClusters(points, xScale: xScale, r: r)
         let inView = places.filter { place in
             let (px, py) = (projectX(place.longitude) * xScale, projectY(place.latitude))
             return px >= x && px <= x + width && py >= y && py <= y + height
@@ -96,6 +89,74 @@ extension HTMLPage {
         svg += "</svg>\n"
         if inset { svg += locatorInset(x: x / xScale, y: y, width: width / xScale, height: height) }
         return ListMap(svg: svg, x: x, y: y, width: width, height: height, xScale: xScale)
+    }
+
+    /// How many photos at one spot make it a counted cluster rather than a dot.
+    static let clusterMinimum = 10
+
+    /// Every photo of a list on its map: photos closer than a dot's radius `r` share a spot;
+    /// a spot with `clusterMinimum` photos or more is a counted cluster (a disc growing with
+    /// the count's logarithm, the number on it) that takes in the spots under it, biggest
+    /// first, so a city of 10,000 photos is a number, not a blot of dots. The rest are dots.
+    static func spotsAndClusters(_ points: [MapPoint], xScale: Double, r: Double) -> String {
+        var spots: [(x: Double, y: Double, photos: Int)] = []
+        var spotOfCell: [Int64: Int] = [:]
+        for point in points {
+            let x = projectX(point.longitude) * xScale, y = projectY(point.latitude)
+            let cell = Int64((x / r).rounded()) << 32 ^ Int64((y / r).rounded())
+            if let index = spotOfCell[cell] {
+                spots[index].photos += point.photos
+            } else {
+                spotOfCell[cell] = spots.count
+                spots.append((x, y, point.photos))
+            }
+        }
+        func radius(_ photos: Int) -> Double { r * min(1 + 0.5 * log2(Double(photos)), 4) }
+        var taken = [Bool](repeating: false, count: spots.count)
+        var clusters: [(x: Double, y: Double, photos: Int, radius: Double)] = []
+        for seed in spots.indices.sorted(by: { spots[$0].photos > spots[$1].photos }) {
+            guard spots[seed].photos >= clusterMinimum else { break }
+            guard !taken[seed] else { continue }
+            let (x, y) = (spots[seed].x, spots[seed].y)
+            let reach = radius(spots[seed].photos)
+            // A disc that would overlap a bigger one joins it: clusters never pile up.
+            if let bigger = clusters.indices.first(where: {
+                let (dx, dy) = (clusters[$0].x - x, clusters[$0].y - y)
+                let apart = clusters[$0].radius + reach
+                return dx * dx + dy * dy < apart * apart
+            }) {
+                taken[seed] = true
+                clusters[bigger].photos += spots[seed].photos
+                continue
+            }
+            var photos = 0
+            for index in spots.indices where !taken[index] {
+                let (dx, dy) = (spots[index].x - x, spots[index].y - y)
+                guard dx * dx + dy * dy <= reach * reach else { continue }
+                taken[index] = true
+                photos += spots[index].photos
+            }
+            clusters.append((x, y, photos, radius(photos)))
+        }
+        var svg = "<g class=\"dots\">\n"
+        for (index, spot) in spots.enumerated() where !taken[index] {
+            svg += "<circle class=\"dot\" cx=\"\(number(spot.x))\" cy=\"\(number(spot.y))\" r=\"\(number(r * 0.6))\"/>\n"
+        }
+        svg += "</g>\n"
+        guard !clusters.isEmpty else { return svg }
+        svg += "<g class=\"clusters\">\n"
+        for cluster in clusters {
+            let count = String(cluster.photos)
+            // Sized by the photos under it, not those of discs that joined it (so it never
+            // grows over another); the number fits the disc (about 0.6 em a digit).
+            let discRadius = cluster.radius
+            let fontSize = min(discRadius * 0.9, discRadius * 1.7 / (Double(count.count) * 0.6))
+            svg += "<g class=\"cluster\"><title>\(Self.count(cluster.photos, "photo"))</title>"
+            svg += "<circle cx=\"\(number(cluster.x))\" cy=\"\(number(cluster.y))\" r=\"\(number(discRadius))\"/>"
+            svg += "<text x=\"\(number(cluster.x))\" y=\"\(number(cluster.y))\" font-size=\"\(number(fontSize))\">\(count)</text></g>\n"
+        }
+        svg += "</g>\n"
+        return svg
     }
 
     /// The id of a map's land, for the locator inset to draw the same outline again without

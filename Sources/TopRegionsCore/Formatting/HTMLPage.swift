@@ -186,6 +186,8 @@ public enum HTMLPage {
         h2.section{font-size:1.1rem;margin:16px 0 8px;border-bottom:1px solid #ddd8cc}
         .frame{position:relative}
         .dot{fill:#d8452b;fill-opacity:.45}
+        .cluster circle{fill:#d8452b;fill-opacity:.3;stroke:#a3321d;stroke-width:1.2px;vector-effect:non-scaling-stroke}
+        .cluster text{fill:#5a1a0d;font-weight:700;text-anchor:middle;dominant-baseline:central}
         .places text{fill:#3b4650;paint-order:stroke;stroke:#f6f4ef;stroke-width:.25em;stroke-linejoin:round;text-anchor:middle;unicode-bidi:isolate}
         .pin{position:absolute;width:12px;height:12px;margin:-6px 0 0 -6px;border-radius:50%;background:#d8452b;border:2px solid #fff;box-shadow:0 0 0 1px #7c2412}
         .pin:hover,.pin:focus{background:#f0a020;z-index:2}
@@ -208,6 +210,8 @@ public enum HTMLPage {
         figure.map svg.inset{border-color:#807866}
         .graticule{stroke-opacity:.15}
         .places text{fill:#dfe4e8;stroke:#15191d}
+        .cluster circle{fill-opacity:.45;stroke:#f08a70}
+        .cluster text{fill:#fff}
         figcaption,table.ranking,.card,.callout{background:#1f2428;color:#e4e7ea}
         th{background:#292e33}
         th,td{border-bottom-color:#30363c}

@@ -7,13 +7,13 @@ extension Queries {
     /// region's photos placed to 3 decimals (about 100 m) with its places named, other lists'
     /// to 1 (they span the world). One function for regions-top's pages and regions-serve's.
     /// `positions`, when already read (a search's, with its matches), are not read again.
-    public func listMap(of list: PhotoList, positions known: [(latitude: Double, longitude: Double)]? = nil) throws -> HTMLPage.ListMap? {
+    public func listMap(of list: PhotoList, positions known: [MapSpot]? = nil) throws -> HTMLPage.ListMap? {
         var places: [HTMLPage.PlaceLabel] = []
         if case .region(let region) = list.kind {
             places = try self.places(inRegion: region.regionID).map { HTMLPage.PlaceLabel(name: $0.name, latitude: $0.latitude, longitude: $0.longitude) }
         }
         let positions = try (known ?? self.positions(of: list, decimals: Self.mapDecimals(of: list)))
-            .map { HTMLPage.MapPoint(latitude: $0.latitude, longitude: $0.longitude) }
+            .map { HTMLPage.MapPoint(latitude: $0.latitude, longitude: $0.longitude, photos: $0.photos) }
         return HTMLPage.listMap(of: positions, places: places)
     }
 

@@ -53,21 +53,22 @@ extension Queries {
         }
     }
 
-    /// Where the photos of `list` are, each spot once: positions rounded to `decimals`
-    /// decimal degrees (3: about 100 m, as fine as a region's map shows; 1 for a world's), so
-    /// a list of a million photos comes back as the spots a map can draw.
-    public func positions(of list: PhotoList, decimals: Int) throws -> [(latitude: Double, longitude: Double)] {
+    /// Where the photos of `list` are, each spot once with how many photos it has: positions
+    /// rounded to `decimals` decimal degrees (3: about 100 m, as fine as a region's map shows;
+    /// 1 for a world's), so a list of a million photos comes back as the spots a map can draw.
+    public func positions(of list: PhotoList, decimals: Int) throws -> [MapSpot] {
         let photos = Self.photos(of: list)
-        var sql = "SELECT DISTINCT round(photo.latitude, \(decimals)), round(photo.longitude, \(decimals))" + photos.sql
+        var sql = "SELECT round(photo.latitude, \(decimals)), round(photo.longitude, \(decimals)), COUNT(*)" + photos.sql
             + " AND photo.latitude IS NOT NULL AND photo.longitude IS NOT NULL"
         var arguments = photos.arguments
         if let window = Self.windowCondition(list.window) {
             sql += " AND " + window.sql
             arguments += window.arguments
         }
+        sql += " GROUP BY 1, 2"
         return try store.read { db in
             try Self.sayingSearchProblems(of: list) {
-                try Row.fetchAll(db, sql: sql, arguments: arguments).map { (latitude: $0[0], longitude: $0[1]) }
+                try Row.fetchAll(db, sql: sql, arguments: arguments).map { MapSpot(latitude: $0[0], longitude: $0[1], photos: $0[2]) }
             }
         }
     }

@@ -80,24 +80,24 @@ extension Queries {
     /// gives a list's.
     public func searchMatches(
         _ query: SearchQuery, inRegion regionID: String? = nil, order: PhotoOrder? = nil, window: TimeWindow? = nil, decimals: Int
-    ) throws -> (rowids: [Int64], positions: [(latitude: Double, longitude: Double)]) {
+    ) throws -> (rowids: [Int64], positions: [MapSpot]) {
         let located = "photo.rowid, round(photo.latitude, \(decimals)), round(photo.longitude, \(decimals))"
         let matches = try readPhotos { db in
             try Self.searchRows(query, inRegion: regionID, order: order, window: window, limit: nil, offset: 0, columns: located, db) { row in
                 (rowid: row[0] as Int64, latitude: row[1] as Double?, longitude: row[2] as Double?)
             }
         }
-        // Each spot once, in the order of its first photo by row id: the order the index
-        // finds them in, as `positions(of:decimals:)` gives them.
+        // Each spot once with its photos, in the order of its first photo by row id.
         struct Spot: Hashable { var latitude: Double, longitude: Double }
-        var first: [Spot: Int64] = [:]
+        var seen: [Spot: (first: Int64, photos: Int)] = [:]
         for match in matches {
             guard let latitude = match.latitude, let longitude = match.longitude else { continue }
             let spot = Spot(latitude: latitude, longitude: longitude)
-            if let seen = first[spot], seen < match.rowid { continue }
-            first[spot] = match.rowid
+            let known = seen[spot]
+            seen[spot] = (min(known?.first ?? match.rowid, match.rowid), (known?.photos ?? 0) + 1)
         }
-        let positions = first.sorted { $0.value < $1.value }.map { (latitude: $0.key.latitude, longitude: $0.key.longitude) }
+        let positions = seen.sorted { $0.value.first < $1.value.first }
+            .map { MapSpot(latitude: $0.key.latitude, longitude: $0.key.longitude, photos: $0.value.photos) }
         return (matches.map(\.rowid), positions)
     }
 
