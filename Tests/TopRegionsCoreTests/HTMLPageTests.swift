@@ -185,6 +185,31 @@ import TopRegionsRecords
         #expect(html.contains("<svg viewBox=\"1793.33 895 13.33 10\""))
     }
 
+    /// A region's map carries the land of its view, not the whole world's: rings outside
+    /// it left out, rings across its edge cut just outside it.
+    @Test func aRegionsMapCarriesOnlyTheLandInView() throws {
+        #expect(WorldOutline.rings.count == 287 && WorldOutline.rings.map(\.count).reduce(0, +) == 8120, "as the generator says")
+        let html = Self.text(HTMLPage.photos([Self.photo("1", at: (44.6, -63.5)), Self.photo("2", at: (45.0, -62.0))],
+                                             list: PhotoList(.region(Self.region)), images: .init(thumbnails: [:])))
+        let land = try #require(html.components(separatedBy: "<path class=\"land\"").dropFirst().first?.components(separatedBy: " d=\"").dropFirst().first?.prefix { $0 != "\"" })
+        #expect(!land.isEmpty && land.count * 20 < WorldOutline.path.count, "\(land.count) bytes of land")
+        // Every point within the view widened by 5%.
+        let viewBox = try #require(Self.attributes("viewBox", in: html).first).split(separator: " ").compactMap { Double($0) }
+        let xScale = cos((44.6 + 45.0) / 2 * Double.pi / 180)
+        let numbers = land.split(whereSeparator: { "MLz".contains($0) }).flatMap { $0.split(separator: " ").compactMap { Double($0) } }
+        let margin = viewBox[3] * 4 / 3 / xScale * 0.05 + 0.01
+        for pair in stride(from: 0, to: numbers.count - 1, by: 2) {
+            #expect(numbers[pair] >= viewBox[0] / xScale - margin && numbers[pair] <= (viewBox[0] + viewBox[2]) / xScale + margin)
+            #expect(numbers[pair + 1] >= viewBox[1] - margin && numbers[pair + 1] <= viewBox[1] + viewBox[3] + margin)
+        }
+        // Mid-Pacific: no land at all.
+        #expect(WorldOutline.path(within: (x: 400, y: 900, width: 40, height: 30)).isEmpty)
+        // A square across the edge, cut to it.
+        let square = [WorldOutline.Point(x: 0, y: 0), .init(x: 10, y: 0), .init(x: 10, y: 10), .init(x: 0, y: 10)]
+        #expect(WorldOutline.clip(square, left: 5, top: -1, right: 20, bottom: 20)
+            == [.init(x: 5, y: 0), .init(x: 10, y: 0), .init(x: 10, y: 10), .init(x: 5, y: 10)])
+    }
+
     /// Many photos at one spot are one counted disc, not a blot of dots: a spot's photos
     /// and those near it under one number; discs never overlap; fewer photos stay dots.
     @Test func manyPhotosAtOneSpotAreOneCountedCluster() throws {

@@ -66,7 +66,9 @@ extension HTMLPage {
         let r = width * 0.008
         var svg = mapOpening(
             viewBox: (x, y, width, height), xScale: xScale, graticule: false, label: "Map of the photos",
-            extra: " data-bbox=\"\(box.map(JSONWriter.format).joined(separator: ","))\"", landID: inset ? worldLandID : nil)
+            extra: " data-bbox=\"\(box.map(JSONWriter.format).joined(separator: ","))\"", landID: inset ? worldLandID : nil,
+            // The inset draws the whole world from this map's land: all of it then.
+            land: inset ? WorldOutline.path : WorldOutline.path(within: (x / xScale, y, width / xScale, height)))
         svg += spotsAndClusters(points, xScale: xScale, r: r)
         let inView = places.filter { place in
             let (px, py) = (projectX(place.longitude) * xScale, projectY(place.latitude))
@@ -234,7 +236,7 @@ extension HTMLPage {
     /// group that scales it), for a locator inset to use.
     static func mapOpening(
         viewBox: (x: Double, y: Double, width: Double, height: Double), xScale: Double, graticule: Bool,
-        label: String, extra: String, landID: String? = nil
+        label: String, extra: String, landID: String? = nil, land: String = WorldOutline.path
     ) -> String {
         let box = [viewBox.x, viewBox.y, viewBox.width, viewBox.height].map { number($0) }.joined(separator: " ")
         var svg = "<svg viewBox=\"\(box)\" role=\"img\" aria-label=\"\(label)\"\(extra)>\n"
@@ -251,9 +253,9 @@ extension HTMLPage {
         }
         let transform = xScale == 1 ? "" : " transform=\"scale(\(number(xScale, places: 4)) 1)\""
         if let landID {
-            svg += "<g\(transform)><path id=\"\(landID)\" class=\"land\" d=\"\(WorldOutline.path)\"/></g>\n"
+            svg += "<g\(transform)><path id=\"\(landID)\" class=\"land\" d=\"\(land)\"/></g>\n"
         } else {
-            svg += "<path class=\"land\"\(transform) d=\"\(WorldOutline.path)\"/>\n"
+            svg += "<path class=\"land\"\(transform) d=\"\(land)\"/>\n"
         }
         return svg
     }
