@@ -4,17 +4,7 @@ import TopRegionsSupport
 
 extension HTMLPage {
     /// A point of a list's map: a position, and how many photos are there.
-    public struct MapPoint: Sendable, Equatable {
-        public var latitude: Double
-        public var longitude: Double
-        public var photos: Int
-
-        public init(latitude: Double, longitude: Double, photos: Int = 1) {
-            self.latitude = latitude
-            self.longitude = longitude
-            self.photos = photos
-        }
-    }
+    public typealias MapPoint = MapSpot
 
     /// A place's name where it lies, drawn on a region's map to give a person their
     /// bearings where the world outline shows nothing (a city's streets are all land).

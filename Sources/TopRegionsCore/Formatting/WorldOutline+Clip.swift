@@ -54,6 +54,13 @@ extension WorldOutline {
         return rings
     }()
 
+    /// Each ring's bounding box, found once: a map asks which rings its view touches.
+    static let ringBounds: [(minX: Double, minY: Double, maxX: Double, maxY: Double)] = rings.map { ring in
+        ring.reduce((Double.infinity, Double.infinity, -Double.infinity, -Double.infinity)) { box, point in
+            (min(box.0, point.x), min(box.1, point.y), max(box.2, point.x), max(box.3, point.y))
+        }
+    }
+
     /// The outline as an SVG path of only what lies in `box` (outline units): rings wholly
     /// outside it left out, rings partly in it cut to it widened by a margin, so their cut
     /// edges, which are no coast, fall outside the view. A region's map then carries a few
@@ -63,11 +70,7 @@ extension WorldOutline {
         let (left, top) = (box.x - margin, box.y - margin)
         let (right, bottom) = (box.x + box.width + margin, box.y + box.height + margin)
         var path = ""
-        for ring in rings {
-            var (minX, minY, maxX, maxY) = (Double.infinity, Double.infinity, -Double.infinity, -Double.infinity)
-            for point in ring {
-                (minX, minY, maxX, maxY) = (min(minX, point.x), min(minY, point.y), max(maxX, point.x), max(maxY, point.y))
-            }
+        for (ring, (minX, minY, maxX, maxY)) in zip(rings, ringBounds) {
             guard maxX >= left, minX <= right, maxY >= top, minY <= bottom else { continue }
             let inside = minX >= left && maxX <= right && minY >= top && maxY <= bottom
             let kept = inside ? ring : clip(ring, left: left, top: top, right: right, bottom: bottom)

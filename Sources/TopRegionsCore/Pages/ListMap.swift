@@ -12,8 +12,7 @@ extension Queries {
         if case .region(let region) = list.kind {
             places = try self.places(inRegion: region.regionID).map { HTMLPage.PlaceLabel(name: $0.name, latitude: $0.latitude, longitude: $0.longitude) }
         }
-        let positions = try (known ?? self.positions(of: list, decimals: Self.mapDecimals(of: list)))
-            .map { HTMLPage.MapPoint(latitude: $0.latitude, longitude: $0.longitude, photos: $0.photos) }
+        let positions = try known ?? self.positions(of: list, decimals: Self.mapDecimals(of: list))
         return HTMLPage.listMap(of: positions, places: places)
     }
 

@@ -41,3 +41,17 @@ public struct PlaceLabelInfo: Sendable, Equatable {
         self.longitude = longitude
     }
 }
+
+/// A spot on a list's map: a position, rounded as the map places it, and how many of the
+/// list's photos are there. What the store reads and the pages draw.
+public struct MapSpot: Sendable, Equatable {
+    public var latitude: Double
+    public var longitude: Double
+    public var photos: Int
+
+    public init(latitude: Double, longitude: Double, photos: Int = 1) {
+        self.latitude = latitude
+        self.longitude = longitude
+        self.photos = photos
+    }
+}

@@ -1,20 +1,6 @@
 import GRDB
 import TopRegionsRecords
 
-/// A spot on a list's map: a position, rounded as the map places it, and how many of the
-/// list's photos are there.
-public struct MapSpot: Sendable, Equatable {
-    public var latitude: Double
-    public var longitude: Double
-    public var photos: Int
-
-    public init(latitude: Double, longitude: Double, photos: Int) {
-        self.latitude = latitude
-        self.longitude = longitude
-        self.photos = photos
-    }
-}
-
 extension Queries {
     /// How many of a region's newest photos place its marker when Flickr gave no centre.
     public static let markerSample = 20
