@@ -229,15 +229,55 @@ import Testing
         return differences
     }
 
+    /// Where each pair's newest upload and the upload buckets (UploadBuckets) differ from a
+    /// recount from the photos: the pairs by the hour and day of their newest upload, the
+    /// photos by those of their own.
+    static func bucketDifferences(_ db: Database) throws -> [String] {
+        var differences: [String] = []
+        let latest = try Row.fetchAll(db, sql: """
+            SELECT region, photographer, MAX(uploaded) FROM photo WHERE region IS NOT NULL GROUP BY 1, 2 ORDER BY 1, 2
+            """).map { "\($0[0] as Int64)/\($0[1] as Int64)@\(String(describing: $0[2] as Int64?))" }
+        let maintainedLatest = try Row.fetchAll(db, sql: "SELECT region, photographer, latest FROM region_photographer ORDER BY 1, 2")
+            .map { "\($0[0] as Int64)/\($0[1] as Int64)@\(String(describing: $0[2] as Int64?))" }
+        if maintainedLatest != latest { differences.append("newest uploads: \(maintainedLatest) != \(latest)") }
+        for (table, seconds) in [("region_hour", 3_600), ("region_day", 86_400)] {
+            let recounted = try Row.fetchAll(db, sql: """
+                SELECT bucket, region, SUM(photographers), SUM(photos) FROM (
+                    SELECT latest / \(seconds) AS bucket, region, 1 AS photographers, 0 AS photos FROM (
+                        SELECT region, photographer, MAX(uploaded) AS latest FROM photo WHERE region IS NOT NULL GROUP BY 1, 2)
+                    WHERE latest IS NOT NULL
+                    UNION ALL
+                    SELECT uploaded / \(seconds), region, 0, 1 FROM photo WHERE region IS NOT NULL AND uploaded IS NOT NULL)
+                GROUP BY 1, 2 ORDER BY 1, 2
+                """).map { "\($0[0] as Int64)/\($0[1] as Int64)=\($0[2] as Int),\($0[3] as Int)" }
+            let kept = try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY 1, 2")
+                .map { "\($0[0] as Int64)/\($0[1] as Int64)=\($0[2] as Int),\($0[3] as Int)" }
+            if kept != recounted { differences.append("\(table): \(kept) != \(recounted)") }
+        }
+        return differences
+    }
+
     /// A few windows over the world's upload times: short and long, some ending before its
-    /// last upload, one of every photo up to a time.
-    static func randomWindows(_ generator: inout SeededGenerator) -> [TimeWindow] {
-        (0..<4).map { index in
+    /// last upload, one of every photo up to a time; and windows reaching past the newest
+    /// upload (`newest`), which are summed from the upload buckets, one of them starting on
+    /// the hour.
+    static func randomWindows(_ generator: inout SeededGenerator, newest: Int64?) -> [TimeWindow] {
+        var windows = (0..<4).map { index in
             let end = Int64(Int.random(in: 1_700_000_000...1_700_110_000, using: &generator))
             if index == 3 { return TimeWindow(length: nil, lengthText: "all", end: end, endsNow: false) }
-            let length = Int64([600, 5_000, 30_000, 200_000].randomElement(using: &generator)!)
+            let length = Int64([600, 5_000, 30_000, 200_000, 86_400].randomElement(using: &generator)!)
             return TimeWindow(length: length, lengthText: "\(length)s", end: end, endsNow: false)
         }
+        if let newest {
+            for _ in 0..<2 {
+                let end = newest + Int64(Int.random(in: 0...3_600, using: &generator))
+                let length = Int64([600, 5_000, 30_000, 200_000, 86_400].randomElement(using: &generator)!)
+                windows.append(TimeWindow(length: length, lengthText: "\(length)s", end: end, endsNow: true))
+            }
+            let onTheHour = (newest / 3_600 + 1) * 3_600, hours = Int64(Int.random(in: 1...40, using: &generator))
+            windows.append(TimeWindow(length: hours * 3_600, lengthText: "\(hours)h", end: onTheHour, endsNow: true))
+        }
+        return windows
     }
 
     /// A small world where collisions are frequent: few ids, owners, places and regions.
@@ -277,7 +317,8 @@ import Testing
             }
             record.latitude = Double(Int.random(in: -80...80, using: &generator))
             record.longitude = Double(Int.random(in: -170...170, using: &generator))
-            record.uploaded = Int64(Int.random(in: 1_700_000_000...1_700_100_000, using: &generator))
+            // Now and then without an upload time: in no window.
+            record.uploaded = Int.random(in: 0..<12, using: &generator) == 0 ? nil : Int64(Int.random(in: 1_700_000_000...1_700_100_000, using: &generator))
             return record
         }
 
@@ -347,7 +388,7 @@ import Testing
             }
             try expectConsistent(store, model, context: "seed \(seed), step \(step)")
             // Right now: every windowed count equals a recount of the photos in the window.
-            for window in Self.randomWindows(&world.generator) {
+            for window in Self.randomWindows(&world.generator, newest: model.photos.values.compactMap(\.uploaded).max()) {
                 let differences = try Self.windowDifferences(store, model, window, holds: window.holds)
                 #expect(differences.isEmpty, "seed \(seed), step \(step): \(differences.prefix(3))")
             }
@@ -501,6 +542,7 @@ import Testing
             let maintainedPairs = try Row.fetchAll(db, sql: "SELECT region, photographer, photos FROM region_photographer ORDER BY 1, 2")
                 .map { "\($0[0] as Int64)/\($0[1] as Int64)=\($0[2] as Int)" }
             #expect(maintainedPairs == pairs, context)
+            #expect(try Self.bucketDifferences(db).isEmpty, context)
             #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM region WHERE photographers = 0 AND photos <> 0") == 0, context)
 
             // 2. The store holds what the documented rules say.

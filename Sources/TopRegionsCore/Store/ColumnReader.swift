@@ -21,6 +21,11 @@ struct ColumnReader {
         isNull(index) ? nil : sqlite3_column_int64(statement, index)
     }
 
+    /// An integer the query guarantees is not NULL (SQLite's own conversion otherwise).
+    func requiredInt(_ index: Int32) -> Int64 {
+        sqlite3_column_int64(statement, index)
+    }
+
     func double(_ index: Int32) -> Double? {
         isNull(index) ? nil : sqlite3_column_double(statement, index)
     }

@@ -8,8 +8,8 @@ extension PhotoWriter {
             try CountDeltas.prepare(db)
             try RefreshRuns.forget(storedBefore: cutoff, db)
             try db.execute(sql: """
-                INSERT INTO count_delta (region, photographer, n)
-                    SELECT region, photographer, -1 FROM photo WHERE added_at < ? AND region IS NOT NULL
+                INSERT INTO count_delta (region, photographer, n, uploaded)
+                    SELECT region, photographer, -1, uploaded FROM photo WHERE added_at < ? AND region IS NOT NULL
                 """, arguments: [cutoff])
             try SearchIndex.remove(db, photosWhere: "added_at < ?", arguments: [cutoff])
             try db.execute(sql: "DELETE FROM photo WHERE added_at < ?", arguments: [cutoff])

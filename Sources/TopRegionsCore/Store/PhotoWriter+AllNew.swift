@@ -26,39 +26,84 @@ extension PhotoWriter {
             """, arguments: [batch.idsJSON])!
     }
 
-    /// Adds new photos' counts to `region_photographer` and the regions' totals when nothing
-    /// is taken away (every photo of the batch is new). Each (region, photographer) pair is
-    /// upserted once and returns its count after: the pair is new in its region when that
-    /// is the count just added. So the pairs, which with many photographers are spread over
-    /// the whole table, are read once; the general path (`CountDeltas.apply`) looks each up
-    /// before writing it, a second pass over pages a big store's cache no longer holds.
-    /// Pairs go in key order, so each page of the table is visited once per statement.
-    static func addNewPhotoCounts(_ counts: [RegionPhotographer: Int64], _ db: Database) throws {
-        let pairs = counts.sorted { ($0.key.region, $0.key.photographer) < ($1.key.region, $1.key.photographer) }
+    /// What a transaction's new photos add to the counts, waiting for its end: per (region,
+    /// photographer) their photos and newest upload, and per region their photos by hour.
+    struct NewPhotos {
+        var pairs: [RegionPhotographer: (photos: Int64, latest: Int64?)] = [:]
+        var photosByHour: [UploadBuckets.HourRegion: Int64] = [:]
+
+        mutating func add(_ pair: RegionPhotographer, uploaded: Int64?) {
+            pairs[pair, default: (0, nil)].photos += 1
+            guard let uploaded else { return }
+            pairs[pair]!.latest = Swift.max(pairs[pair]!.latest ?? uploaded, uploaded)
+            photosByHour[UploadBuckets.HourRegion(hour: UploadBuckets.hour(of: uploaded), region: pair.region), default: 0] += 1
+        }
+
+        mutating func add(_ other: NewPhotos) {
+            guard !pairs.isEmpty else { self = other; return }
+            pairs.merge(other.pairs) { a, b in (a.photos + b.photos, [a.latest, b.latest].compactMap { $0 }.max()) }
+            photosByHour.merge(other.photosByHour, uniquingKeysWith: +)
+        }
+    }
+
+    /// Adds new photos' counts to `region_photographer`, the regions' totals and the upload
+    /// buckets when nothing is taken away (every photo of the batch is new). Each (region,
+    /// photographer) pair is upserted once and returns its count after and its newest upload
+    /// before: the pair is new in its region when its count is the one just added, and its
+    /// newest upload moves when one of the new photos is newer (then written, while its page
+    /// is at hand). So the pairs, which with many photographers are spread over the whole
+    /// table, are read once; the general path (`CountDeltas.apply`) looks each up before
+    /// writing it, a second pass over pages a big store's cache no longer holds. Pairs go in
+    /// key order, so each page of the table is visited once per statement.
+    static func addNewPhotoCounts(_ added: NewPhotos, _ db: Database) throws {
+        let pairs = added.pairs.sorted { ($0.key.region, $0.key.photographer) < ($1.key.region, $1.key.photographer) }
         let rowsPerUpsert = 100
         var regions: [Int64: (photographers: Int64, photos: Int64)] = [:]
+        var buckets: [UploadBuckets.HourRegion: UploadBuckets.Change] = [:]
+        for (key, photos) in added.photosByHour { buckets[key, default: .init()].photos += photos }
+        let moveLatest = try BulkStatement(db, sql: "UPDATE region_photographer SET latest = ? WHERE region = ? AND photographer = ?")
         for groupStart in stride(from: 0, to: pairs.count, by: rowsPerUpsert) {
             let group = pairs[groupStart..<min(groupStart + rowsPerUpsert, pairs.count)]
             var arguments = StatementArguments()
-            for (pair, photos) in group { arguments += [pair.region, pair.photographer, photos] }
+            for (pair, counts) in group { arguments += [pair.region, pair.photographer, counts.photos, counts.latest] }
+            // The update leaves `latest` as it was, so that it is what comes back.
             let statement = try db.cachedStatement(sql: """
-                INSERT INTO region_photographer (region, photographer, photos)
-                    VALUES \(Array(repeating: "(?, ?, ?)", count: group.count).joined(separator: ", "))
+                INSERT INTO region_photographer (region, photographer, photos, latest)
+                    VALUES \(Array(repeating: "(?, ?, ?, ?)", count: group.count).joined(separator: ", "))
                     ON CONFLICT (region, photographer) DO UPDATE SET photos = photos + excluded.photos
-                    RETURNING region, photographer, photos
+                    RETURNING region, photographer, photos, latest
                 """)
+            var moves: [(pair: RegionPhotographer, latest: Int64)] = []
             let rows = try Row.fetchCursor(statement, arguments: arguments)
             while let row = try rows.next() {
                 let pair = RegionPhotographer(region: row[0], photographer: row[1])
-                let added = counts[pair]!
+                let counts = added.pairs[pair]!
                 let after: Int64 = row[2]
-                regions[pair.region, default: (0, 0)].photographers += after == added ? 1 : 0
-                regions[pair.region, default: (0, 0)].photos += added
+                let isNew = after == counts.photos
+                regions[pair.region, default: (0, 0)].photographers += isNew ? 1 : 0
+                regions[pair.region, default: (0, 0)].photos += counts.photos
+                guard let latest = counts.latest else { continue }
+                if isNew {
+                    buckets[.init(hour: UploadBuckets.hour(of: latest), region: pair.region), default: .init()].photographers += 1
+                    continue
+                }
+                let before: Int64? = row[3]
+                guard before.map({ latest > $0 }) ?? true else { continue }
+                if let before { buckets[.init(hour: UploadBuckets.hour(of: before), region: pair.region), default: .init()].photographers -= 1 }
+                buckets[.init(hour: UploadBuckets.hour(of: latest), region: pair.region), default: .init()].photographers += 1
+                moves.append((pair, latest))
+            }
+            for move in moves {
+                moveLatest.bind(1, move.latest)
+                moveLatest.bind(2, move.pair.region)
+                moveLatest.bind(3, move.pair.photographer)
+                try moveLatest.run()
             }
         }
         let update = try db.cachedStatement(sql: "UPDATE region SET photographers = photographers + ?, photos = photos + ? WHERE id = ?")
         for (region, change) in regions {
             try update.execute(arguments: [change.photographers, change.photos, region])
         }
+        try UploadBuckets.add(buckets, db)
     }
 }

@@ -35,8 +35,8 @@ extension PhotoWriter {
             try Self.keepForUndelete(db, now: now)
             try SearchIndex.remove(db, photosWhere: "id IN (SELECT id FROM doomed)")
             try db.execute(sql: """
-                INSERT INTO count_delta (region, photographer, n)
-                    SELECT region, photographer, -1 FROM photo WHERE id IN (SELECT id FROM doomed) AND region IS NOT NULL;
+                INSERT INTO count_delta (region, photographer, n, uploaded)
+                    SELECT region, photographer, -1, uploaded FROM photo WHERE id IN (SELECT id FROM doomed) AND region IS NOT NULL;
                 DELETE FROM photo WHERE id IN (SELECT id FROM doomed);
                 INSERT INTO deleted_photo (id, deleted_at) SELECT id, ? FROM doomed WHERE true
                     ON CONFLICT (id) DO NOTHING;

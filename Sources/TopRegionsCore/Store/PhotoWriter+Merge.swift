@@ -8,7 +8,7 @@ import TopRegionsRecords
 extension PhotoWriter {
     /// Applies a batch staged in `temp.incoming` that holds stored or deleted photos: drops
     /// the deleted, updates the stored that changed, inserts the new, and records what each
-    /// photo counted for before and counts for now in `temp.count_delta`, and keeps the
+    /// photo counted for before and counts for now (and when it was uploaded) in `temp.count_delta`, and keeps the
     /// search index in step (`lastStored`: the largest photo rowid before the batch).
     static func merge(_ batch: PreparedBatch, now: Int64, lastStored: Int64, into result: inout BatchResult, _ db: Database) throws {
         if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM deleted_photo)")! {
@@ -22,7 +22,7 @@ extension PhotoWriter {
         // waits for it.
         try db.execute(sql: """
             UPDATE incoming SET
-                old_rowid = p.rowid, old_region = p.region, old_photographer = p.photographer,
+                old_rowid = p.rowid, old_region = p.region, old_photographer = p.photographer, old_uploaded = p.uploaded,
                 region = CASE
                     WHEN incoming.region IS NOT NULL THEN incoming.region
                     WHEN incoming.place_id IS p.place_id THEN p.region
@@ -36,16 +36,17 @@ extension PhotoWriter {
         let stored = db.changesCount
         if stored > 0 {
             try db.execute(sql: """
-                INSERT INTO count_delta (region, photographer, n)
-                    SELECT old_region, old_photographer, -1 FROM incoming
-                    WHERE old_region IS NOT NULL AND (old_region IS NOT region OR old_photographer <> photographer)
+                INSERT INTO count_delta (region, photographer, n, uploaded)
+                    SELECT old_region, old_photographer, -1, old_uploaded FROM incoming
+                    WHERE old_region IS NOT NULL AND (old_region IS NOT region OR old_photographer <> photographer OR old_uploaded IS NOT uploaded)
                 """)
         }
         try db.execute(sql: """
-            INSERT INTO count_delta (region, photographer, n)
-                SELECT region, photographer, COUNT(*) FROM incoming
-                WHERE region IS NOT NULL AND (old_rowid IS NULL OR old_region IS NOT region OR old_photographer <> photographer)
-                GROUP BY region, photographer
+            INSERT INTO count_delta (region, photographer, n, uploaded)
+                SELECT region, photographer, COUNT(*), uploaded FROM incoming
+                WHERE region IS NOT NULL
+                  AND (old_rowid IS NULL OR old_region IS NOT region OR old_photographer <> photographer OR old_uploaded IS NOT uploaded)
+                GROUP BY region, photographer, uploaded
             """)
 
         // (Each step is skipped when it has nothing to do: scanning the batch costs.)

@@ -124,8 +124,8 @@ extension PhotoWriter {
         guard attached > 0 else { return 0 }
         let theirPhotos = "rowid IN (SELECT photo FROM attaching)"
         try db.execute(sql: """
-            INSERT INTO count_delta (region, photographer, n)
-                SELECT a.region, p.photographer, 1 FROM attaching a JOIN photo p ON p.rowid = a.photo
+            INSERT INTO count_delta (region, photographer, n, uploaded)
+                SELECT a.region, p.photographer, 1, p.uploaded FROM attaching a JOIN photo p ON p.rowid = a.photo
             """)
         try SearchIndex.reindexing(db, photosWhere: theirPhotos) {
             try db.execute(sql: """

@@ -12,7 +12,8 @@ extension PhotoWriter {
                 \(StagedColumn.allCases.map(\.declaration).joined(separator: ",\n    ")),
                 old_rowid INTEGER,
                 old_region INTEGER,
-                old_photographer INTEGER
+                old_photographer INTEGER,
+                old_uploaded INTEGER
             );
             CREATE TEMP TABLE IF NOT EXISTS incoming_photographer (
                 nsid TEXT PRIMARY KEY, name TEXT NOT NULL

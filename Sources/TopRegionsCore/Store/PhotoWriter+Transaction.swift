@@ -62,8 +62,9 @@ public final class BatchGroup {
     /// Whether this transaction renamed a photographer (what a look-ahead of an earlier
     /// snapshot cannot see).
     private(set) var renamedAny = false
-    /// What the batches' new photos add to `region_photographer`, not yet written.
-    var newPhotoCounts: [PhotoWriter.RegionPhotographer: Int64] = [:]
+    /// What the batches' new photos add to `region_photographer` and the upload buckets, not
+    /// yet written.
+    var newPhotoCounts = PhotoWriter.NewPhotos()
     /// Whether new photographers wait for the end of the transaction: only while SQLite's
     /// foreign key checks are off (the loader's connection), for a photo may not refer to a
     /// photographer not written yet otherwise. (Deferred checks would not do: a parent row
@@ -195,7 +196,7 @@ public final class BatchGroup {
         try writeNewPhotographers()
         if !defersRenames || renames.names.count >= PendingRenames.most { try writeRenames() }
         try PhotoWriter.addNewPhotoCounts(newPhotoCounts, db)
-        newPhotoCounts = [:]
+        newPhotoCounts = PhotoWriter.NewPhotos()
         try CountDeltas.apply(db)
     }
 }

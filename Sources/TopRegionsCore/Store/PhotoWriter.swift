@@ -76,7 +76,7 @@ public struct PhotoWriter: Sendable {
             // deleted, so the photos go straight into `photo`, and what they count for
             // is what was counted while writing them (added at the transaction's end).
             let counts = try Self.insert(batch, references, into: .photo(addedAt: now), db)
-            group.newPhotoCounts.merge(counts, uniquingKeysWith: +)
+            group.newPhotoCounts.add(counts)
             try SearchIndex.add(db, photosWhere: "rowid > ?", arguments: [lastStored])
             result.new = batch.photoCount
             newest = batch.newestUpload(notAfter: now + Self.futureUploadTolerance)
@@ -139,11 +139,11 @@ public struct PhotoWriter: Sendable {
     }
 
     /// The only per-photo statement: the batch goes in a group of photos at a time.
-    /// Writing straight into `photo`, returns the photos written per (region,
-    /// photographer); staged photos are counted by the merge, so then it returns nothing.
+    /// Writing straight into `photo`, returns what the photos written count for (`NewPhotos`);
+    /// staged photos are counted by the merge, so then it returns nothing.
     static func insert(
         _ batch: PreparedBatch, _ references: References, into destination: Destination, _ db: Database
-    ) throws -> [RegionPhotographer: Int64] {
+    ) throws -> NewPhotos {
         func statement(rows: Int) throws -> BulkStatement {
             switch destination {
             case .photo:
@@ -153,7 +153,7 @@ public struct PhotoWriter: Sendable {
             }
         }
         let full = try statement(rows: PreparedBatch.rowsPerInsert)
-        var counts: [RegionPhotographer: Int64] = [:]
+        var counts = NewPhotos()
         let countsWhatItWrites = if case .photo = destination { true } else { false }
         for (group, texts) in batch.texts.enumerated() {
             let groupStart = group * PreparedBatch.rowsPerInsert
@@ -171,7 +171,7 @@ public struct PhotoWriter: Sendable {
                 insert.bind(StagedColumn.longitude.parameter(row: row), batch.longitude[index])
                 insert.bind(StagedColumn.uploaded.parameter(row: row), batch.uploaded[index])
                 if countsWhatItWrites, let region {
-                    counts[RegionPhotographer(region: region.id, photographer: photographer.id), default: 0] += 1
+                    counts.add(RegionPhotographer(region: region.id, photographer: photographer.id), uploaded: batch.uploaded[index])
                 }
             }
             if case .photo(let addedAt) = destination {

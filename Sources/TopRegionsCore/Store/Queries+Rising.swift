@@ -42,18 +42,4 @@ extension Queries {
             }
         }
     }
-
-    /// Each region's distinct photographers and photos in `window`, by region row id.
-    static func windowCounts(_ db: Database, _ window: TimeWindow) throws -> [Int64: (photographers: Int, photos: Int)] {
-        var counts: [Int64: (photographers: Int, photos: Int)] = [:]
-        let condition = windowCondition(window) ?? ("true", [])
-        let rows = try Row.fetchCursor(db, sql: """
-            SELECT photo.region, COUNT(DISTINCT photo.photographer), COUNT(*)
-            FROM photo INDEXED BY photo_window
-            WHERE photo.region IS NOT NULL AND \(condition.sql)
-            GROUP BY photo.region
-            """, arguments: condition.arguments)
-        while let row = try rows.next() { counts[row[0]] = (row[1], row[2]) }
-        return counts
-    }
 }

@@ -28,28 +28,13 @@ public struct Queries: Sendable {
         """
 
     /// The `limit` regions with the most distinct photographers among the photos uploaded in
-    /// `window` (then by name, then id), each with its photographers and photos in it: counted
-    /// from the photos in the window (through `photo_window`, their upload times with their
-    /// region and photographer), so every count equals a recount. Every stored photo, without
-    /// a window: the maintained counts, as `topRegions(limit:)`.
+    /// `window` (then by name, then id), each with its photographers and photos in it
+    /// (`windowCounts`), so every count equals a recount. Every stored photo, without a
+    /// window: the maintained counts, as `topRegions(limit:)`.
     public func topRegions(limit: Int, window: TimeWindow?) throws -> [RegionRank] {
-        guard let condition = Self.windowCondition(window) else { return try topRegions(limit: limit) }
+        guard let window, !window.isEverything else { return try topRegions(limit: limit) }
         return try store.read { db in
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT r.place_id, r.name, w.photographers, w.photos, r.latitude, r.longitude
-                FROM (SELECT photo.region AS region, COUNT(DISTINCT photo.photographer) AS photographers, COUNT(*) AS photos
-                      FROM photo INDEXED BY photo_window
-                      WHERE photo.region IS NOT NULL AND \(condition.sql)
-                      GROUP BY photo.region) AS w
-                JOIN region r ON r.id = w.region
-                ORDER BY w.photographers DESC, r.sort_key, r.place_id
-                LIMIT ?
-                """, arguments: condition.arguments + [limit])
-            return rows.enumerated().map { index, row in
-                RegionRank(
-                    rank: index + 1, regionID: row[0], name: row[1], photographers: row[2], photos: row[3],
-                    latitude: row[4], longitude: row[5])
-            }
+            try Self.ranked(Self.windowCounts(db, window), limit: limit, db)
         }
     }
 

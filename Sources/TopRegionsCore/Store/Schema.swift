@@ -204,6 +204,10 @@ enum Schema {
             try db.execute(sql: "CREATE INDEX photo_unplaced_by_photographer ON photo (photographer) WHERE region IS NULL")
         }
 
+        migrator.registerMigration("v12 photographers and photos by the hour and day of their upload") { db in
+            try UploadBuckets.create(db)
+        }
+
         return migrator
     }()
 }
