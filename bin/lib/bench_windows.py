@@ -4,7 +4,9 @@ distinct users") with the photos copied into its own table, and against SQL by h
 tables. Registered in bench_cases.CASES."""
 
 import csv
+import json
 import os
+import re
 import shutil
 import sqlite3
 import statistics
@@ -21,18 +23,10 @@ DAYS = 30
 WINDOWS = [("1h", 3600), ("24h", 86_400), ("7d", 7 * 86_400), ("all", None)]
 WINDOW_SPEEDUP_OVER_HAND = 10  # × faster than sqlite3 by hand, every window
 
-# Ours: the SQL regions-top runs (Queries.topRegions(limit:window:)), timed in process.
-OURS_WINDOW = """
-SELECT r.place_id, r.name, w.photographers, w.photos FROM (
-  SELECT photo.region AS region, COUNT(DISTINCT photo.photographer) AS photographers, COUNT(*) AS photos
-  FROM photo INDEXED BY photo_window WHERE photo.region IS NOT NULL AND photo.uploaded > ? AND photo.uploaded <= ?
-  GROUP BY photo.region) AS w
-JOIN region r ON r.id = w.region ORDER BY w.photographers DESC, r.sort_key, r.place_id LIMIT 50"""
-OURS_ALL = """SELECT place_id, name, photographers, photos FROM region WHERE photographers > 0
-ORDER BY photographers DESC, sort_key, place_id LIMIT 50"""
-# Ours, rising: the two windows' counts (Queries.windowCounts), the rule applied in Swift.
-OURS_COUNTS = """SELECT photo.region, COUNT(DISTINCT photo.photographer), COUNT(*) FROM photo INDEXED BY photo_window
-WHERE photo.region IS NOT NULL AND photo.uploaded > ? AND photo.uploaded <= ? GROUP BY photo.region"""
+# Ours: the store's answer as regions-top gives it (Queries.topRegions(limit:window:) and
+# risingRegions), timed inside a warm regions-top by TOPREGIONS_BENCH_ANSWERS (each answer's
+# milliseconds on stderr), apart from starting the program.
+BENCH_ANSWER = re.compile(r"bench: answered in ([0-9.]+) ms")
 # By hand: what a person writes over our tables (issue 37, item 5), SQLite choosing the plan.
 HAND_WINDOW = """SELECT region, COUNT(DISTINCT photographer) AS n, COUNT(*) FROM photo
 WHERE region IS NOT NULL AND uploaded > ? AND uploaded <= ? GROUP BY region ORDER BY n DESC, region LIMIT 50"""
@@ -78,7 +72,7 @@ def case_windows(ctx):
     duckdb_cli = shutil.which("duckdb") or os.path.expanduser("~/.local/bin/duckdb")
     ctx.run([duckdb_cli, duck_file, "-c", table])
     os.remove(rows_csv)
-    ours = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
+    ours_db = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
 
     def timed(run, times):
         samples = []
@@ -89,22 +83,34 @@ def case_windows(ctx):
         return Stat(samples)
 
     runs = ctx.repeat(ctx.runs * 2)
+    warmup = ctx.warmup(2)
+
+    def ours(arguments):
+        """regions-top's answer, timed in its process: (its NDJSON rows, a Stat of ms)."""
+        output = ctx.path("windows-ours.ndjson")
+        argv = [ctx.tool("regions-top"), "--db", database, "--limit", "50", "--format", "ndjson", "--no-refresh"] + arguments
+        done = ctx.run(argv, stdout=output, env={"TOPREGIONS_NOW": str(end), "TOPREGIONS_BENCH_ANSWERS": str(warmup + runs)})
+        samples = [float(ms) for ms in BENCH_ANSWER.findall(done.stderr)]
+        check(len(samples) == warmup + runs, f"regions-top {' '.join(arguments)}: {len(samples)} timed answers, not {warmup + runs}")
+        with open(output) as lines:
+            rows = [json.loads(line) for line in lines]
+        os.remove(output)
+        return rows, Stat(samples[warmup:])
+
     try:
         for name, length in WINDOWS:
             start = end - length if length else -1
             arguments = (start, end)
-            ours_sql, ours_arguments = (OURS_ALL, ()) if length is None else (OURS_WINDOW, arguments)
+            rows, mine_ms = ours(["--window", name])
             # The same counts from each (ties may order differently).
-            mine = sorted(row[2] for row in ours.execute(ours_sql, ours_arguments).fetchall())
+            mine = sorted(row["photographers"] for row in rows)
             theirs = sorted(row[1] for row in duck.execute(DUCK_WINDOW, list(arguments)).fetchall())
-            hand = sorted(row[1] for row in ours.execute(HAND_WINDOW, arguments).fetchall())
+            hand = sorted(row[1] for row in ours_db.execute(HAND_WINDOW, arguments).fetchall())
             check(mine == theirs == hand, f"window {name}: the three answers' counts differ")
-            for _ in range(ctx.warmup(2)):
-                ours.execute(ours_sql, ours_arguments).fetchall()
+            for _ in range(warmup):
                 duck.execute(DUCK_WINDOW, list(arguments)).fetchall()
-            mine_ms = timed(lambda: ours.execute(ours_sql, ours_arguments).fetchall(), runs)
             duck_ms = timed(lambda: duck.execute(DUCK_WINDOW, list(arguments)).fetchall(), runs)
-            hand_ms = timed(lambda: ours.execute(HAND_WINDOW, arguments).fetchall(), ctx.repeat(3))
+            hand_ms = timed(lambda: ours_db.execute(HAND_WINDOW, arguments).fetchall(), ctx.repeat(3))
             ctx.add(Row(f"windows top 50, {name}", f"{label} photos over {DAYS} days, in process", "ms", mine_ms,
                         "DuckDB (its own table, Python API, warm)", duck_ms))
             ctx.add(Row(f"windows top 50, {name}, by hand", "ours", "ms", mine_ms, "sqlite3 by hand over our tables", hand_ms))
@@ -114,19 +120,22 @@ def case_windows(ctx):
             ctx.budget(f"windows top 50 {name}: vs SQL by hand", f"≥ {WINDOW_SPEEDUP_OVER_HAND}× faster", f"{speedup:,.1f}×",
                        speedup >= WINDOW_SPEEDUP_OVER_HAND)
 
-        # Rising, 24h: this window's and the one before's counts.
+        # Rising, 24h: this window's and the one before's counts, the rule applied.
         day = 86_400
-        rising_ours = lambda: (ours.execute(OURS_COUNTS, (end - day, end)).fetchall(),
-                               ours.execute(OURS_COUNTS, (end - 2 * day, end - day)).fetchall())
         rising_duck = lambda: duck.execute(DUCK_RISING, [end - 2 * day, end - day, end]).fetchall()
-        now_ours = {row[0]: row[1] for row in rising_ours()[0]}
-        now_duck = {row[0]: row[1] for row in rising_duck() if row[1]}
-        check(now_ours == now_duck, "rising 24h: the counts differ from DuckDB's")
-        mine_ms, duck_ms = timed(rising_ours, runs), timed(rising_duck, runs)
-        ctx.add(Row("windows rising, 24h", "both windows' counts, in process", "ms", mine_ms, "DuckDB, one query", duck_ms))
+        rows, mine_ms = ours(["--rising", "--window", "24h", "--limit", "100000"])
+        counts_duck = {row[0]: (row[1], row[2]) for row in rising_duck()}
+        by_place = dict(ours_db.execute("SELECT place_id, id FROM region").fetchall())
+        mismatched = [row for row in rows
+                      if counts_duck.get(by_place[row["region_id"]]) != (row["photographers"], row["photographers_before"])]
+        check(rows and not mismatched, f"rising 24h: counts differ from DuckDB's ({len(rows)} rows, {mismatched[:2]})")
+        for _ in range(warmup):
+            rising_duck()
+        duck_ms = timed(rising_duck, runs)
+        ctx.add(Row("windows rising, 24h", "both windows' counts and the rule, in process", "ms", mine_ms, "DuckDB, one query", duck_ms))
         ctx.budget("windows rising 24h: vs DuckDB", "faster", f"{duck_ms.median / mine_ms.median:.2f}×", mine_ms.median < duck_ms.median)
     finally:
-        ours.close()
+        ours_db.close()
         duck.close()
 
     # Whole commands: what a person waits for at the prompt.

@@ -325,6 +325,7 @@ public struct RegionsTop: ToolCommand {
         }
 
         if rising, let window {
+            try Self.timeAnswers(context) { _ = try queries.risingRegions(window: window, limit: limit ?? 50) }
             let rows = try queries.risingRegions(window: window, limit: limit ?? 50)
             if rows.isEmpty && !saidEmpty { context.note("no region rose \(window.phrase(times)) against the \(window.spanWords) before") }
             context.standardOutput.write(format == .atom
@@ -353,6 +354,7 @@ public struct RegionsTop: ToolCommand {
         } else if photos {
             return try write(PhotoList(.all, order: sort, window: window))
         } else {
+            try Self.timeAnswers(context) { _ = try queries.topRegions(limit: limit ?? 50, window: window) }
             var rows = try queries.topRegions(limit: limit ?? 50, window: window)
             if format == .geojson {
                 rows = try queries.fillingCentres(rows)
