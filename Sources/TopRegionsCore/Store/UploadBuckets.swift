@@ -59,26 +59,33 @@ enum UploadBuckets {
                 photos INTEGER NOT NULL,
                 PRIMARY KEY (day, region)
             ) WITHOUT ROWID;
-
-            CREATE TEMP TABLE pair_latest AS
-                SELECT region, photographer, MAX(uploaded) AS latest FROM photo
-                WHERE region IS NOT NULL GROUP BY region, photographer;
-            UPDATE region_photographer SET latest = l.latest FROM temp.pair_latest l
-                WHERE l.region = region_photographer.region AND l.photographer = region_photographer.photographer;
-            DROP TABLE temp.pair_latest;
             -- The pairs by newest upload: those of the part of an hour a window starts in.
+            -- (Made empty, and filled as each region's pairs are: building it after would
+            -- sort every pair at once.)
             CREATE INDEX region_photographer_by_latest ON region_photographer (latest) WHERE latest IS NOT NULL;
             """)
+        // Region by region, so that what is sorted is one region's photos at a time, not
+        // the store's (a million photos sorted at once took 150 MB).
         try prepare(db)
-        try db.execute(sql: """
-            INSERT INTO bucket_delta (hour, region, photographers, photos)
-                SELECT \(hourSQL("latest")), region, COUNT(*), 0 FROM region_photographer WHERE latest IS NOT NULL
-                GROUP BY 1, 2;
-            INSERT INTO bucket_delta (hour, region, photographers, photos)
-                SELECT \(hourSQL("uploaded")), region, 0, COUNT(*) FROM photo
-                WHERE region IS NOT NULL AND uploaded IS NOT NULL GROUP BY 1, 2;
-            """)
-        try flush(db)
+        for region in try Int64.fetchAll(db, sql: "SELECT id FROM region ORDER BY id") {
+            try db.execute(sql: """
+                UPDATE region_photographer SET latest = l.latest
+                FROM (SELECT photographer, MAX(uploaded) AS latest FROM photo INDEXED BY photo_in_region
+                      WHERE region = ?1 GROUP BY photographer) AS l
+                WHERE region_photographer.region = ?1 AND region_photographer.photographer = l.photographer
+                """, arguments: [region])
+            try db.execute(sql: """
+                INSERT INTO bucket_delta (hour, region, photographers, photos)
+                    SELECT \(hourSQL("latest")), region, COUNT(*), 0 FROM region_photographer
+                    WHERE region = ? AND latest IS NOT NULL GROUP BY 1
+                """, arguments: [region])
+            try db.execute(sql: """
+                INSERT INTO bucket_delta (hour, region, photographers, photos)
+                    SELECT \(hourSQL("uploaded")), region, 0, COUNT(*) FROM photo INDEXED BY photo_in_region
+                    WHERE region = ? AND uploaded IS NOT NULL GROUP BY 1
+                """, arguments: [region])
+            try flush(db)
+        }
     }
 
     /// The transaction's changes to the buckets, by hour, waiting for `flush`.
