@@ -195,8 +195,9 @@ extension ServedApp {
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
-    /// A striped square with a word, where an image could not be had; not kept by the
-    /// browser, so the next look asks again.
+    /// A striped square with a word, where an image could not be had (in the pages' dark
+    /// colours when the reader's system is dark); not kept by the browser, so the next look
+    /// asks again.
     static func placeholder(_ text: String, status: HTTPResponse.Status) -> Response {
         // "no thumbnail (read-only)": the aside on a line of its own.
         let parts = text.components(separatedBy: " (")
@@ -225,10 +226,12 @@ extension ServedApp {
         }.joined()
         let svg = """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(size)" height="\(height)" viewBox="0 0 \(size) \(height)">\
+            <style>.a{fill:#eeeae1}.b{fill:#e3ded3}text{fill:#5f5a4b}\
+            @media (prefers-color-scheme:dark){.a{fill:#2b2e30}.b{fill:#25282a}text{fill:#a39d8b}}</style>\
             <defs><pattern id="s" width="16" height="16" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">\
-            <rect width="8" height="16" fill="#eeeae1"/><rect x="8" width="8" height="16" fill="#e3ded3"/></pattern></defs>\
+            <rect class="a" width="8" height="16"/><rect class="b" x="8" width="8" height="16"/></pattern></defs>\
             <rect width="\(size)" height="\(height)" fill="url(#s)"/><text font-family="sans-serif" font-size="\(fontSize)" \
-            text-anchor="middle" fill="#5f5a4b">\(text)</text></svg>
+            text-anchor="middle">\(text)</text></svg>
             """
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: svg)))
     }

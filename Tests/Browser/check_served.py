@@ -395,6 +395,15 @@ def main():
             if path.startswith("/photos/"):
                 check(colours["inset"] == 1, "%s in the dark scheme has no locator inset" % path)
                 shot(driver, "served-photo-dark-phone")
+        # The served placeholder (here for a photo the store does not hold) is dark there too:
+        # a light square in a dark page was what a missing thumbnail looked like. (Opened as
+        # a document, for an image's pixels are out of a script's reach; Chromium gives an
+        # image the same scheme, as seen by hand.)
+        driver.get(base + "/thumbs/99999999999.jpg")
+        stripe = driver.execute_script("""
+            const stripe = document.querySelector('rect.a');
+            return stripe ? getComputedStyle(stripe).fill.match(/\\d+/g).slice(0, 3).map(Number) : null;""")
+        check(stripe is not None and luminance(stripe) < 0.05, "the placeholder in the dark scheme is %s" % stripe)
     finally:
         driver.quit()
 
