@@ -35,14 +35,21 @@ extension PhotoWriter {
         mutating func add(_ pair: RegionPhotographer, uploaded: Int64?) {
             pairs[pair, default: (0, nil)].photos += 1
             guard let uploaded else { return }
-            pairs[pair]!.latest = Swift.max(pairs[pair]!.latest ?? uploaded, uploaded)
+            pairs[pair]!.latest = Self.newer(pairs[pair]!.latest, uploaded)
             photosByHour[UploadBuckets.HourRegion(hour: UploadBuckets.hour(of: uploaded), region: pair.region), default: 0] += 1
         }
 
         mutating func add(_ other: NewPhotos) {
             guard !pairs.isEmpty else { self = other; return }
-            pairs.merge(other.pairs) { a, b in (a.photos + b.photos, [a.latest, b.latest].compactMap { $0 }.max()) }
+            pairs.merge(other.pairs) { a, b in (a.photos + b.photos, Self.newer(a.latest, b.latest)) }
             photosByHour.merge(other.photosByHour, uniquingKeysWith: +)
+        }
+
+        /// The later of two upload times, either unknown.
+        static func newer(_ a: Int64?, _ b: Int64?) -> Int64? {
+            guard let a else { return b }
+            guard let b else { return a }
+            return Swift.max(a, b)
         }
     }
 
@@ -61,6 +68,10 @@ extension PhotoWriter {
         var regions: [Int64: (photographers: Int64, photos: Int64)] = [:]
         var buckets: [UploadBuckets.HourRegion: UploadBuckets.Change] = [:]
         for (key, photos) in added.photosByHour { buckets[key, default: .init()].photos += photos }
+        /// A pair counted in (`by` 1) or out of (-1) the hour of its newest upload `latest`.
+        func countPair(in region: Int64, newest latest: Int64, by change: Int64) {
+            buckets[.init(hour: UploadBuckets.hour(of: latest), region: region), default: .init()].photographers += change
+        }
         let moveLatest = try BulkStatement(db, sql: "UPDATE region_photographer SET latest = ? WHERE region = ? AND photographer = ?")
         for groupStart in stride(from: 0, to: pairs.count, by: rowsPerUpsert) {
             let group = pairs[groupStart..<min(groupStart + rowsPerUpsert, pairs.count)]
@@ -84,13 +95,13 @@ extension PhotoWriter {
                 regions[pair.region, default: (0, 0)].photos += counts.photos
                 guard let latest = counts.latest else { continue }
                 if isNew {
-                    buckets[.init(hour: UploadBuckets.hour(of: latest), region: pair.region), default: .init()].photographers += 1
+                    countPair(in: pair.region, newest: latest, by: 1)
                     continue
                 }
                 let before: Int64? = row[3]
                 guard before.map({ latest > $0 }) ?? true else { continue }
-                if let before { buckets[.init(hour: UploadBuckets.hour(of: before), region: pair.region), default: .init()].photographers -= 1 }
-                buckets[.init(hour: UploadBuckets.hour(of: latest), region: pair.region), default: .init()].photographers += 1
+                if let before { countPair(in: pair.region, newest: before, by: -1) }
+                countPair(in: pair.region, newest: latest, by: 1)
                 moves.append((pair, latest))
             }
             for move in moves {

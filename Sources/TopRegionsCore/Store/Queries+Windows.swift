@@ -86,30 +86,34 @@ extension Queries {
         let byPhotographers = counts.sorted { $0.value.photographers > $1.value.photographers }
         let floor = byPhotographers[min(limit, byPhotographers.count) - 1].value.photographers
         let candidates = byPhotographers.prefix { $0.value.photographers >= floor }.map(\.key)
-        var rows: [(row: Row, sortKey: String)] = []
-        try inChunks(candidates) { marks, chunk in
-            for row in try Row.fetchAll(db, sql: """
-                SELECT id, place_id, name, sort_key, latitude, longitude FROM region WHERE id IN (\(marks))
-                """, arguments: StatementArguments(chunk)) {
-                rows.append((row, row[3]))
-            }
-        }
-        let ordered = rows.map { entry -> (RegionRank, String) in
-            let id: Int64 = entry.row[0]
-            let count = counts[id]!
-            let region = RegionRank(
-                rank: 0, regionID: entry.row[1], name: entry.row[2], photographers: count.photographers, photos: count.photos,
-                latitude: entry.row[4], longitude: entry.row[5])
-            return (region, entry.sortKey)
-        }.sorted { a, b in
-            if a.0.photographers != b.0.photographers { return a.0.photographers > b.0.photographers }
+        let ordered = try regionsCounted(counts, ids: candidates, db).sorted { a, b in
+            if a.region.photographers != b.region.photographers { return a.region.photographers > b.region.photographers }
             // As SQLite orders the texts (byte by byte), like the ranking without a window.
-            return a.1 != b.1 ? a.1.precedesInSQLite(b.1) : a.0.regionID.precedesInSQLite(b.0.regionID)
+            return a.sortKey != b.sortKey ? a.sortKey.precedesInSQLite(b.sortKey) : a.region.regionID.precedesInSQLite(b.region.regionID)
         }
         return ordered.prefix(limit).enumerated().map { index, entry in
-            var region = entry.0
+            var region = entry.region
             region.rank = index + 1
             return region
         }
+    }
+
+    /// The regions `ids` names (those still there), unranked, each with its row id, its counts
+    /// from `counts` and the key its name sorts by.
+    static func regionsCounted(
+        _ counts: [Int64: (photographers: Int, photos: Int)], ids: [Int64], _ db: Database
+    ) throws -> [(id: Int64, region: RegionRank, sortKey: String)] {
+        var regions: [(id: Int64, region: RegionRank, sortKey: String)] = []
+        try inChunks(ids) { marks, chunk in
+            for row in try Row.fetchAll(db, sql: """
+                SELECT id, place_id, name, sort_key, latitude, longitude FROM region WHERE id IN (\(marks))
+                """, arguments: StatementArguments(chunk)) {
+                let count = counts[row[0]] ?? (0, 0)
+                regions.append((row[0], RegionRank(
+                    rank: 0, regionID: row[1], name: row[2], photographers: count.photographers, photos: count.photos,
+                    latitude: row[4], longitude: row[5]), row[3]))
+            }
+        }
+        return regions
     }
 }

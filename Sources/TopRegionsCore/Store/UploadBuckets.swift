@@ -88,6 +88,11 @@ enum UploadBuckets {
         }
     }
 
+    /// A count below zero: a bug, not bad input.
+    static var wentNegative: Failure {
+        Failure(.internalError, "internal error: the photo counts by upload time would go negative")
+    }
+
     /// The transaction's changes to the buckets, by hour, waiting for `flush`.
     static func prepare(_ db: Database) throws {
         try db.execute(sql: """
@@ -130,7 +135,7 @@ enum UploadBuckets {
             """)!
         try db.execute(sql: "DELETE FROM bucket_delta")
         if negative {
-            throw Failure(.internalError, "internal error: the photo counts by upload time would go negative")
+            throw wentNegative
         }
     }
 
@@ -171,7 +176,7 @@ enum UploadBuckets {
             while let row = try after.next() {
                 let photographers: Int64 = row[2], photos: Int64 = row[3]
                 if photographers < 0 || photos < 0 {
-                    throw Failure(.internalError, "internal error: the photo counts by upload time would go negative")
+                    throw wentNegative
                 }
                 if photographers == 0 && photos == 0 { emptied.append(HourRegion(hour: row[0], region: row[1])) }
             }
