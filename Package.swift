@@ -73,8 +73,10 @@ let package = Package(
         .target(
             name: "TopRegionsCache", dependencies: ["TopRegionsSupport", "TopRegionsRecords", "TopRegionsStore", "TopRegionsHTTP"],
             path: "Sources/TopRegionsCore/Cache", swiftSettings: strict),
+        // The geography maps are drawn from (bin/lib/make-geography.py), built into the program.
+        .target(name: "CGeography", exclude: ["geography.c.bin"]),
         .target(
-            name: "TopRegionsFormatting", dependencies: ["TopRegionsSupport", "TopRegionsRecords"],
+            name: "TopRegionsFormatting", dependencies: ["TopRegionsSupport", "TopRegionsRecords", "CGeography"],
             path: "Sources/TopRegionsCore/Formatting", swiftSettings: strict),
         // What the command line and the server both make of a list of photos: its map (and,
         // next, its count and pages).

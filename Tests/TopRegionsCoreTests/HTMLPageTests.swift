@@ -185,6 +185,24 @@ import TopRegionsRecords
         #expect(html.contains("<svg viewBox=\"1793.33 895 13.33 10\""))
     }
 
+    /// The points of a path written as the maps write them: each ring an absolute `M x y`,
+    /// then `l` with relative pairs, closed by `z`.
+    static func absolutePoints(ofPath path: String) -> [WorldOutline.Point] {
+        var points: [WorldOutline.Point] = []
+        for ring in path.split(separator: "M") {
+            let numbers = ring.replacingOccurrences(of: "z", with: " ").replacingOccurrences(of: "l", with: " ")
+                .replacingOccurrences(of: "-", with: " -").split(separator: " ").compactMap { Double($0) }
+            guard numbers.count >= 2 else { continue }
+            var current = WorldOutline.Point(x: numbers[0], y: numbers[1])
+            points.append(current)
+            for pair in stride(from: 2, to: numbers.count - 1, by: 2) {
+                current = WorldOutline.Point(x: current.x + numbers[pair], y: current.y + numbers[pair + 1])
+                points.append(current)
+            }
+        }
+        return points
+    }
+
     /// A region's map carries the land of its view, not the whole world's: rings outside
     /// it left out, rings across its edge cut just outside it.
     @Test func aRegionsMapCarriesOnlyTheLandInView() throws {
@@ -196,11 +214,12 @@ import TopRegionsRecords
         // Every point within the view widened by 5%.
         let viewBox = try #require(Self.attributes("viewBox", in: html).first).split(separator: " ").compactMap { Double($0) }
         let xScale = cos((44.6 + 45.0) / 2 * Double.pi / 180)
-        let numbers = land.split(whereSeparator: { "MLz".contains($0) }).flatMap { $0.split(separator: " ").compactMap { Double($0) } }
+        let points = Self.absolutePoints(ofPath: String(land))
+        #expect(points.count > 20)
         let margin = viewBox[3] * 4 / 3 / xScale * 0.05 + 0.01
-        for pair in stride(from: 0, to: numbers.count - 1, by: 2) {
-            #expect(numbers[pair] >= viewBox[0] / xScale - margin && numbers[pair] <= (viewBox[0] + viewBox[2]) / xScale + margin)
-            #expect(numbers[pair + 1] >= viewBox[1] - margin && numbers[pair + 1] <= viewBox[1] + viewBox[3] + margin)
+        for point in points {
+            #expect(point.x >= viewBox[0] / xScale - margin && point.x <= (viewBox[0] + viewBox[2]) / xScale + margin)
+            #expect(point.y >= viewBox[1] - margin && point.y <= viewBox[1] + viewBox[3] + margin)
         }
         // Mid-Pacific: no land at all.
         #expect(WorldOutline.path(within: (x: 400, y: 900, width: 40, height: 30)).isEmpty)
@@ -236,28 +255,30 @@ import TopRegionsRecords
         #expect(Self.occurrences("<g class=\"cluster\">", in: joined) == 1 && joined.contains("<title>420 photos</title>"))
     }
 
-    /// A photo's page shows the country or state around it, not a degree of land with a dot
-    /// on it, and the world in a corner with that view marked (a locator map).
-    @Test func aPhotosPageHasALocatorMapWithTheWorldInACorner() throws {
-        let html = Self.text(HTMLPage.photo(Self.photo("1", at: (44.5, -62.5)), site: .served(formToken: "t")))
+    /// A photo's page shows the land around it (3 degrees of latitude, its coasts, borders and
+    /// cities), its country in a corner with that view marked (a locator map), and where that
+    /// is in words.
+    @Test func aPhotosPageHasALocatorMapWithItsCountryInACorner() throws {
+        // Bedford, on the bay north of Halifax, Nova Scotia.
+        let html = Self.text(HTMLPage.photo(Self.photo("1", at: (44.73, -63.66)), site: .served(formToken: "t")))
         let viewBox = try #require(Self.attributes("viewBox", in: html).first).split(separator: " ").compactMap { Double($0) }
-        // 12 degrees of latitude, 4:3, centred on the photo (longitudes scaled by cos 44.5°).
-        #expect(viewBox.count == 4 && viewBox[3] == 120 && abs(viewBox[2] - 160) < 0.01)
-        let xScale = cos(44.5 * Double.pi / 180)
-        #expect(abs((viewBox[0] + viewBox[2] / 2) / xScale - 1175) < 0.1 && abs(viewBox[1] + viewBox[3] / 2 - 455) < 0.1)
-        // The inset: the whole world, the land drawn again from the map's own (its bytes once),
-        // and the same view marked on it, unscaled.
-        #expect(html.contains("<svg class=\"inset\" viewBox=\"0 0 3600 1800\""))
-        #expect(Self.occurrences("id=\"world-land\"", in: html) == 1 && Self.occurrences("<use href=\"#world-land\"/>", in: html) == 1)
-        #expect(Self.occurrences(WorldOutline.path, in: html) == 1)
-        let view = try #require(html.components(separatedBy: "<rect class=\"view\"").dropFirst().first)
+        // 3 degrees of latitude, 4:3, centred on the photo (longitudes scaled by cos 44.73°).
+        #expect(viewBox.count == 4 && viewBox[3] == 30 && abs(viewBox[2] - 40) < 0.01)
+        let xScale = cos(44.73 * Double.pi / 180)
+        #expect(abs((viewBox[0] + viewBox[2] / 2) / xScale - 1163.4) < 0.1 && abs(viewBox[1] + viewBox[3] / 2 - 452.7) < 0.1)
+        #expect(html.contains("<figcaption dir=\"auto\">Near Bedford · Nova Scotia, Canada</figcaption>"))
+        #expect(html.contains(">\u{2068}Halifax\u{2069}</text>"))
+        // The inset: Canada, with the same view marked on it, in the inset's own scale.
+        let inset = try #require(html.components(separatedBy: "<svg class=\"inset\"").dropFirst().first)
+        #expect(inset.contains("aria-label=\"Where the map lies in Canada\""))
+        let insetScale = try #require(Double(Self.attributes("transform", in: inset)[0].dropFirst("scale(".count).prefix { $0 != " " }))
+        let view = try #require(inset.components(separatedBy: "<rect class=\"view\"").dropFirst().first)
         let number = { (name: String) in Double(Self.attributes(name, in: view)[0])! }
-        #expect(abs(number("x") + number("width") / 2 - 1175) < 0.1 && abs(number("y") + number("height") / 2 - 455) < 0.1)
-        #expect(number("height") == 120 && abs(number("width") - 160 / xScale) < 0.01)
+        #expect(abs((number("x") + number("width") / 2) / insetScale - 1163.4) < 0.1 && abs(number("y") + number("height") / 2 - 452.7) < 0.1)
         #expect(Self.occurrences("<a class=\"pin\"", in: html) == 1)
-        // A list's map has no inset (and so no id to repeat).
+        // A list's map has no inset.
         let list = Self.text(HTMLPage.photos([Self.photo("1")], list: .recents, images: .init(thumbnails: [:])))
-        #expect(!list.contains("<svg class=\"inset\"") && !list.contains("world-land"))
+        #expect(!list.contains("<svg class=\"inset\""))
     }
 
     @Test func thumbnailsAreEmbeddedByTypeAndMissingOnesArePlaceholdersWithTheFetchCommand() {
@@ -293,7 +314,8 @@ import TopRegionsRecords
         let images = HTMLPage.Images(thumbnails: [:], cachedFiles: ["111": "/home/ann/.cache/top regions/Zürich/111.jpg"])
         let html = Self.text(HTMLPage.photos(photos, list: PhotoList(.region(Self.region)), images: images))
         // The photo's link, then the link to its page on Flickr that every photo shown has.
-        #expect(Self.attributes("href", in: html).filter { !$0.hasPrefix("#") && !$0.hasPrefix("data:") && !$0.hasPrefix("https://www.naturalearthdata") && !$0.hasSuffix(".html") } == [
+        #expect(Self.attributes("href", in: html).filter { !$0.hasPrefix("#") && !$0.hasPrefix("data:") && !$0.hasPrefix("https://www.naturalearthdata")
+            && !$0.hasPrefix("https://www.geonames.org") && !$0.hasPrefix("https://creativecommons.org") && !$0.hasSuffix(".html") } == [
             "file:///home/ann/.cache/top%20regions/Z%C3%BCrich/111.jpg", "https://www.flickr.com/photos/12345678@N04/111",
             "https://www.flickr.com/photos/98765432@N01/222", "https://www.flickr.com/photos/98765432@N01/222",
             "https://www.flickr.com/photo.gne?id=333", "https://www.flickr.com/photo.gne?id=333",

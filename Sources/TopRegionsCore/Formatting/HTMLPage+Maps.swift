@@ -26,14 +26,29 @@ extension HTMLPage {
 
     /// The map of `points` (every photo of a list) with `places` named; nil when no photo is
     /// placed. `minimumDegrees`: the least latitude the view spans, so a lone photo still has
-    /// land and sea around it. `inset`: a small world map in a corner with the view marked on
-    /// it, so a person sees where on Earth the view is (a locator map, as a photo's page has).
+    /// land and sea around it. `inset`: a small map in a corner with the view marked on it
+    /// (its country, or the world when the view is not much smaller), so a person sees where
+    /// the view is (a locator map, as a photo's page has). `outline`: the country or
+    /// subdivision that holds most of the points drawn emphasised (a region's map).
     public static func listMap(
-        of points: [MapPoint], places: [PlaceLabel] = [], minimumDegrees: Double = 1, inset: Bool = false
+        of points: [MapPoint], places: [PlaceLabel] = [], minimumDegrees: Double = 1, inset: Bool = false, outline: Bool = false
     ) -> ListMap? {
         let features = points.map { Reports.GeoFeature(id: "", longitude: $0.longitude, latitude: $0.latitude, properties: []) }
         guard let box = Reports.boundingBox(features) else { return nil }
-        let (west, south, east, north) = (box[0], box[1], box[2], box[3])
+        var (west, south, east, north) = (box[0], box[1], box[2], box[3])
+        // The subdivision that holds the photos is the map's subject: the view takes it in whole
+        // (not one across the antimeridian, whose box would be the world).
+        let area = outline
+            ? Geography.area(holdingMostOf: points.map { Geography.Point(x: projectX($0.longitude), y: projectY($0.latitude)) }) : nil
+        if let area, area.isSubdivision, area.bounds.width < 600 {
+            west = min(west, area.bounds.minX / 10 - 180)
+            east = max(east, area.bounds.maxX / 10 - 180)
+            north = max(north, 90 - area.bounds.minY / 10)
+            south = min(south, 90 - area.bounds.maxY / 10)
+            // A margin, so its coasts and borders do not run along the frame.
+            let (padX, padY) = ((east - west) * 0.04, (north - south) * 0.04)
+            (west, east, south, north) = (west - padX, east + padX, south - padY, north + padY)
+        }
         // Equirectangular, with longitudes shrunk by the cosine of the middle latitude so
         // the region keeps its shape; the view is the box widened in its short direction
         // (centred) to the map's 4:3 frame, and to at least `minimumDegrees` of latitude.
@@ -54,34 +69,38 @@ extension HTMLPage {
             (width, height) = (least * 4 / 3, least)
         }
         let r = width * 0.008
+        // The view in the geography's (unscaled) units; the 1:50m geography for any view
+        // smaller than a continent, the world outline beyond.
+        let view = Geography.Bounds(minX: x / xScale, minY: y, maxX: (x + width) / xScale, maxY: y + height)
+        let detailed = height < detailedBelow
+        let tolerance = height / 400
         var svg = mapOpening(
             viewBox: (x, y, width, height), xScale: xScale, graticule: false, label: "Map of the photos",
-            extra: " data-bbox=\"\(box.map(JSONWriter.format).joined(separator: ","))\"", landID: inset ? worldLandID : nil,
-            // The inset draws the whole world from this map's land: all of it then.
-            land: inset ? WorldOutline.path : WorldOutline.path(within: (x / xScale, y, width / xScale, height)))
-        svg += spotsAndClusters(points, xScale: xScale, r: r)
-        let inView = places.filter { place in
-            let (px, py) = (projectX(place.longitude) * xScale, projectY(place.latitude))
-            return px >= x && px <= x + width && py >= y && py <= y + height
+            extra: " data-bbox=\"\(box.map(JSONWriter.format).joined(separator: ","))\"",
+            land: detailed ? Geography.land(within: view, tolerance: tolerance) : WorldOutline.path(within: (view.minX, view.minY, view.width, view.height)))
+        let transform = xScale == 1 ? "" : " transform=\"scale(\(number(xScale, places: 4)) 1)\""
+        if detailed {
+            let lines = Geography.subdivisions(within: view, tolerance: tolerance)
+            if !lines.isEmpty { svg += "<path class=\"subdivisions\"\(transform) d=\"\(lines)\"/>\n" }
         }
-        if !inView.isEmpty {
-            // A name is drawn only where it does not cover one drawn before.
-            let fontSize = width * 0.024
-            var taken: [(x: Double, y: Double, halfWidth: Double)] = []
-            svg += "<g class=\"places\" font-size=\"\(number(fontSize))\">\n"
-            for place in inView {
-                let (px, py) = (projectX(place.longitude) * xScale, projectY(place.latitude))
-                let halfWidth = Double(place.name.count) * fontSize * 0.3
-                guard !taken.contains(where: { abs($0.x - px) < $0.halfWidth + halfWidth && abs($0.y - py) < fontSize * 1.2 }) else { continue }
-                taken.append((px, py, halfWidth))
-                svg += "<text x=\"\(number(px))\" y=\"\(number(py))\">\(escape(isolated(place.name)))</text>\n"
+        if detailed, let area {
+            let path = Geography.path(of: [area], within: view, tolerance: tolerance)
+            if !path.isEmpty {
+                svg += "<path class=\"outline\"\(transform) d=\"\(path)\"><title>\(escape(isolated(area.name)))</title></path>\n"
             }
-            svg += "</g>\n"
+        }
+        svg += spotsAndClusters(points, xScale: xScale, r: r)
+        if detailed || !places.isEmpty {
+            svg += labels(cities: detailed ? Geography.cities(within: view) : [], places: places, x: x, y: y, width: width, height: height, xScale: xScale)
         }
         svg += "</svg>\n"
-        if inset { svg += locatorInset(x: x / xScale, y: y, width: width / xScale, height: height) }
+        if inset { svg += locatorInset(view: view) }
         return ListMap(svg: svg, x: x, y: y, width: width, height: height, xScale: xScale)
     }
+
+    /// Views less than this many projected units (0.1 degree) high are drawn from the 1:50m
+    /// geography, with subdivisions and cities; larger ones from the world outline.
+    static let detailedBelow = 400.0
 
     /// How many photos at one spot make it a counted cluster rather than a dot.
     static let clusterMinimum = 10
@@ -151,24 +170,6 @@ extension HTMLPage {
         return svg
     }
 
-    /// The id of a map's land, for the locator inset to draw the same outline again without
-    /// its bytes twice (one map with an inset to a page).
-    static let worldLandID = "world-land"
-
-    /// The whole world, small, with the view (in unscaled projected units) marked: at least
-    /// a few degrees across, so a city's view still shows.
-    static func locatorInset(x: Double, y: Double, width: Double, height: Double) -> String {
-        let least = 60.0
-        let (w, h) = (max(width, least), max(height, least))
-        let (left, top) = (x + width / 2 - w / 2, y + height / 2 - h / 2)
-        var svg = "<svg class=\"inset\" viewBox=\"0 0 \(String(WorldOutline.width)) \(String(WorldOutline.height))\" role=\"img\" aria-label=\"Where the map lies in the world\">\n"
-        svg += "<rect class=\"sea\" width=\"\(String(WorldOutline.width))\" height=\"\(String(WorldOutline.height))\"/>\n"
-        svg += "<use href=\"#\(worldLandID)\"/>\n"
-        svg += "<rect class=\"view\" x=\"\(number(left))\" y=\"\(number(top))\" width=\"\(number(w))\" height=\"\(number(h))\"/>\n"
-        svg += "</svg>\n"
-        return svg
-    }
-
     /// The photos on the world outline: `map` (the whole list's, see `ListMap`; the page's
     /// `photos` alone when nil) with each of `photos` a pin whose callout shows its title, the
     /// start of its description and (served) its thumbnail, and leads to the photo.
@@ -182,13 +183,18 @@ extension HTMLPage {
         return photoMap(photos, on: map, site: site, snippets: snippets)
     }
 
-    /// One photo's locator map: the country or state around it (12 degrees of latitude), its
-    /// places named, and the world with that view marked in a corner.
+    /// One photo's locator map: the 3 degrees of latitude around it (its cities, coasts,
+    /// borders and places named), its country with that view marked in a corner, and under it
+    /// where that is in words ("Near Halifax · Nova Scotia, Canada").
     static func locatorMap(_ photo: StoredPhoto, places: [PlaceLabel], site: Site) -> String? {
         guard let latitude = photo.record.latitude, let longitude = photo.record.longitude,
-              let map = listMap(of: [MapPoint(latitude: latitude, longitude: longitude)], places: places, minimumDegrees: 12, inset: true)
+              let map = listMap(of: [MapPoint(latitude: latitude, longitude: longitude)], places: places, minimumDegrees: 3, inset: true)
         else { return nil }
-        return photoMap([photo], on: map, site: site)
+        var figure = photoMap([photo], on: map, site: site)
+        if let words = whereWords(latitude: latitude, longitude: longitude) {
+            figure = figure.replacingOccurrences(of: "</div>\n</figure>\n", with: "</div>\n<figcaption dir=\"auto\">\(escape(words))</figcaption>\n</figure>\n")
+        }
+        return figure
     }
 
     private static func photoMap(_ photos: [StoredPhoto], on map: ListMap, site: Site, snippets: [String]? = nil) -> String {
@@ -222,11 +228,9 @@ extension HTMLPage {
     }
 
     /// `<svg>` with the land (and a graticule on world maps) already drawn.
-    /// `landID`: an id for the land (then drawn without a transform of its own, inside a
-    /// group that scales it), for a locator inset to use.
     static func mapOpening(
         viewBox: (x: Double, y: Double, width: Double, height: Double), xScale: Double, graticule: Bool,
-        label: String, extra: String, landID: String? = nil, land: String = WorldOutline.path
+        label: String, extra: String, land: String = WorldOutline.path
     ) -> String {
         let box = [viewBox.x, viewBox.y, viewBox.width, viewBox.height].map { number($0) }.joined(separator: " ")
         var svg = "<svg viewBox=\"\(box)\" role=\"img\" aria-label=\"\(label)\"\(extra)>\n"
@@ -242,11 +246,7 @@ extension HTMLPage {
             svg += "<path class=\"graticule\" d=\"\(lines)\"/>\n"
         }
         let transform = xScale == 1 ? "" : " transform=\"scale(\(number(xScale, places: 4)) 1)\""
-        if let landID {
-            svg += "<g\(transform)><path id=\"\(landID)\" class=\"land\" d=\"\(land)\"/></g>\n"
-        } else {
-            svg += "<path class=\"land\"\(transform) d=\"\(land)\"/>\n"
-        }
+        svg += "<path class=\"land\"\(transform) d=\"\(land)\"/>\n"
         return svg
     }
 

@@ -92,8 +92,10 @@ public enum HTMLPage {
                 <footer>
                 <p>\(note)</p>
                 <p>This product uses the Flickr API but is not endorsed or certified by SmugMug, Inc.</p>
-                <p>Made by \(site.isServed ? "regions-serve" : "regions-top"). Map: \(WorldOutline.attribution) (public-domain country outlines, \
-                <a href="https://www.naturalearthdata.com/">naturalearthdata.com</a>).</p>
+                <p>Made by \(site.isServed ? "regions-serve" : "regions-top"). Maps: \(WorldOutline.attribution) (public-domain coasts, \
+                borders and subdivisions, <a href="https://www.naturalearthdata.com/">naturalearthdata.com</a>); \
+                cities from <a href="https://www.geonames.org/">\(Geography.citiesCredit)</a> \
+                (<a href="https://creativecommons.org/licenses/by/4.0/">CC BY 4.0</a>).</p>
                 </footer>
 
                 """
@@ -151,6 +153,9 @@ public enum HTMLPage {
         figcaption{padding:6px 10px;background:#fff;color:#56616b;font-size:.85rem}
         .sea{fill:#cfe0ec}
         .land{fill:#ebe6da;stroke:#a39e8e;stroke-width:.7px;vector-effect:non-scaling-stroke}
+        .subdivisions{fill:none;stroke:#a39e8e;stroke-width:.6px;stroke-dasharray:4 3;vector-effect:non-scaling-stroke}
+        .outline{fill:#fbf8f0;stroke:#6b5f45;stroke-width:2px;stroke-linejoin:round;vector-effect:non-scaling-stroke}
+        .cities circle{fill:#3b4650}
         figure.map svg.inset{position:absolute;right:8px;bottom:8px;width:28%;max-width:150px;border:1px solid #a39e8e;border-radius:4px;box-shadow:0 1px 3px rgba(0,0,0,.25)}
         .inset .view{fill:#d8452b;fill-opacity:.25;stroke:#d8452b;stroke-width:1.5px;vector-effect:non-scaling-stroke}
         .graticule{fill:none;stroke:#fff;stroke-opacity:.6;stroke-width:.6px;vector-effect:non-scaling-stroke}
@@ -207,6 +212,9 @@ public enum HTMLPage {
         figure.map{border-color:#34434f;background:#1b2935}
         .sea{fill:#1b2935}
         .land{fill:#3a372f;stroke:#807866}
+        .subdivisions{stroke:#807866}
+        .outline{fill:#4a463b;stroke:#d9cfb4}
+        .cities circle{fill:#dfe4e8}
         figure.map svg.inset{border-color:#807866}
         .graticule{stroke-opacity:.15}
         .places text{fill:#dfe4e8;stroke:#15191d}

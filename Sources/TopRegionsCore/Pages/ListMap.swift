@@ -13,7 +13,8 @@ extension Queries {
             places = try self.places(inRegion: region.regionID).map { HTMLPage.PlaceLabel(name: $0.name, latitude: $0.latitude, longitude: $0.longitude) }
         }
         let positions = try known ?? self.positions(of: list, decimals: Self.mapDecimals(of: list))
-        return HTMLPage.listMap(of: positions, places: places)
+        // A region's map draws the subdivision (or country) that holds its photos emphasised.
+        return HTMLPage.listMap(of: positions, places: places, outline: { if case .region = list.kind { true } else { false } }())
     }
 
     /// To how many decimal degrees `list`'s map places its photos.

@@ -1,0 +1,23 @@
+// The geography maps are drawn from, built into the program: the linker places the bytes of
+// geography.c.bin (made by bin/lib/make-geography.py) in read-only data, so they cost nothing
+// until a map reads them (the pages are mapped from the file on first touch), and the
+// multi-call program stays one file to install. `__FILE__` is this file's path, so the data
+// is found beside it wherever the tree is built.
+// geography.c.bin sha256 e8359575561015a5f2fc47ca36dcdc213d6a37af3ad7e979e34f057a7c915e1b
+#include "geography.h"
+
+__asm__(
+    ".section .rodata\n"
+    ".balign 16\n"
+    "topregions_geography_start:\n"
+    ".incbin \"" __FILE__ ".bin\"\n"
+    "topregions_geography_end:\n"
+    ".previous\n");
+
+extern const unsigned char topregions_geography_start[], topregions_geography_end[];
+
+const unsigned char *topregions_geography_bytes(void) { return topregions_geography_start; }
+
+size_t topregions_geography_count(void) {
+    return (size_t)(topregions_geography_end - topregions_geography_start);
+}

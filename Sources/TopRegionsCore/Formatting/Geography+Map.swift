@@ -1,0 +1,161 @@
+extension Geography {
+    /// The area most of `points` (projected) lie in: the subdivision holding at least half of
+    /// them where Natural Earth has subdivisions there, else the country holding at least half;
+    /// nil when the points are spread over several (a search, the whole world) or at sea.
+    /// Found by where the points are, never by a name: Flickr's names and Natural Earth's
+    /// differ ("Québec", "Quebec"). At most 512 points are looked at, evenly spread.
+    static func area(holdingMostOf points: [Point]) -> Area? {
+        guard !points.isEmpty else { return nil }
+        let step = max(1, points.count / 512)
+        let sample = stride(from: 0, to: points.count, by: step).map { points[$0] }
+        var inside = [Int](repeating: 0, count: areas.count)
+        for point in sample {
+            for index in areas.indices where areas[index].contains(point) { inside[index] += 1 }
+        }
+        let best = { (subdivisions: Bool) -> Int? in
+            areas.indices.filter { areas[$0].isSubdivision == subdivisions }.max { inside[$0] < inside[$1] }
+        }
+        for subdivisions in [true, false] {
+            if let index = best(subdivisions), inside[index] * 2 >= sample.count, inside[index] > 0 { return areas[index] }
+        }
+        return nil
+    }
+
+    /// The area `point` lies in (a subdivision before its country), and its country.
+    static func areas(at point: Point) -> (area: Area, country: Area)? {
+        guard let country = areas.first(where: { !$0.isSubdivision && $0.contains(point) }) else { return nil }
+        let subdivision = areas.first { $0.isSubdivision && $0.contains(point) }
+        return (subdivision ?? country, country)
+    }
+
+    /// The cities inside `box`, most populous first.
+    static func cities(within box: Bounds) -> [City] {
+        cities.filter { box.contains(Point(x: $0.x, y: $0.y)) }
+    }
+
+    /// The nearest city to `point` within `reach` (projected units), if any.
+    static func city(near point: Point, within reach: Double) -> City? {
+        var best: (city: City, distance: Double)?
+        for city in cities where abs(city.x - point.x) <= reach && abs(city.y - point.y) <= reach {
+            let distance = (city.x - point.x) * (city.x - point.x) + (city.y - point.y) * (city.y - point.y)
+            if distance <= reach * reach, distance < best?.distance ?? .infinity { best = (city, distance) }
+        }
+        return best?.city
+    }
+
+    /// Every country's land inside `box`, as an SVG path: rings outside left out, rings across
+    /// its edge cut just outside it, each simplified to `tolerance` (a fraction of the view,
+    /// so a country-sized view and a city-sized one carry about as many points).
+    static func land(within box: Bounds, tolerance: Double) -> String {
+        path(of: areas.lazy.filter { !$0.isSubdivision }, within: box, tolerance: tolerance)
+    }
+
+    /// The subdivisions' outlines inside `box` (their borders, drawn as lines over the land).
+    static func subdivisions(within box: Bounds, tolerance: Double) -> String {
+        path(of: areas.lazy.filter(\.isSubdivision), within: box, tolerance: tolerance)
+    }
+
+    /// `areas`' outer rings inside `box` (see `land(within:tolerance:)`).
+    static func path(of areas: some Sequence<Area>, within box: Bounds, tolerance: Double) -> String {
+        let margin = max(box.width, box.height) * 0.05
+        let clip = Bounds(minX: box.minX - margin, minY: box.minY - margin, maxX: box.maxX + margin, maxY: box.maxY + margin)
+        var path = PathText(tolerance: tolerance)
+        for area in areas where area.bounds.intersects(clip) {
+            for (ring, ringBox) in zip(area.rings, area.ringBounds) where ringBox.intersects(clip) {
+                // An island smaller than the tolerance is a speck: left out.
+                guard max(ringBox.width, ringBox.height) >= tolerance else { continue }
+                let inside = ringBox.minX >= clip.minX && ringBox.maxX <= clip.maxX && ringBox.minY >= clip.minY && ringBox.maxY <= clip.maxY
+                let kept = inside ? ring : WorldOutline.clip(ring, left: clip.minX, top: clip.minY, right: clip.maxX, bottom: clip.maxY)
+                guard kept.count >= 3 else { continue }
+                path.ring(simplified(kept, tolerance: tolerance))
+            }
+        }
+        return path.text
+    }
+
+    /// Douglas-Peucker: the fewest of `points` that stay within `tolerance` of the line.
+    static func simplified(_ points: [Point], tolerance: Double) -> [Point] {
+        guard points.count > 3 else { return points }
+        var keep = [Bool](repeating: false, count: points.count)
+        keep[0] = true
+        keep[points.count - 1] = true
+        var stack = [(0, points.count - 1)]
+        let limit = tolerance * tolerance
+        while let (first, last) = stack.popLast() {
+            let (a, b) = (points[first], points[last])
+            let (dx, dy) = (b.x - a.x, b.y - a.y)
+            let length2 = dx * dx + dy * dy
+            var worst = -1.0, worstIndex = -1
+            for index in first + 1 ..< max(first + 1, last) {
+                let p = points[index]
+                var distance2: Double
+                if length2 == 0 {
+                    distance2 = (p.x - a.x) * (p.x - a.x) + (p.y - a.y) * (p.y - a.y)
+                } else {
+                    let t = max(0, min(1, ((p.x - a.x) * dx + (p.y - a.y) * dy) / length2))
+                    let (ex, ey) = (p.x - a.x - t * dx, p.y - a.y - t * dy)
+                    distance2 = ex * ex + ey * ey
+                }
+                if distance2 > worst { (worst, worstIndex) = (distance2, index) }
+            }
+            if worstIndex >= 0, worst > limit {
+                keep[worstIndex] = true
+                stack.append((first, worstIndex))
+                stack.append((worstIndex, last))
+            }
+        }
+        return points.indices.filter { keep[$0] }.map { points[$0] }
+    }
+
+    /// An SVG path written compactly: each ring's first point absolute, the rest relative, all
+    /// rounded to the finest decimal the tolerance needs (positions rounded before the
+    /// differences, so the rounding never drifts along a coast).
+    struct PathText {
+        private(set) var text = ""
+        private let scale: Double
+        private let places: Int
+
+        init(tolerance: Double) {
+            var places = 0
+            while places < 4, tolerance * Double(Self.power(places)) < 2 { places += 1 }
+            self.places = places
+            scale = Double(Self.power(places))
+        }
+
+        private static func power(_ places: Int) -> Int {
+            (0..<places).reduce(1) { value, _ in value * 10 }
+        }
+
+        mutating func ring(_ points: [Point]) {
+            guard points.count >= 3 else { return }
+            var last: (Int, Int)?
+            var pending = ""
+            for point in points {
+                let current = (Int((point.x * scale).rounded()), Int((point.y * scale).rounded()))
+                guard let previous = last else {
+                    pending = "M" + format(current.0) + " " + format(current.1) + "l"
+                    last = current
+                    continue
+                }
+                let (dx, dy) = (current.0 - previous.0, current.1 - previous.1)
+                if dx == 0, dy == 0 { continue }
+                pending += (pending.hasSuffix("l") || dx < 0 ? "" : " ") + format(dx) + (dy < 0 ? "" : " ") + format(dy)
+                last = current
+            }
+            guard !pending.hasSuffix("l") else { return }
+            text += pending + "z"
+        }
+
+        /// `units` / 10^places: "-1.25", ".5", "12".
+        private func format(_ units: Int) -> String {
+            let sign = units < 0 ? "-" : ""
+            let magnitude = units.magnitude
+            let whole = magnitude / UInt(scale)
+            var fraction = String(magnitude % UInt(scale))
+            guard places > 0, fraction != "0" else { return sign + String(whole) }
+            fraction = String(repeating: "0", count: places - fraction.count) + fraction
+            while fraction.hasSuffix("0") { fraction.removeLast() }
+            return sign + (whole == 0 ? "" : String(whole)) + "." + fraction
+        }
+    }
+}

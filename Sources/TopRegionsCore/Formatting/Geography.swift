@@ -1,0 +1,183 @@
+import CGeography
+
+/// The geography a list's map is drawn from at a region's scale: Natural Earth's 1:50m
+/// countries and first-level subdivisions (Natural Earth has these at 1:50m for Australia,
+/// Brazil, Canada and the United States only), and GeoNames' cities of 15,000 people or more.
+/// Made by `bin/lib/make-geography.py` and built into the program (CGeography); read the first
+/// time a map needs it, so a tool that draws no map never pays for it.
+enum Geography {
+    static let attribution = "Made with Natural Earth"
+    static let citiesCredit = "GeoNames"
+
+    typealias Point = WorldOutline.Point
+
+    /// A box in the maps' projected units (0.1 degree; see `WorldOutline`).
+    struct Bounds: Sendable {
+        var minX, minY, maxX, maxY: Double
+
+        init(minX: Double, minY: Double, maxX: Double, maxY: Double) {
+            (self.minX, self.minY, self.maxX, self.maxY) = (minX, minY, maxX, maxY)
+        }
+
+        init(_ points: [Point]) {
+            self.init(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
+            for point in points { add(point) }
+        }
+
+        mutating func add(_ point: Point) {
+            (minX, minY) = (min(minX, point.x), min(minY, point.y))
+            (maxX, maxY) = (max(maxX, point.x), max(maxY, point.y))
+        }
+
+        func intersects(_ other: Bounds) -> Bool {
+            maxX >= other.minX && minX <= other.maxX && maxY >= other.minY && minY <= other.maxY
+        }
+
+        func contains(_ point: Point) -> Bool {
+            point.x >= minX && point.x <= maxX && point.y >= minY && point.y <= maxY
+        }
+
+        var width: Double { maxX - minX }
+        var height: Double { maxY - minY }
+    }
+
+    /// A country or a subdivision: its outer rings (drawn) and holes (an enclave, a lake),
+    /// which only decide what lies inside it.
+    struct Area: Sendable {
+        let isSubdivision: Bool
+        /// ISO 3166-1 alpha-2 for a country ("-99" where Natural Earth gives none), Natural
+        /// Earth's adm1_code for a subdivision.
+        let code: String
+        /// A subdivision's country code.
+        let parent: String
+        let name: String
+        let rings: [[Point]]
+        let ringBounds: [Bounds]
+        let holes: [[Point]]
+        let bounds: Bounds
+
+        /// Whether `point` lies inside (even-odd over its rings and holes).
+        func contains(_ point: Point) -> Bool {
+            guard bounds.contains(point) else { return false }
+            var inside = false
+            for (ring, box) in zip(rings, ringBounds) where box.contains(point) && Self.ring(ring, contains: point) {
+                inside.toggle()
+            }
+            guard inside else { return false }
+            return !holes.contains { Self.ring($0, contains: point) }
+        }
+
+        static func ring(_ ring: [Point], contains point: Point) -> Bool {
+            var inside = false
+            var previous = ring[ring.count - 1]
+            for current in ring {
+                if (current.y > point.y) != (previous.y > point.y),
+                   point.x < (previous.x - current.x) * (point.y - current.y) / (previous.y - current.y) + current.x {
+                    inside.toggle()
+                }
+                previous = current
+            }
+            return inside
+        }
+    }
+
+    /// A city where it lies, in projected units.
+    struct City: Sendable {
+        let x: Double
+        let y: Double
+        let population: Int
+        let country: String
+        let name: String
+    }
+
+    /// Every area, countries first; every city, most populous first.
+    static let areas: [Area] = data.areas
+    static let cities: [City] = data.cities
+
+    private static let data: (areas: [Area], cities: [City]) = {
+        var reader = Reader(bytes: UnsafeBufferPointer(start: topregions_geography_bytes(), count: topregions_geography_count()))
+        return reader.read()
+    }()
+
+    /// Reads the format `bin/lib/make-geography.py` writes (described there).
+    private struct Reader {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var offset = 0
+
+        mutating func read() -> (areas: [Area], cities: [City]) {
+            let magic = Array("TRGEO1\n\0".utf8)
+            precondition(Array(bytes.prefix(magic.count)) == magic, "the built-in geography is not in the format this program reads")
+            offset = magic.count
+            var areas: [Area] = []
+            for _ in 0..<varint() {
+                let isSubdivision = byte() == 1
+                let (code, parent, name) = (string(), string(), string())
+                var rings: [[Point]] = [], holes: [[Point]] = []
+                for _ in 0..<varint() {
+                    let isHole = byte() == 1
+                    var (longitude, latitude) = (0, 0)
+                    var ring: [Point] = []
+                    let count = varint()
+                    ring.reserveCapacity(count)
+                    for _ in 0..<count {
+                        longitude += zigzag()
+                        latitude += zigzag()
+                        ring.append(Self.project(longitude: longitude, latitude: latitude))
+                    }
+                    if isHole { holes.append(ring) } else { rings.append(ring) }
+                }
+                let ringBounds = rings.map(Bounds.init)
+                var bounds = Bounds(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
+                for box in ringBounds {
+                    bounds.add(Point(x: box.minX, y: box.minY))
+                    bounds.add(Point(x: box.maxX, y: box.maxY))
+                }
+                areas.append(Area(
+                    isSubdivision: isSubdivision, code: code, parent: parent, name: name,
+                    rings: rings, ringBounds: ringBounds, holes: holes, bounds: bounds))
+            }
+            var cities: [City] = []
+            let count = varint()
+            cities.reserveCapacity(count)
+            for _ in 0..<count {
+                let point = Self.project(longitude: zigzag(), latitude: zigzag())
+                let population = varint()
+                let (country, name) = (string(), string())
+                cities.append(City(x: point.x, y: point.y, population: population, country: country, name: name))
+            }
+            precondition(offset == bytes.count, "the built-in geography has bytes after its cities")
+            return (areas, cities)
+        }
+
+        /// 1e-4 degrees to the maps' units.
+        static func project(longitude: Int, latitude: Int) -> Point {
+            Point(x: (Double(longitude) / 10_000 + 180) * 10, y: (90 - Double(latitude) / 10_000) * 10)
+        }
+
+        mutating func byte() -> UInt8 {
+            defer { offset += 1 }
+            return bytes[offset]
+        }
+
+        mutating func varint() -> Int {
+            var value = 0, shift = 0
+            while true {
+                let next = byte()
+                value |= Int(next & 0x7F) << shift
+                if next < 0x80 { return value }
+                shift += 7
+            }
+        }
+
+        mutating func zigzag() -> Int {
+            let raw = varint()
+            return raw & 1 == 0 ? raw >> 1 : -(raw >> 1) - 1
+        }
+
+        mutating func string() -> String {
+            let count = varint()
+            defer { offset += count }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[offset..<offset + count]), as: UTF8.self)
+        }
+    }
+}

