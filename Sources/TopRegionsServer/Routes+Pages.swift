@@ -196,6 +196,14 @@ extension ServedApp {
             number = 1
         }
         var list = list
+        // A zoomed map's box: the list keeps to the photos inside it.
+        if let text = FormText.value("bbox", in: query) {
+            do {
+                list.view = try GeoBox(parsing: text)
+            } catch {
+                throw HTTPAnswer.badRequest(HTMLPage.escape(error.message) + ".")
+            }
+        }
         switch FormText.value("sort", in: query) {
         case nil, "uploaded": break
         case "title": list.order = .title

@@ -51,13 +51,18 @@ class SiteExport {
         written += 1
         for region in top {
             let list = PhotoList(.region(region))
-            written += try writeList(list)
+            let map = try writeList(list, pages: &written)
+            // The parts of its map a person can look closer at: each quarter holding photos,
+            // with its own pages (the pages link to them).
+            for quarter in map.map(HTMLPage.zoomQuarters) ?? [] {
+                _ = try writeList(list.viewing(quarter), pages: &written)
+            }
             // Its feed beside its pages: its newest 30 photos.
             let newest = try queries.photos(in: list, limit: Paging.size)
             try save(AtomFeed.photos(newest, list: list, links: .files(list), now: now, times: times), as: HTMLPage.regionFeedName(region.regionID))
         }
-        written += try writeList(.all)
-        written += try writeList(.recents)
+        try writeList(.all, pages: &written)
+        try writeList(.recents, pages: &written)
         // The regions rising in the 24 hours to now, against the 24 hours before.
         let day = try TimeWindow("24h", end: now, endsNow: true)
         try save(AtomFeed.rising(try queries.risingRegions(window: day, limit: 50), window: day, links: .risingFiles, times: times), as: "rising.atom")
@@ -117,8 +122,9 @@ class SiteExport {
         (directory as NSString).appendingPathComponent(name)
     }
 
-    /// Every page of one list.
-    private func writeList(_ list: PhotoList) throws -> Int {
+    /// Every page of one list, counted in `pages`; returns its map.
+    @discardableResult
+    private func writeList(_ list: PhotoList, pages written: inout Int) throws -> HTMLPage.ListMap? {
         let summary = try ListSummary(list, queries)
         let pages = Paging(page: 1, total: summary.total).pages
         for number in 1...pages {
@@ -129,7 +135,8 @@ class SiteExport {
                 formatTime: { [times] in times.string($0) })
             try save(page, as: Site.files.link(to: list, page: number))
         }
-        return pages
+        written += pages
+        return summary.map
     }
 
     private func save(_ page: [UInt8], as name: String) throws {

@@ -22,6 +22,7 @@ import argparse
 import json
 import os
 import sys
+import urllib.parse
 import urllib.request
 import time
 
@@ -48,6 +49,7 @@ class Requests:
     def __init__(self, driver):
         self.driver = driver
         self.pending = {}
+        self.urls = set()  # every address the pages asked for
 
     def under_way(self):
         for entry in self.driver.get_log("performance"):
@@ -55,6 +57,7 @@ class Requests:
             method, params = message.get("method"), message.get("params", {})
             if method == "Network.requestWillBeSent":
                 self.pending[params["requestId"]] = params["request"]["url"]
+                self.urls.add(params["request"]["url"])
             elif method in ("Network.loadingFinished", "Network.loadingFailed"):
                 self.pending.pop(params.get("requestId"), None)
         return list(self.pending.values())
@@ -227,6 +230,21 @@ def main():
                 check(right <= l2 or r2 <= left or bottom <= t2 or b2 <= top, "the map's labels %r and %r overlap" % (name, other))
         check(all(frame[0] - 1 <= n[1] and n[3] <= frame[2] + 1 for n in names),
               "a place name runs off the map: %s" % [n[0] for n in names if n[1] < frame[0] - 1 or n[3] > frame[2] + 1])
+        # The region's outline (the subdivision or country that holds its photos, found by where
+        # they are) holds at least half of its photos' dots and clusters, as the rule says, and
+        # the map names cities (GeoNames') as well as Flickr's places.
+        inside = driver.execute_script("""
+            const outline = document.querySelector('figure.map path.outline');
+            if (!outline) return null;
+            const own = outline.transform.baseVal.consolidate();
+            const toPath = own ? own.matrix.inverse() : new DOMMatrix();
+            const spots = [...document.querySelectorAll('figure.map .dots circle, figure.map .cluster circle')];
+            const held = spots.filter(c => outline.isPointInFill(new DOMPoint(c.cx.baseVal.value, c.cy.baseVal.value).matrixTransform(toPath)));
+            return [held.length, spots.length, document.querySelectorAll('figure.map .places text.city').length];""")
+        check(inside is not None, "the region's map outlines no subdivision or country")
+        if inside:
+            check(inside[1] > 0 and 2 * inside[0] >= inside[1], "the region's outline holds %d of its %d spots" % (inside[0], inside[1]))
+            check(inside[2] > 0, "the region's map names no city")
 
         # Scrolling to the end brings the rest of this page's, no other page's.
         scroll_through(driver, requests)
@@ -404,6 +422,38 @@ def main():
             const stripe = document.querySelector('rect.a');
             return stripe ? getComputedStyle(stripe).fill.match(/\\d+/g).slice(0, 3).map(Number) : null;""")
         check(stripe is not None and luminance(stripe) < 0.05, "the placeholder in the dark scheme is %s" % stripe)
+        # Looking closer: a quarter of the region's map, clicked, lists only the photos inside
+        # its box (the page's pins all inside the box's part of the frame), says how many, and
+        # leads back to the whole map.
+        driver.get(base + "/regions/" + args.region + "?window=all")
+        quarters = driver.find_elements(By.CSS_SELECTOR, "figure.map a.zoom")
+        check(quarters, "the region's map offers no part to look closer at")
+        if quarters:
+            driver.execute_script("arguments[0].click()", quarters[0])
+            wait_until("the zoomed page", lambda: "bbox=" in driver.current_url)
+            bbox = [float(n) for n in urllib.parse.unquote(driver.current_url.split("bbox=")[1].split("&")[0]).split(",")]
+            placed = driver.execute_script("""
+                const svg = document.querySelector('figure.map .frame svg'), vb = svg.viewBox.baseVal;
+                const own = svg.querySelector('path.land').transform.baseVal.consolidate(), xs = own ? own.matrix.a : 1;
+                const [w, s, e, n] = arguments[0];
+                const box = [((w + 180) * 10 * xs - vb.x) / vb.width * 100, ((90 - n) * 10 - vb.y) / vb.height * 100,
+                             ((e + 180) * 10 * xs - vb.x) / vb.width * 100, ((90 - s) * 10 - vb.y) / vb.height * 100];
+                return [box, [...document.querySelectorAll('figure.map a.pin')].map(p => [parseFloat(p.style.left), parseFloat(p.style.top)]),
+                        document.querySelectorAll('li.card').length, document.querySelector('p.sub').textContent,
+                        [...document.querySelectorAll('figcaption.zoom-bar a')].map(a => a.textContent)];""", bbox)
+            box, pins, cards, sub, links = placed
+            check(pins and len(pins) == cards, "the zoomed page has %d pins for %d photos" % (len(pins), cards))
+            outside = [p for p in pins if not (box[0] - 0.01 <= p[0] <= box[2] + 0.01 and box[1] - 0.01 <= p[1] <= box[3] + 0.01)]
+            check(not outside, "the zoomed page lists photos outside its box %s: %s" % (box, outside[:3]))
+            check("in this part of the map" in sub, "the zoomed page's heading says %r" % sub)
+            check(links[-1:] == ["The whole map"] and "Zoom out" in links, "the zoomed page's ways out: %s" % links)
+            shot(driver, "served-region-zoomed")
+            driver.find_element(By.LINK_TEXT, "The whole map").click()
+            wait_until("the whole map again", lambda: "bbox=" not in driver.current_url)
+        # Nothing any page asked for left the server: no tile server, no font, no script.
+        requests.under_way()
+        elsewhere = sorted(url for url in requests.urls if not url.startswith(base + "/") and not url.startswith("data:"))
+        check(requests.urls and not elsewhere, "the pages asked other hosts for %s" % elsewhere[:5])
     finally:
         driver.quit()
 

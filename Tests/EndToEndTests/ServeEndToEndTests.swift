@@ -450,7 +450,29 @@ import Testing
         let feeds = written.filter { $0.hasSuffix(".atom") }
         let stored = try setup.regionsTop(["--photos"]).count
         let regionPages = setup.top.reduce(0) { $0 + (($1["photos"] as! Int) + 29) / 30 }
-        #expect(files.count == 1 + regionPages + (stored + 29) / 30 + 1)
+        // The parts of a region's map one can look closer at: pages of their own, named with
+        // their box (region-ID~W,S,E,N.html), each listing the region's photos inside the box.
+        let zoomed = files.filter { $0.contains("~") }
+        #expect(files.count - zoomed.count == 1 + regionPages + (stored + 29) / 30 + 1)
+        #expect(!zoomed.isEmpty)
+        for region in setup.top.prefix(5) {
+            let id = region["region_id"] as! String
+            let photos = try setup.regionsTop(["--region", id])
+            let firsts = zoomed.filter { $0.hasPrefix("region-\(id)~") && !$0.contains("+") }
+            #expect(!firsts.isEmpty, "\(id) has no part of its map to look closer at")
+            for name in firsts {
+                let box = name.dropFirst("region-\(id)~".count).dropLast(".html".count).split(separator: ",").compactMap { Double($0) }
+                #expect(box.count == 4, "\(name)")
+                let inside = photos.filter {
+                    let (latitude, longitude) = ($0["latitude"] as! Double, $0["longitude"] as! Double)
+                    return longitude >= box[0] && latitude >= box[1] && longitude <= box[2] && latitude <= box[3]
+                }
+                let page = try String(contentsOfFile: site + "/" + name, encoding: .utf8)
+                #expect(page.contains("; \(inside.count) photo\(inside.count == 1 ? "" : "s") in this part of the map"), "\(name)")
+                let pages = zoomed.filter { $0.hasPrefix(String(name.dropLast(5)) + "+") }.count + 1
+                #expect(pages == (inside.count + 29) / 30, "\(name): \(pages) pages for \(inside.count) photos")
+            }
+        }
         // A feed for each region, and one of the rising regions.
         #expect(feeds == Set(setup.top.map { "region-\($0["region_id"] as! String).atom" } + ["rising.atom"]))
         #expect(written.count == files.count + feeds.count)

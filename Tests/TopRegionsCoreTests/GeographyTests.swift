@@ -12,11 +12,9 @@ import Testing
 
     /// `count` points spread over the box, the same every run.
     static func points(count: Int, latitudes: ClosedRange<Double>, longitudes: ClosedRange<Double>) -> [HTMLPage.MapPoint] {
-        var generator = SplitMix(seed: 38)
+        var generator = SeededGenerator(seed: 38)
         return (0..<count).map { _ in
-            HTMLPage.MapPoint(
-                latitude: latitudes.lowerBound + (latitudes.upperBound - latitudes.lowerBound) * generator.unit(),
-                longitude: longitudes.lowerBound + (longitudes.upperBound - longitudes.lowerBound) * generator.unit())
+            HTMLPage.MapPoint(latitude: Double.random(in: latitudes, using: &generator), longitude: Double.random(in: longitudes, using: &generator))
         }
     }
 
@@ -131,18 +129,4 @@ import Testing
         let (ex, ey) = (p.x - a.x - t * dx, p.y - a.y - t * dy)
         return (ex * ex + ey * ey).squareRoot()
     }
-}
-
-/// A small seeded generator, so the test's points are the same every run.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 }

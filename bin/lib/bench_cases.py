@@ -453,6 +453,10 @@ def html_database(ctx, size):
     return ctx.once(f"html database {size}", build)
 
 
+# A region page's map, its SVG and pins (issue 38.5).
+REGION_MAP_AT_MOST = 60_000
+
+
 def case_html(ctx):
     """regions-top --format html vs --format ndjson: top 50, a 500-photo region's first page (30 thumbnails); 1M (200k) photos"""
     size = ctx.size(200_000) if ctx.quick else 1_000_000
@@ -473,8 +477,16 @@ def case_html(ctx):
         ctx.run(html, stdout=page)
         ctx.run(ndjson, stdout=listing)
         with open(page, "rb") as file:
-            images = re.findall(rb'src="data:image/jpeg;base64,([A-Za-z0-9+/=]*)"', file.read())
+            markup = file.read()
+        images = re.findall(rb'src="data:image/jpeg;base64,([A-Za-z0-9+/=]*)"', markup)
         check(len(images) == thumbnails, f"the {question} page embeds {len(images)} thumbnails, not {thumbnails}")
+        # What the page's map weighs (its SVG, the land, borders, cities and dots; issue 38.5).
+        map_bytes = sum(len(figure) for figure in re.findall(rb'<figure class="map[^"]*">.*?</figure>', markup, re.S))
+        check(map_bytes > 0, f"the {question} page has no map")
+        log(f"   {label} photos; the {question} page's map: {map_bytes:,} bytes")
+        if thumbnails:
+            ctx.budget(f"html page, {question}'s map", f"at most {REGION_MAP_AT_MOST // 1000} KB",
+                       f"{map_bytes / 1e3:.1f} KB", map_bytes <= REGION_MAP_AT_MOST)
         if thumbnails:
             # What moving the page's thumbnails' bytes costs: cat of a file of their size
             # less cat of an empty file.

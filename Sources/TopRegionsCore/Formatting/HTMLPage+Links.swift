@@ -10,11 +10,13 @@ extension HTMLPage {
     /// ids are), else `region-` and the id's safe file name (`SafeName`). The list's later
     /// pages add `+<page>` before `.html`: no id's name holds a '+', so no two pages share a
     /// name.
-    public static func regionPageName(_ regionID: String, page: Int = 1) -> String {
+    /// A zoomed map's pages (`view`) are named with its box: `region-ID~W,S,E,N.html`.
+    public static func regionPageName(_ regionID: String, page: Int = 1, view: GeoBox? = nil) -> String {
         let plain = !regionID.isEmpty && regionID.count <= 100
             && regionID.unicodeScalars.allSatisfy { SafeName.isSafe($0) || $0 == "." }
-        let name = "region-" + (plain ? regionID + ".html" : SafeName.fileName(for: regionID, extension: "html"))
-        return page > 1 ? String(name.dropLast(5)) + "+\(page).html" : name
+        var name = "region-" + (plain ? regionID : String(SafeName.fileName(for: regionID, extension: "html").dropLast(5)))
+        if let view { name += "~" + view.text }
+        return name + (page > 1 ? "+\(page)" : "") + ".html"
     }
 
     /// The file of a region's feed, beside its page: region-ID.atom.

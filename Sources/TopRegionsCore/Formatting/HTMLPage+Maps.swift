@@ -19,9 +19,17 @@ extension HTMLPage {
         let svg: String
         /// The view in projected units, and the longitudes' scale, to place the pins.
         let x: Double, y: Double, width: Double, height: Double, xScale: Double
+        /// Where its photos are (each spot once), for the parts of it worth zooming into.
+        let spots: [GeoSpot]
 
         /// What it takes in memory, about.
-        public var bytes: Int { svg.utf8.count + 64 }
+        public var bytes: Int { svg.utf8.count + 64 + 16 * spots.count }
+    }
+
+    /// A spot of a map, in degrees.
+    struct GeoSpot: Sendable {
+        let latitude: Double
+        let longitude: Double
     }
 
     /// The map of `points` (every photo of a list) with `places` named; nil when no photo is
@@ -30,17 +38,27 @@ extension HTMLPage {
     /// (its country, or the world when the view is not much smaller), so a person sees where
     /// the view is (a locator map, as a photo's page has). `outline`: the country or
     /// subdivision that holds most of the points drawn emphasised (a region's map).
+    /// `frame`: the box the map shows (a zoomed map's), whatever the points; nil: framed on
+    /// the points (and the subdivision outlined).
     public static func listMap(
-        of points: [MapPoint], places: [PlaceLabel] = [], minimumDegrees: Double = 1, inset: Bool = false, outline: Bool = false
+        of points: [MapPoint], places: [PlaceLabel] = [], minimumDegrees: Double = 1, inset: Bool = false, outline: Bool = false,
+        frame: GeoBox? = nil
     ) -> ListMap? {
         let features = points.map { Reports.GeoFeature(id: "", longitude: $0.longitude, latitude: $0.latitude, properties: []) }
-        guard let box = Reports.boundingBox(features) else { return nil }
-        var (west, south, east, north) = (box[0], box[1], box[2], box[3])
+        var (west, south, east, north): (Double, Double, Double, Double)
+        if let frame {
+            (west, south, east, north) = (frame.west, frame.south, frame.east, frame.north)
+        } else {
+            guard let box = Reports.boundingBox(features) else { return nil }
+            (west, south, east, north) = (box[0], box[1], box[2], box[3])
+        }
+        let minimumDegrees = frame == nil ? minimumDegrees : 0
+        let box = Reports.boundingBox(features) ?? [west, south, east, north]
         // The subdivision that holds the photos is the map's subject: the view takes it in whole
         // (not one across the antimeridian, whose box would be the world).
         let area = outline
             ? Geography.area(holdingMostOf: points.map { Geography.Point(x: projectX($0.longitude), y: projectY($0.latitude)) }) : nil
-        if let area, area.isSubdivision, area.bounds.width < 600 {
+        if frame == nil, let area, area.isSubdivision, area.bounds.width < 600 {
             west = min(west, area.bounds.minX / 10 - 180)
             east = max(east, area.bounds.maxX / 10 - 180)
             north = max(north, 90 - area.bounds.minY / 10)
@@ -95,7 +113,8 @@ extension HTMLPage {
         }
         svg += "</svg>\n"
         if inset { svg += locatorInset(view: view) }
-        return ListMap(svg: svg, x: x, y: y, width: width, height: height, xScale: xScale)
+        let spots = points.map { GeoSpot(latitude: $0.latitude, longitude: $0.longitude) }
+        return ListMap(svg: svg, x: x, y: y, width: width, height: height, xScale: xScale, spots: spots)
     }
 
     /// Views less than this many projected units (0.1 degree) high are drawn from the 1:50m
@@ -174,13 +193,16 @@ extension HTMLPage {
     /// `photos` alone when nil) with each of `photos` a pin whose callout shows its title, the
     /// start of its description and (served) its thumbnail, and leads to the photo.
     /// `snippets`: each photo's `Reports.snippet`, when already cut.
+    /// `zoom`: the list and its total, for the links that look closer at the map and back.
     static func photoMap(
-        _ photos: [StoredPhoto], map: ListMap? = nil, places: [PlaceLabel] = [], site: Site = .files, snippets: [String]? = nil
+        _ photos: [StoredPhoto], map: ListMap? = nil, places: [PlaceLabel] = [], site: Site = .files, snippets: [String]? = nil,
+        zoom: (list: PhotoList, total: Int)? = nil
     ) -> String? {
         let placed = photos.filter { $0.record.latitude != nil && $0.record.longitude != nil }
         let points = placed.map { MapPoint(latitude: $0.record.latitude!, longitude: $0.record.longitude!) }
         guard let map = map ?? listMap(of: points, places: places) else { return nil }
-        return photoMap(photos, on: map, site: site, snippets: snippets)
+        let controls = zoom.flatMap { zoomControls(list: $0.list, map: map, site: site, total: $0.total) }
+        return photoMap(photos, on: map, site: site, snippets: snippets, controls: controls)
     }
 
     /// One photo's locator map: the 3 degrees of latitude around it (its cities, coasts,
@@ -197,7 +219,9 @@ extension HTMLPage {
         return figure
     }
 
-    private static func photoMap(_ photos: [StoredPhoto], on map: ListMap, site: Site, snippets: [String]? = nil) -> String {
+    private static func photoMap(
+        _ photos: [StoredPhoto], on map: ListMap, site: Site, snippets: [String]? = nil, controls: (overlay: String, caption: String)? = nil
+    ) -> String {
         let (x, y, width, height, xScale) = (map.x, map.y, map.width, map.height, map.xScale)
         // The page's photos as pins over the map, placed in percent of its frame.
         var pins = ""
@@ -217,7 +241,8 @@ extension HTMLPage {
             if !description.isEmpty { pins += "<span dir=\"auto\">\(escape(description))</span>" }
             pins += "</span></a>\n"
         }
-        return "<figure class=\"map photo-map\">\n<div class=\"frame\">\n\(map.svg)\(pins)</div>\n</figure>\n"
+        let (overlay, caption) = controls ?? ("", "")
+        return "<figure class=\"map photo-map\">\n<div class=\"frame\">\n\(map.svg)\(overlay)\(pins)</div>\n\(caption)</figure>\n"
     }
 
     /// Text from Flickr inside a first-strong isolate, for places where it cannot be put in an

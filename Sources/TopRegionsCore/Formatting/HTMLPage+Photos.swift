@@ -51,10 +51,12 @@ extension HTMLPage {
         page.html.bytes.reserveCapacity(page.html.bytes.count + thumbnailBytes / 3 * 4 + photos.count * 1_024 + 64 << 10)
         // Each description's start is shown twice (the card's hover and the pin's callout): cut once.
         let snippets = photos.map { Reports.snippet($0.record.description) }
-        let map = photoMap(photos, map: listMap, site: site, snippets: snippets)
+        let map = photoMap(photos, map: listMap, site: site, snippets: snippets, zoom: (list, paging?.total ?? photos.count))
         if let map { page.html += "<div class=\"split\">\n\(map)<div class=\"photos\">\n" }
 
-        if photos.isEmpty, case .region = list.kind {
+        if photos.isEmpty, list.view != nil {
+            page.html += "<p class=\"notice\">No photo of this list is in this part of the map.</p>\n"
+        } else if photos.isEmpty, case .region = list.kind {
             page.html += "<p class=\"notice\">No photo of this region is stored (any more).</p>\n"
         }
         if !site.isServed { thumbnailNotices(photos, images: images, fetchCommand: fetchCommand, into: &page.html) }
@@ -100,7 +102,13 @@ extension HTMLPage {
             // The id is for commands (below, and in the URL), not for a person's first line.
             var subtitle = "\(count(region.photos, "photo")) by \(count(region.photographers, "photographer"))"
             if let window = list.window { subtitle += " " + escape(window.phrase(times)) }
-            subtitle += shown(region.photos)
+            if list.view != nil {
+                // A zoomed map's: how many of them are in its view, and which of those here.
+                let inView = paging?.total ?? photos.count
+                subtitle += "; \(count(inView, "photo")) in this part of the map" + (inView > photos.count ? shown(inView) : "")
+            } else {
+                subtitle += shown(region.photos)
+            }
             if let sortedBy { subtitle += ", \(escape(sortedBy))" }
             page.heading(escape(region.name), subtitle: subtitle + ".", headingIsText: false)
             page.windowTabs(current: list.window?.lengthText ?? "all") { site.region(region.regionID, window: $0) }

@@ -156,6 +156,8 @@ public enum HTMLPage {
         .subdivisions{fill:none;stroke:#a39e8e;stroke-width:.6px;stroke-dasharray:4 3;vector-effect:non-scaling-stroke}
         .outline{fill:#fbf8f0;stroke:#6b5f45;stroke-width:2px;stroke-linejoin:round;vector-effect:non-scaling-stroke}
         .cities circle{fill:#3b4650}
+        .zoom{position:absolute;cursor:zoom-in}
+        .zoom:hover,.zoom:focus{background:rgba(255,255,255,.18);outline:1px dashed #6b5f45;outline-offset:-1px}
         figure.map svg.inset{position:absolute;right:8px;bottom:8px;width:28%;max-width:150px;border:1px solid #a39e8e;border-radius:4px;box-shadow:0 1px 3px rgba(0,0,0,.25)}
         .inset .view{fill:#d8452b;fill-opacity:.25;stroke:#d8452b;stroke-width:1.5px;vector-effect:non-scaling-stroke}
         .graticule{fill:none;stroke:#fff;stroke-opacity:.6;stroke-width:.6px;vector-effect:non-scaling-stroke}

@@ -101,28 +101,29 @@ public struct Site: Sendable, Equatable {
     /// Rising regions in `window` (served pages only).
     public func rising(window: String) -> String { "/rising?window=" + HTMLPage.percentEncoded(window) }
 
-    /// Every stored photo.
-    public func all(page: Int = 1, sort: String? = nil) -> String {
-        isServed ? "/all" + query(page: page, sort: sort) : HTMLPage.listPageName("all", page: page)
+    /// Every stored photo (inside `view`, when given: served pages only).
+    public func all(page: Int = 1, sort: String? = nil, view: GeoBox? = nil) -> String {
+        isServed ? "/all" + query(page: page, sort: sort, view: view) : HTMLPage.listPageName("all", page: page)
     }
 
-    /// Recently viewed photos.
-    public func recents(page: Int = 1) -> String {
-        isServed ? "/recents" + query(page: page) : HTMLPage.listPageName("recents", page: page)
+    /// Recently viewed photos (inside `view`, when given: served pages only).
+    public func recents(page: Int = 1, view: GeoBox? = nil) -> String {
+        isServed ? "/recents" + query(page: page, view: view) : HTMLPage.listPageName("recents", page: page)
     }
 
-    /// A region's photos.
-    public func region(_ regionID: String, page: Int = 1, sort: String? = nil) -> String {
+    /// A region's photos (inside `view`, when given: a zoomed map's).
+    public func region(_ regionID: String, page: Int = 1, sort: String? = nil, view: GeoBox? = nil) -> String {
         isServed
-            ? "/regions/" + HTMLPage.percentEncoded(regionID) + query(page: page, sort: sort)
-            : HTMLPage.regionPageName(regionID, page: page)
+            ? "/regions/" + HTMLPage.percentEncoded(regionID) + query(page: page, sort: sort, view: view)
+            : HTMLPage.regionPageName(regionID, page: page, view: view)
     }
 
     /// Photos a search found (served pages only: a file cannot search).
-    public func search(_ text: String, regionID: String? = nil, page: Int = 1) -> String {
+    public func search(_ text: String, regionID: String? = nil, page: Int = 1, view: GeoBox? = nil) -> String {
         var pairs = [("q", text)]
         if let regionID { pairs.append(("region", regionID)) }
         if let window { pairs.append(("window", window)) }
+        if let view { pairs.append(("bbox", view.text)) }
         if page > 1 { pairs.append(("page", String(page))) }
         return "/search?" + pairs.map { "\($0)=\(HTMLPage.percentEncoded($1))" }.joined(separator: "&")
     }
@@ -136,23 +137,33 @@ public struct Site: Sendable, Equatable {
     /// A photo's square thumbnail, fetched once when first asked for (served pages only).
     public func thumbnail(_ photoID: String) -> String { "/thumbs/" + HTMLPage.percentEncoded(photoID) + ".jpg" }
 
-    /// The list's link, on `page` (in its order).
+    /// The list's link, on `page` (in its order, inside its view).
     public func link(to list: PhotoList, page: Int) -> String {
         let sort = list.order?.rawValue
         switch list.kind {
-        case .region(let region): return self.region(region.regionID, page: page, sort: sort)
-        case .recents: return recents(page: page)
-        case .all: return all(page: page, sort: sort)
+        case .region(let region): return self.region(region.regionID, page: page, sort: sort, view: list.view)
+        case .recents: return recents(page: page, view: list.view)
+        case .all: return all(page: page, sort: sort, view: list.view)
         case .search(let query, let region):
             // A file cannot search: its pages are named as the other lists' are.
-            return isServed ? search(query.text, regionID: region?.regionID, page: page) : HTMLPage.listPageName("search", page: page)
+            return isServed ? search(query.text, regionID: region?.regionID, page: page, view: list.view) : HTMLPage.listPageName("search", page: page)
         }
     }
 
-    private func query(page: Int, sort: String? = nil) -> String {
+    /// Whether a page of `list` offers to zoom its map into a part of it: served pages
+    /// always (down to `GeoBox.smallest`); files only from a region's whole map, to the
+    /// quarters `regions-serve --export` writes beside it.
+    public func zoomsIn(_ list: PhotoList) -> Bool {
+        if isServed { return true }
+        guard hasFeeds, case .region = list.kind else { return false }
+        return list.view == nil
+    }
+
+    private func query(page: Int, sort: String? = nil, view: GeoBox? = nil) -> String {
         var pairs: [String] = []
         if let window { pairs.append("window=" + HTMLPage.percentEncoded(window)) }
         if let sort, sort != "uploaded" { pairs.append("sort=" + HTMLPage.percentEncoded(sort)) }
+        if let view { pairs.append("bbox=" + view.text) }
         if page > 1 { pairs.append("page=\(page)") }
         return pairs.isEmpty ? "" : "?" + pairs.joined(separator: "&")
     }

@@ -14,11 +14,15 @@ extension Queries {
         }
         let positions = try known ?? self.positions(of: list, decimals: Self.mapDecimals(of: list))
         // A region's map draws the subdivision (or country) that holds its photos emphasised.
-        return HTMLPage.listMap(of: positions, places: places, outline: { if case .region = list.kind { true } else { false } }())
+        return HTMLPage.listMap(
+            of: positions, places: places, outline: { if case .region = list.kind { true } else { false } }(), frame: list.view)
     }
 
-    /// To how many decimal degrees `list`'s map places its photos.
+    /// To how many decimal degrees `list`'s map places its photos: a region's to 3 (about
+    /// 100 m), the world's lists to 1, a zoomed map to what its view shows.
     public static func mapDecimals(of list: PhotoList) -> Int {
-        if case .region = list.kind { 3 } else { 1 }
+        if case .region = list.kind { return 3 }
+        // A zoomed map as fine as a region's (a box of a degree or less shows 100 m).
+        return list.view.map { $0.north - $0.south <= 10 ? 3 : 2 } ?? 1
     }
 }

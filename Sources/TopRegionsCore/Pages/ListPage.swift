@@ -20,7 +20,8 @@ public struct ListSummary: Sendable {
             // The matches and where they are in one read: the search is not made again for
             // its map.
             let matches = try queries.searchMatches(
-                query, inRegion: region?.regionID, order: list.order, window: list.window, decimals: Queries.mapDecimals(of: list))
+                query, inRegion: region?.regionID, order: list.order, window: list.window, view: list.view,
+                decimals: Queries.mapDecimals(of: list))
             ranked = matches.rowids
             total = matches.rowids.count
             map = try queries.listMap(of: list, positions: matches.positions)

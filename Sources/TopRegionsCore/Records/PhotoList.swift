@@ -20,11 +20,14 @@ public struct PhotoList: Sendable, Equatable {
     public var order: PhotoOrder?
     /// The span of upload time it keeps to; nil: every stored photo.
     public var window: TimeWindow?
+    /// The part of the map it keeps to (a zoomed map's view); nil: wherever its photos are.
+    public var view: GeoBox?
 
-    public init(_ kind: Kind, order: PhotoOrder? = nil, window: TimeWindow? = nil) {
+    public init(_ kind: Kind, order: PhotoOrder? = nil, window: TimeWindow? = nil, view: GeoBox? = nil) {
         self.kind = kind
         self.order = order
         self.window = window?.isEverything == true ? nil : window
+        self.view = view
     }
 
     public static let all = PhotoList(.all)
@@ -32,12 +35,17 @@ public struct PhotoList: Sendable, Equatable {
 
     /// The same photos in `order`.
     public func ordered(by order: PhotoOrder?) -> PhotoList {
-        PhotoList(kind, order: order, window: window)
+        PhotoList(kind, order: order, window: window, view: view)
     }
 
     /// The same photos in `window`.
     public func within(_ window: TimeWindow?) -> PhotoList {
-        PhotoList(kind, order: order, window: window)
+        PhotoList(kind, order: order, window: window, view: view)
+    }
+
+    /// The same photos inside `view` (nil: wherever they are).
+    public func viewing(_ view: GeoBox?) -> PhotoList {
+        PhotoList(kind, order: order, window: window, view: view)
     }
 
     /// The region the list keeps to, if it keeps to one.
@@ -62,7 +70,7 @@ public struct PhotoList: Sendable, Equatable {
     /// order too: its matches are kept in it; the other lists' count and map are the same in
     /// any order).
     public var summaryKey: String {
-        let window = self.window.map { " " + $0.key } ?? ""
+        let window = (self.window.map { " " + $0.key } ?? "") + (view.map { " view " + $0.text } ?? "")
         switch kind {
         case .region(let region): return "region " + region.regionID + window
         case .all: return "all" + window

@@ -5,20 +5,21 @@ extension Queries {
     /// One page of `list`: `limit` photos from `offset`, in `order` (nil: the list's own,
     /// which is best match first for a search and latest view first for Recents).
     public func photos(in list: PhotoList, limit: Int?, offset: Int = 0) throws -> [StoredPhoto] {
-        let (order, window) = (list.order, list.window)
+        let (order, window, view) = (list.order, list.window, list.view)
         switch list.kind {
-        case .region(let region): return try photos(inRegion: region.regionID, order: order ?? .uploaded, window: window, limit: limit, offset: offset)
-        case .all: return try allPhotos(order: order ?? .uploaded, window: window, limit: limit, offset: offset)
-        case .recents: return try recents(order: order ?? .viewed, window: window, limit: limit, offset: offset)
+        case .region(let region):
+            return try photos(inRegion: region.regionID, order: order ?? .uploaded, window: window, view: view, limit: limit, offset: offset)
+        case .all: return try allPhotos(order: order ?? .uploaded, window: window, view: view, limit: limit, offset: offset)
+        case .recents: return try recents(order: order ?? .viewed, window: window, view: view, limit: limit, offset: offset)
         case .search(let query, let region):
-            return try search(query, inRegion: region?.regionID, order: order, window: window, limit: limit, offset: offset)
+            return try search(query, inRegion: region?.regionID, order: order, window: window, view: view, limit: limit, offset: offset)
         }
     }
 
     /// How many photos `list` holds. A region's and the whole store's are maintained counts;
     /// Recents and a search count their index entries.
     public func count(of list: PhotoList) throws -> Int {
-        if let window = Self.windowCondition(list.window) { return try count(of: list, keptTo: window) }
+        if let kept = Self.keptTo(window: list.window, view: list.view) { return try count(of: list, keptTo: kept) }
         return try store.read { db in
             switch list.kind {
             case .region(let region):
@@ -43,7 +44,7 @@ extension Queries {
         }
     }
 
-    /// How many photos of `list` are in its window: counted from the photos in it.
+    /// How many photos of `list` are in its window and its view: counted from the photos in them.
     private func count(of list: PhotoList, keptTo window: (sql: String, arguments: StatementArguments)) throws -> Int {
         let photos = Self.photos(of: list)
         return try store.read { db in
@@ -61,9 +62,9 @@ extension Queries {
         var sql = "SELECT round(photo.latitude, \(decimals)), round(photo.longitude, \(decimals)), COUNT(*)" + photos.sql
             + " AND photo.latitude IS NOT NULL AND photo.longitude IS NOT NULL"
         var arguments = photos.arguments
-        if let window = Self.windowCondition(list.window) {
-            sql += " AND " + window.sql
-            arguments += window.arguments
+        if let kept = Self.keptTo(window: list.window, view: list.view) {
+            sql += " AND " + kept.sql
+            arguments += kept.arguments
         }
         sql += " GROUP BY 1, 2"
         return try store.read { db in

@@ -25,10 +25,12 @@ extension PhotoOrder {
 
 extension Queries {
     /// Every stored photo in a region, in `order`.
-    public func photos(inRegion regionID: String, order: PhotoOrder, window: TimeWindow? = nil, limit: Int?, offset: Int = 0) throws -> [StoredPhoto] {
+    public func photos(
+        inRegion regionID: String, order: PhotoOrder, window: TimeWindow? = nil, view: GeoBox? = nil, limit: Int?, offset: Int = 0
+    ) throws -> [StoredPhoto] {
         // Newest first walks photo_in_region (region, uploaded DESC, id), within a window too.
         let terms = order == .uploaded ? "photo.region, " + order.sql : order.sql
-        let (condition, arguments) = Self.keeping("photo.region = (SELECT id FROM region WHERE place_id = ?)", [regionID], to: window)
+        let (condition, arguments) = Self.keeping("photo.region = (SELECT id FROM region WHERE place_id = ?)", [regionID], to: window, view: view)
         return try readPhotos { db in
             try Self.fetchPhotos(db, where: condition, order: terms, arguments: arguments, limit: limit, offset: offset)
         }
@@ -36,16 +38,16 @@ extension Queries {
 
     /// Every stored photo, in `order`. Newest first walks photo_by_upload, so the first
     /// `limit` photos cost the same at any size (tests check the plan).
-    public func allPhotos(order: PhotoOrder, window: TimeWindow? = nil, limit: Int?, offset: Int = 0) throws -> [StoredPhoto] {
-        let (condition, arguments) = Self.keeping("true", [], to: window)
+    public func allPhotos(order: PhotoOrder, window: TimeWindow? = nil, view: GeoBox? = nil, limit: Int?, offset: Int = 0) throws -> [StoredPhoto] {
+        let (condition, arguments) = Self.keeping("true", [], to: window, view: view)
         return try readPhotos { db in
             try Self.fetchPhotos(db, where: condition, order: order.sql, arguments: arguments, limit: limit, offset: offset)
         }
     }
 
     /// Photos viewed through photo-cache, in `order` (`viewed`: latest view first).
-    public func recents(order: PhotoOrder, window: TimeWindow? = nil, limit: Int?, offset: Int = 0) throws -> [StoredPhoto] {
-        let (condition, arguments) = Self.keeping("photo.view_seq IS NOT NULL", [], to: window)
+    public func recents(order: PhotoOrder, window: TimeWindow? = nil, view: GeoBox? = nil, limit: Int?, offset: Int = 0) throws -> [StoredPhoto] {
+        let (condition, arguments) = Self.keeping("photo.view_seq IS NOT NULL", [], to: window, view: view)
         return try readPhotos { db in
             try Self.fetchPhotos(db, where: condition, order: order == .viewed ? "photo.view_seq DESC" : order.sql,
                                  arguments: arguments, limit: limit, offset: offset)
@@ -65,10 +67,12 @@ extension Queries {
     /// first are read whole: a common word matching a large share of a big store costs
     /// a sort of small rows, not of whole photos.
     public func search(
-        _ query: SearchQuery, inRegion regionID: String? = nil, order: PhotoOrder? = nil, window: TimeWindow? = nil, limit: Int?, offset: Int = 0
+        _ query: SearchQuery, inRegion regionID: String? = nil, order: PhotoOrder? = nil, window: TimeWindow? = nil, view: GeoBox? = nil,
+        limit: Int?, offset: Int = 0
     ) throws -> [StoredPhoto] {
         try readPhotos { db in
-            let rowids = try Self.searchRows(query, inRegion: regionID, order: order, window: window, limit: limit, offset: offset, db) { $0[0] as Int64 }
+            let rowids = try Self.searchRows(
+                query, inRegion: regionID, order: order, window: window, view: view, limit: limit, offset: offset, db) { $0[0] as Int64 }
             return try Self.photos(rowids: rowids, db)
         }
     }
@@ -79,11 +83,12 @@ extension Queries {
     /// rounded to `decimals` decimal degrees, in row id order, as `positions(of:decimals:)`
     /// gives a list's.
     public func searchMatches(
-        _ query: SearchQuery, inRegion regionID: String? = nil, order: PhotoOrder? = nil, window: TimeWindow? = nil, decimals: Int
+        _ query: SearchQuery, inRegion regionID: String? = nil, order: PhotoOrder? = nil, window: TimeWindow? = nil, view: GeoBox? = nil,
+        decimals: Int
     ) throws -> (rowids: [Int64], positions: [MapSpot]) {
         let located = "photo.rowid, round(photo.latitude, \(decimals)), round(photo.longitude, \(decimals))"
         let matches = try readPhotos { db in
-            try Self.searchRows(query, inRegion: regionID, order: order, window: window, limit: nil, offset: 0, columns: located, db) { row in
+            try Self.searchRows(query, inRegion: regionID, order: order, window: window, view: view, limit: nil, offset: 0, columns: located, db) { row in
                 (rowid: row[0] as Int64, latitude: row[1] as Double?, longitude: row[2] as Double?)
             }
         }
@@ -108,7 +113,7 @@ extension Queries {
 
     /// `columns` of the photos `search` finds, in its order, each row made a value by `value`.
     private static func searchRows<Value>(
-        _ query: SearchQuery, inRegion regionID: String?, order: PhotoOrder?, window: TimeWindow?, limit: Int?, offset: Int,
+        _ query: SearchQuery, inRegion regionID: String?, order: PhotoOrder?, window: TimeWindow?, view: GeoBox?, limit: Int?, offset: Int,
         columns: String = "photo.rowid", _ db: Database, _ value: (Row) -> Value
     ) throws -> [Value] {
         var sql = """
@@ -120,9 +125,9 @@ extension Queries {
             sql += " AND photo.region = (SELECT id FROM region WHERE place_id = ?)"
             arguments += [regionID]
         }
-        if let window = Self.windowCondition(window) {
-            sql += " AND " + window.sql
-            arguments += window.arguments
+        if let kept = Self.keptTo(window: window, view: view) {
+            sql += " AND " + kept.sql
+            arguments += kept.arguments
         }
         sql += " ORDER BY " + (order?.sql ?? "bm25(photo_fts, \(searchWeights)), photo.id")
         if limit != nil || offset > 0 {
@@ -180,9 +185,24 @@ extension Queries {
         return ("photo.uploaded <= ?", [window.end])
     }
 
-    /// `condition` with its `arguments`, and the window's condition after it.
-    static func keeping(_ condition: String, _ arguments: StatementArguments, to window: TimeWindow?) -> (String, StatementArguments) {
-        guard let window = windowCondition(window) else { return (condition, arguments) }
-        return (condition + " AND " + window.sql, arguments + window.arguments)
+    /// The condition that keeps to `view`'s box (edges included); nil for anywhere.
+    static func viewCondition(_ view: GeoBox?) -> (sql: String, arguments: StatementArguments)? {
+        guard let view else { return nil }
+        return ("photo.latitude BETWEEN ? AND ? AND photo.longitude BETWEEN ? AND ?", [view.south, view.north, view.west, view.east])
+    }
+
+    /// The conditions that keep to `window` and to `view`; nil when neither keeps to anything.
+    static func keptTo(window: TimeWindow?, view: GeoBox?) -> (sql: String, arguments: StatementArguments)? {
+        let kept = [windowCondition(window), viewCondition(view)].compactMap { $0 }
+        guard !kept.isEmpty else { return nil }
+        return (kept.map(\.sql).joined(separator: " AND "), kept.dropFirst().reduce(kept[0].arguments) { $0 + $1.arguments })
+    }
+
+    /// `condition` with its `arguments`, and the window's and the view's conditions after it.
+    static func keeping(
+        _ condition: String, _ arguments: StatementArguments, to window: TimeWindow?, view: GeoBox? = nil
+    ) -> (String, StatementArguments) {
+        guard let kept = keptTo(window: window, view: view) else { return (condition, arguments) }
+        return (condition + " AND " + kept.sql, arguments + kept.arguments)
     }
 }
