@@ -210,7 +210,11 @@ extension ServedApp {
         case let other?:
             throw HTTPAnswer.badRequest("Photos can be sorted by <q>title</q> or <q>uploaded</q>, not <q>\(HTMLPage.escape(String(other.prefix(40))))</q>.")
         }
-        let queries = self.queries, site = self.site.windowed(list.window?.lengthText), times = self.times, store = self.store, maps = self.maps
+        // Every stored photo, asked for (`window=all`), is carried by the page's links as any
+        // window is: without it, a page of the list, another order or a part of its map would
+        // fall back to the default window.
+        let carried = list.window?.lengthText ?? (FormText.value("window", in: query) == "all" ? "all" : nil)
+        let queries = self.queries, site = self.site.windowed(carried), times = self.times, store = self.store, maps = self.maps
         let ordered = list
         let (summary, shown) = try await blocking.run {
             // The count and the map cover the whole list: computed once per list until the

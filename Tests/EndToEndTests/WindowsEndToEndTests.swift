@@ -118,6 +118,11 @@ import Testing
         #expect(page.text.contains("\(truth[0].split(separator: " | ")[3]) photos by \(truth[0].split(separator: " | ")[2]) photographers in the hour to"))
         #expect(page.text.contains("sort=title") && page.text.contains("window=1h&amp;sort=title"))
         #expect(page.text.contains("<input type=\"hidden\" name=\"window\" value=\"1h\">"))
+        // Every stored photo, asked for, is carried too: its order and its map's parts kept
+        // to all of them (they fell back to the last 24 hours, the served default here).
+        let all = try get("/regions/\(region)?window=all")
+        #expect(all.text.contains("href=\"/regions/\(region)?window=all&amp;sort=title\""))
+        #expect(all.text.contains("href=\"/regions/\(region)?window=all&amp;bbox="))
         let bad = try get("/?window=0h")
         #expect(bad.status == 400)
         #expect(bad.text.contains("window: &#39;0h&#39; is no time at all") || bad.text.contains("window: '0h' is no time at all"), "\(bad.text)")
