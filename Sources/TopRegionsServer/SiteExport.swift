@@ -52,9 +52,9 @@ class SiteExport {
         for region in top {
             let list = PhotoList(.region(region))
             let map = try writeList(list, pages: &written)
-            // The parts of its map a person can look closer at: each quarter holding photos,
-            // with its own pages (the pages link to them).
-            for quarter in map.map(HTMLPage.zoomQuarters) ?? [] {
+            // The parts of its map a person can look closer at (a region of more than a page
+            // of photos): each quarter holding photos, with its own pages (its pages link to them).
+            for quarter in Site.exported.zoomsIn(list) ? map.map(HTMLPage.zoomQuarters) ?? [] : [] {
                 _ = try writeList(list.viewing(quarter), pages: &written)
             }
             // Its feed beside its pages: its newest 30 photos.

@@ -3,14 +3,15 @@ extension Geography {
     /// them where Natural Earth has subdivisions there, else the country holding at least half;
     /// nil when the points are spread over several (a search, the whole world) or at sea.
     /// Found by where the points are, never by a name: Flickr's names and Natural Earth's
-    /// differ ("Québec", "Quebec"). At most 512 points are looked at, evenly spread.
+    /// differ ("Québec", "Quebec"). At most 256 points are looked at, evenly spread.
     static func area(holdingMostOf points: [Point]) -> Area? {
         guard !points.isEmpty else { return nil }
-        let step = max(1, points.count / 512)
+        let step = max(1, points.count / 256)
         let sample = stride(from: 0, to: points.count, by: step).map { points[$0] }
         var inside = [Int](repeating: 0, count: areas.count)
         for point in sample {
-            for index in areas.indices where areas[index].contains(point) { inside[index] += 1 }
+            // The boxes first: most areas are far from any one point.
+            for index in areaBounds.indices where areaBounds[index].contains(point) && areas[index].contains(point) { inside[index] += 1 }
         }
         let best = { (subdivisions: Bool) -> Int? in
             areas.indices.filter { areas[$0].isSubdivision == subdivisions }.max { inside[$0] < inside[$1] }
@@ -21,23 +22,32 @@ extension Geography {
         return nil
     }
 
+    /// Each area's box, apart from the area: what most questions look at, read without
+    /// copying an area.
+    static let areaBounds: [Bounds] = areas.map(\.bounds)
+
     /// The area `point` lies in (a subdivision before its country), and its country.
     static func areas(at point: Point) -> (area: Area, country: Area)? {
-        guard let country = areas.first(where: { !$0.isSubdivision && $0.contains(point) }) else { return nil }
-        let subdivision = areas.first { $0.isSubdivision && $0.contains(point) }
-        return (subdivision ?? country, country)
+        func first(subdivision: Bool) -> Area? {
+            areas.indices.first {
+                areas[$0].isSubdivision == subdivision && areaBounds[$0].contains(point) && areas[$0].contains(point)
+            }.map { areas[$0] }
+        }
+        guard let country = first(subdivision: false) else { return nil }
+        return (first(subdivision: true) ?? country, country)
     }
 
     /// The cities inside `box`, most populous first.
     static func cities(within box: Bounds) -> [City] {
-        cities.filter { box.contains(Point(x: $0.x, y: $0.y)) }
+        cities.filter { box.contains(Point(x: Double($0.x), y: Double($0.y))) }
     }
 
     /// The nearest city to `point` within `reach` (projected units), if any.
     static func city(near point: Point, within reach: Double) -> City? {
         var best: (city: City, distance: Double)?
-        for city in cities where abs(city.x - point.x) <= reach && abs(city.y - point.y) <= reach {
-            let distance = (city.x - point.x) * (city.x - point.x) + (city.y - point.y) * (city.y - point.y)
+        for city in cities where abs(Double(city.x) - point.x) <= reach && abs(Double(city.y) - point.y) <= reach {
+            let (dx, dy) = (Double(city.x) - point.x, Double(city.y) - point.y)
+            let distance = dx * dx + dy * dy
             if distance <= reach * reach, distance < best?.distance ?? .infinity { best = (city, distance) }
         }
         return best?.city
@@ -61,11 +71,13 @@ extension Geography {
         let clip = Bounds(minX: box.minX - margin, minY: box.minY - margin, maxX: box.maxX + margin, maxY: box.maxY + margin)
         var path = PathText(tolerance: tolerance)
         for area in areas where area.bounds.intersects(clip) {
-            for (ring, ringBox) in zip(area.rings, area.ringBounds) where ringBox.intersects(clip) {
+            for ring in area.rings where ring.bounds.intersects(clip) {
+                let ringBox = ring.bounds
                 // An island smaller than the tolerance is a speck: left out.
                 guard max(ringBox.width, ringBox.height) >= tolerance else { continue }
                 let inside = ringBox.minX >= clip.minX && ringBox.maxX <= clip.maxX && ringBox.minY >= clip.minY && ringBox.maxY <= clip.maxY
-                let kept = inside ? ring : WorldOutline.clip(ring, left: clip.minX, top: clip.minY, right: clip.maxX, bottom: clip.maxY)
+                let points = ring.points
+                let kept = inside ? points : WorldOutline.clip(points, left: clip.minX, top: clip.minY, right: clip.maxX, bottom: clip.maxY)
                 guard kept.count >= 3 else { continue }
                 path.ring(simplified(kept, tolerance: tolerance))
             }

@@ -19,10 +19,8 @@ enum Geography {
             (self.minX, self.minY, self.maxX, self.maxY) = (minX, minY, maxX, maxY)
         }
 
-        init(_ points: [Point]) {
-            self.init(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
-            for point in points { add(point) }
-        }
+        /// Nothing yet: the first point added is the box.
+        static let empty = Bounds(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
 
         mutating func add(_ point: Point) {
             (minX, minY) = (min(minX, point.x), min(minY, point.y))
@@ -41,6 +39,20 @@ enum Geography {
         var height: Double { maxY - minY }
     }
 
+    /// A ring of an area where its points lie in the built-in bytes, and its box: the points
+    /// are read from the bytes each time a map needs them, never kept, so the geography costs
+    /// a program its index (about 0.6 MB), not its 134,000 points.
+    struct Ring: Sendable {
+        let offset: Int
+        let count: Int
+        let bounds: Bounds
+
+        var points: [Point] {
+            var reader = Reader(bytes: Geography.bytes, offset: offset)
+            return reader.points(count)
+        }
+    }
+
     /// A country or a subdivision: its outer rings (drawn) and holes (an enclave, a lake),
     /// which only decide what lies inside it.
     struct Area: Sendable {
@@ -51,20 +63,19 @@ enum Geography {
         /// A subdivision's country code.
         let parent: String
         let name: String
-        let rings: [[Point]]
-        let ringBounds: [Bounds]
-        let holes: [[Point]]
+        let rings: [Ring]
+        let holes: [Ring]
         let bounds: Bounds
 
         /// Whether `point` lies inside (even-odd over its rings and holes).
         func contains(_ point: Point) -> Bool {
             guard bounds.contains(point) else { return false }
             var inside = false
-            for (ring, box) in zip(rings, ringBounds) where box.contains(point) && Self.ring(ring, contains: point) {
+            for ring in rings where ring.bounds.contains(point) && Self.ring(ring.points, contains: point) {
                 inside.toggle()
             }
             guard inside else { return false }
-            return !holes.contains { Self.ring($0, contains: point) }
+            return !holes.contains { $0.bounds.contains(point) && Self.ring($0.points, contains: point) }
         }
 
         static func ring(_ ring: [Point], contains point: Point) -> Bool {
@@ -81,30 +92,46 @@ enum Geography {
         }
     }
 
-    /// A city where it lies, in projected units.
+    /// A city where it lies, in projected units; its names read from the bytes when drawn.
     struct City: Sendable {
-        let x: Double
-        let y: Double
-        let population: Int
-        let country: String
-        let name: String
+        let x: Float
+        let y: Float
+        let population: Int32
+        /// Where its country code and name are in the built-in bytes.
+        let textOffset: Int32
+
+        var country: String {
+            var reader = Reader(bytes: Geography.bytes, offset: Int(textOffset))
+            return reader.string()
+        }
+
+        var name: String {
+            var reader = Reader(bytes: Geography.bytes, offset: Int(textOffset))
+            _ = reader.string()
+            return reader.string()
+        }
     }
 
     /// Every area, countries first; every city, most populous first.
-    static let areas: [Area] = data.areas
-    static let cities: [City] = data.cities
+    static let areas: [Area] = index.areas
+    static let cities: [City] = index.cities
 
-    private static let data: (areas: [Area], cities: [City]) = {
-        var reader = Reader(bytes: UnsafeBufferPointer(start: topregions_geography_bytes(), count: topregions_geography_count()))
-        return reader.read()
+    /// The bytes, as the linker placed them in the program: read-only for the program's life,
+    /// so any thread may read them (hence `nonisolated(unsafe)`).
+    nonisolated(unsafe) static let bytes = UnsafeBufferPointer(start: topregions_geography_bytes(), count: topregions_geography_count())
+
+    private static let index: (areas: [Area], cities: [City]) = {
+        var reader = Reader(bytes: bytes)
+        return reader.readIndex()
     }()
 
     /// Reads the format `bin/lib/make-geography.py` writes (described there).
-    private struct Reader {
+    struct Reader {
         let bytes: UnsafeBufferPointer<UInt8>
         var offset = 0
 
-        mutating func read() -> (areas: [Area], cities: [City]) {
+        /// Every area with where its rings lie, every city with where its names lie.
+        mutating func readIndex() -> (areas: [Area], cities: [City]) {
             let magic = Array("TRGEO1\n\0".utf8)
             precondition(Array(bytes.prefix(magic.count)) == magic, "the built-in geography is not in the format this program reads")
             offset = magic.count
@@ -112,29 +139,27 @@ enum Geography {
             for _ in 0..<varint() {
                 let isSubdivision = byte() == 1
                 let (code, parent, name) = (string(), string(), string())
-                var rings: [[Point]] = [], holes: [[Point]] = []
+                var rings: [Ring] = [], holes: [Ring] = []
                 for _ in 0..<varint() {
                     let isHole = byte() == 1
-                    var (longitude, latitude) = (0, 0)
-                    var ring: [Point] = []
                     let count = varint()
-                    ring.reserveCapacity(count)
+                    let start = offset
+                    var bounds = Bounds.empty
+                    var (longitude, latitude) = (0, 0)
                     for _ in 0..<count {
                         longitude += zigzag()
                         latitude += zigzag()
-                        ring.append(Self.project(longitude: longitude, latitude: latitude))
+                        bounds.add(Self.project(longitude: longitude, latitude: latitude))
                     }
+                    let ring = Ring(offset: start, count: count, bounds: bounds)
                     if isHole { holes.append(ring) } else { rings.append(ring) }
                 }
-                let ringBounds = rings.map(Bounds.init)
-                var bounds = Bounds(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
-                for box in ringBounds {
-                    bounds.add(Point(x: box.minX, y: box.minY))
-                    bounds.add(Point(x: box.maxX, y: box.maxY))
+                var bounds = Bounds.empty
+                for ring in rings {
+                    bounds.add(Point(x: ring.bounds.minX, y: ring.bounds.minY))
+                    bounds.add(Point(x: ring.bounds.maxX, y: ring.bounds.maxY))
                 }
-                areas.append(Area(
-                    isSubdivision: isSubdivision, code: code, parent: parent, name: name,
-                    rings: rings, ringBounds: ringBounds, holes: holes, bounds: bounds))
+                areas.append(Area(isSubdivision: isSubdivision, code: code, parent: parent, name: name, rings: rings, holes: holes, bounds: bounds))
             }
             var cities: [City] = []
             let count = varint()
@@ -142,11 +167,26 @@ enum Geography {
             for _ in 0..<count {
                 let point = Self.project(longitude: zigzag(), latitude: zigzag())
                 let population = varint()
-                let (country, name) = (string(), string())
-                cities.append(City(x: point.x, y: point.y, population: population, country: country, name: name))
+                let textOffset = offset
+                skipString()
+                skipString()
+                cities.append(City(x: Float(point.x), y: Float(point.y), population: Int32(population), textOffset: Int32(textOffset)))
             }
             precondition(offset == bytes.count, "the built-in geography has bytes after its cities")
             return (areas, cities)
+        }
+
+        /// `count` points of a ring, from its first.
+        mutating func points(_ count: Int) -> [Point] {
+            var points: [Point] = []
+            points.reserveCapacity(count)
+            var (longitude, latitude) = (0, 0)
+            for _ in 0..<count {
+                longitude += zigzag()
+                latitude += zigzag()
+                points.append(Self.project(longitude: longitude, latitude: latitude))
+            }
+            return points
         }
 
         /// 1e-4 degrees to the maps' units.
@@ -178,6 +218,10 @@ enum Geography {
             let count = varint()
             defer { offset += count }
             return String(decoding: UnsafeBufferPointer(rebasing: bytes[offset..<offset + count]), as: UTF8.self)
+        }
+
+        mutating func skipString() {
+            offset += varint()
         }
     }
 }

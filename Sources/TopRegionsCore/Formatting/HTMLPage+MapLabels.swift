@@ -24,17 +24,18 @@ extension HTMLPage {
         var dots = "", names = "", named = Set<String>()
         var dotsDrawn: [(x: Double, y: Double)] = []
         for city in cities where named.count < mostCities {
-            let (px, py) = (city.x * xScale, city.y)
+            let name = city.name
+            let (px, py) = (Double(city.x) * xScale, Double(city.y))
             // A suburb or a city's district beside a bigger city already named is left out:
             // the map names places apart, not the parts of one.
             guard !dotsDrawn.contains(where: { ($0.x - px) * ($0.x - px) + ($0.y - py) * ($0.y - py) < 6.25 * fontSize * fontSize }) else { continue }
             // The name sits just above its dot.
             let labelY = py - fontSize * 0.4
-            guard take(city.name, x: px, y: labelY) else { continue }
-            named.insert(city.name.lowercased())
+            guard take(name, x: px, y: labelY) else { continue }
+            named.insert(name.lowercased())
             dotsDrawn.append((px, py))
             dots += "<circle cx=\"\(number(px, places: 4))\" cy=\"\(number(py, places: 4))\" r=\"\(number(fontSize * 0.2, places: 4))\"/>"
-            names += "<text class=\"city\" x=\"\(number(px, places: 4))\" y=\"\(number(labelY, places: 4))\">\(escape(isolated(city.name)))</text>\n"
+            names += "<text class=\"city\" x=\"\(number(px, places: 4))\" y=\"\(number(labelY, places: 4))\">\(escape(isolated(name)))</text>\n"
         }
         for place in places where !named.contains(place.name.lowercased()) {
             let (px, py) = (projectX(place.longitude) * xScale, projectY(place.latitude))

@@ -151,12 +151,13 @@ public struct Site: Sendable, Equatable {
     }
 
     /// Whether a page of `list` offers to zoom its map into a part of it: served pages
-    /// always (down to `GeoBox.smallest`); files only from a region's whole map, to the
+    /// always (down to `GeoBox.smallest`); files only from the whole map of a region with
+    /// more photos than one page shows (a page of fewer has each of them as a pin), to the
     /// quarters `regions-serve --export` writes beside it.
     public func zoomsIn(_ list: PhotoList) -> Bool {
         if isServed { return true }
-        guard hasFeeds, case .region = list.kind else { return false }
-        return list.view == nil
+        guard hasFeeds, case .region(let region) = list.kind else { return false }
+        return list.view == nil && region.photos > Paging.size
     }
 
     private func query(page: Int, sort: String? = nil, view: GeoBox? = nil) -> String {
