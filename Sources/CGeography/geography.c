@@ -3,7 +3,7 @@
 // until a map reads them (the pages are mapped from the file on first touch), and the
 // multi-call program stays one file to install. `__FILE__` is this file's path, so the data
 // is found beside it wherever the tree is built.
-// geography.c.bin sha256 e8359575561015a5f2fc47ca36dcdc213d6a37af3ad7e979e34f057a7c915e1b
+// geography.c.bin sha256 1df98faf2fc9ec8fc81c76bef9b118c53186e3745cb85f17dfa1ce0b68f5d154
 #include "geography.h"
 
 __asm__(

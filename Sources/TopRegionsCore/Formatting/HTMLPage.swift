@@ -95,7 +95,7 @@ public enum HTMLPage {
                 <p>Made by \(site.isServed ? "regions-serve" : "regions-top"). Maps: \(WorldOutline.attribution) (public-domain coasts, \
                 borders and subdivisions, <a href="https://www.naturalearthdata.com/">naturalearthdata.com</a>); \
                 cities from <a href="https://www.geonames.org/">\(Geography.citiesCredit)</a> \
-                (<a href="https://creativecommons.org/licenses/by/4.0/">CC BY 4.0</a>).</p>
+                (<a href="https://creativecommons.org/licenses/by/4.0/">CC BY 4.0</a>); lakes and rivers from GSHHG (LGPL).</p>
                 </footer>
 
                 """
@@ -154,7 +154,10 @@ public enum HTMLPage {
         .sea{fill:#cfe0ec}
         .land{fill:#ebe6da;stroke:#a39e8e;stroke-width:.7px;vector-effect:non-scaling-stroke}
         .subdivisions{fill:none;stroke:#a39e8e;stroke-width:.6px;stroke-dasharray:4 3;vector-effect:non-scaling-stroke}
-        .outline{fill:#fbf8f0;stroke:#6b5f45;stroke-width:2px;stroke-linejoin:round;vector-effect:non-scaling-stroke}
+        .lakes{fill:#cfe0ec;stroke:#9db8cc;stroke-width:.5px;vector-effect:non-scaling-stroke}
+        .rivers{fill:none;stroke:#8fb3cf;stroke-width:1px;stroke-linejoin:round;stroke-linecap:round;vector-effect:non-scaling-stroke}
+        .region{fill:#fbf8f0}
+        .outline{fill:none;stroke:#6b5f45;stroke-width:2px;stroke-linejoin:round;vector-effect:non-scaling-stroke}
         .cities circle{fill:#3b4650}
         .zoom{position:absolute;cursor:zoom-in}
         .zoom:hover,.zoom:focus{background:rgba(255,255,255,.18);outline:1px dashed #6b5f45;outline-offset:-1px}
@@ -215,7 +218,10 @@ public enum HTMLPage {
         .sea{fill:#1b2935}
         .land{fill:#3a372f;stroke:#807866}
         .subdivisions{stroke:#807866}
-        .outline{fill:#4a463b;stroke:#d9cfb4}
+        .lakes{fill:#1b2935;stroke:#34434f}
+        .rivers{stroke:#35536b}
+        .region{fill:#4a463b}
+        .outline{stroke:#d9cfb4}
         .cities circle{fill:#dfe4e8}
         figure.map svg.inset{border-color:#807866}
         .graticule{stroke-opacity:.15}
