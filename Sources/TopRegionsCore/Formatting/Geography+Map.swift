@@ -8,10 +8,12 @@ extension Geography {
         guard !points.isEmpty else { return nil }
         let step = max(1, points.count / 256)
         let sample = stride(from: 0, to: points.count, by: step).map { points[$0] }
+        var box = Bounds.empty
+        for point in sample { box.add(point) }
         var inside = [Int](repeating: 0, count: areas.count)
-        for point in sample {
-            // The boxes first: most areas are far from any one point.
-            for index in areaBounds.indices where areaBounds[index].contains(point) && areas[index].contains(point) { inside[index] += 1 }
+        // The boxes first: most areas are far from the points; each near one's rings read once.
+        for index in areaBounds.indices where areas[index].kind != .lake && areaBounds[index].intersects(box) {
+            inside[index] = areas[index].count(of: sample, within: box)
         }
         let best = { (kind: Area.Kind) -> Int? in
             areas.indices.filter { areas[$0].kind == kind }.max { inside[$0] < inside[$1] }
@@ -55,17 +57,17 @@ extension Geography {
     /// its edge cut just outside it, each simplified to `tolerance` (a fraction of the view,
     /// so a country-sized view and a city-sized one carry about as many points).
     static func land(within box: Bounds, tolerance: Double) -> String {
-        path(of: areas.lazy.filter { $0.kind == .country }, within: box, tolerance: tolerance)
+        path(of: countryAreas, within: box, tolerance: tolerance)
     }
 
     /// The subdivisions' outlines inside `box` (their borders, drawn as lines over the land).
     static func subdivisions(within box: Bounds, tolerance: Double) -> String {
-        path(of: areas.lazy.filter(\.isSubdivision), within: box, tolerance: tolerance)
+        path(of: subdivisionAreas, within: box, tolerance: tolerance)
     }
 
     /// The lakes inside `box`, drawn as water over the land.
     static func lakes(within box: Bounds, tolerance: Double) -> String {
-        path(of: areas.lazy.filter { $0.kind == .lake }, within: box, tolerance: tolerance)
+        path(of: lakeAreas, within: box, tolerance: tolerance)
     }
 
     /// The rivers inside `box` that reach across a fiftieth of it or more (a river's short
@@ -80,13 +82,36 @@ extension Geography {
         return path.text
     }
 
-    /// `areas`' outer rings inside `box` (see `land(within:tolerance:)`).
-    static func path(of areas: some Sequence<Area>, within box: Bounds, tolerance: Double) -> String {
+    /// The areas of one kind, each with its box apart (looked at without copying an area).
+    struct Kind: Sendable {
+        let areas: [Area]
+        let bounds: [Bounds]
+
+        init(_ kind: Area.Kind) {
+            self.init(areas: Geography.areas.filter { $0.kind == kind })
+        }
+
+        init(areas: [Area]) {
+            self.areas = areas
+            bounds = areas.map(\.bounds)
+        }
+    }
+
+    static let countryAreas = Kind(.country)
+    static let subdivisionAreas = Kind(.subdivision)
+    static let lakeAreas = Kind(.lake)
+
+    /// The outer rings of `areas` inside `box` (see `land(within:tolerance:)`).
+    static func path(of areas: [Area], within box: Bounds, tolerance: Double) -> String {
+        path(of: Kind(areas: areas), within: box, tolerance: tolerance)
+    }
+
+    static func path(of kind: Kind, within box: Bounds, tolerance: Double) -> String {
         let margin = max(box.width, box.height) * 0.05
         let clip = Bounds(minX: box.minX - margin, minY: box.minY - margin, maxX: box.maxX + margin, maxY: box.maxY + margin)
         var path = PathText(tolerance: tolerance)
-        for area in areas where area.bounds.intersects(clip) {
-            for ring in area.rings where ring.bounds.intersects(clip) {
+        for index in kind.bounds.indices where kind.bounds[index].intersects(clip) {
+            for ring in kind.areas[index].rings where ring.bounds.intersects(clip) {
                 let ringBox = ring.bounds
                 // An island smaller than the tolerance is a speck: left out.
                 guard max(ringBox.width, ringBox.height) >= tolerance else { continue }

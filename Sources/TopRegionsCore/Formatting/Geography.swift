@@ -84,6 +84,18 @@ enum Geography {
             return !holes.contains { $0.bounds.contains(point) && Self.ring($0.points, contains: point) }
         }
 
+        /// How many of `points` lie inside: each ring near them read once for all of them.
+        func count(of points: [Point], within box: Bounds) -> Int {
+            guard bounds.intersects(box) else { return 0 }
+            let near = rings.filter { $0.bounds.intersects(box) }.map { ($0.bounds, $0.points) }
+            let nearHoles = holes.filter { $0.bounds.intersects(box) }.map { ($0.bounds, $0.points) }
+            return points.count { point in
+                var inside = false
+                for (box, ring) in near where box.contains(point) && Self.ring(ring, contains: point) { inside.toggle() }
+                return inside && !nearHoles.contains { $0.0.contains(point) && Self.ring($0.1, contains: point) }
+            }
+        }
+
         static func ring(_ ring: [Point], contains point: Point) -> Bool {
             var inside = false
             var previous = ring[ring.count - 1]
