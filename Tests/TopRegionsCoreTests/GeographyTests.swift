@@ -28,6 +28,21 @@ import Testing
         #expect(zip(Geography.cities, Geography.cities.dropFirst()).allSatisfy { $0.population >= $1.population })
     }
 
+    /// The cities a view holds, looked up by degree cell, are exactly those a reading of all
+    /// of them finds, most populous first: boxes of every size, across cell edges and the
+    /// world's.
+    @Test func theCitiesOfAViewAreFoundByTheirCellsAsByReadingThemAll() {
+        var generator = SeededGenerator(seed: 3838)
+        for _ in 0..<200 {
+            let (width, height) = (Double.random(in: 0.5...600, using: &generator), Double.random(in: 0.5...450, using: &generator))
+            let (x, y) = (Double.random(in: -20...3600, using: &generator), Double.random(in: -20...1800, using: &generator))
+            let box = Geography.Bounds(minX: x, minY: y, maxX: x + width, maxY: y + height)
+            let byCells = Geography.cities(within: box).map(\.textOffset)
+            let byReading = Geography.cities.filter { box.contains(Geography.Point(x: Double($0.x), y: Double($0.y))) }.map(\.textOffset)
+            #expect(byCells == byReading, "\(box)")
+        }
+    }
+
     @Test func anAreaHoldsWhatLiesInsideItAndNotWhatLiesInItsHoles() throws {
         let colorado = try #require(Geography.areas.first { $0.isSubdivision && $0.name == "Colorado" })
         #expect(colorado.contains(Self.point(39.74, -104.99)))  // Denver

@@ -37,15 +37,50 @@ extension Geography {
         return (first(.subdivision) ?? country, country)
     }
 
-    /// The cities inside `box`, most populous first.
+    /// The cities inside `box`, most populous first: looked up by degree of latitude and
+    /// longitude (`cityCells`), not by reading all 34,000.
     static func cities(within box: Bounds) -> [City] {
-        cities.filter { box.contains(Point(x: Double($0.x), y: Double($0.y))) }
+        let (firstRow, lastRow) = (Self.cell(box.minY), Self.cell(box.maxY))
+        let (firstColumn, lastColumn) = (Self.cell(box.minX), Self.cell(box.maxX))
+        var found: [Int32] = []
+        for row in firstRow...lastRow {
+            // A row's cells are adjacent in the sorted keys: one range a row.
+            let (low, high) = (Int32(row * 400 + firstColumn), Int32(row * 400 + lastColumn))
+            var index = firstCell(atLeast: low)
+            while index < cityCells.count, cityCells[index].key <= high {
+                found.append(cityCells[index].city)
+                index += 1
+            }
+        }
+        return found.sorted().map { cities[Int($0)] }.filter { box.contains(Point(x: Double($0.x), y: Double($0.y))) }
+    }
+
+    /// Each city's degree cell (row × 400 + column, in projected units of 10) and its place in
+    /// `cities`, sorted by cell: 8 bytes a city.
+    static let cityCells: [(key: Int32, city: Int32)] = cities.indices.map { index in
+        (Int32(cell(Double(cities[index].y)) * 400 + cell(Double(cities[index].x))), Int32(index))
+    }.sorted { ($0.key, $0.city) < ($1.key, $1.city) }
+
+    /// The first of `cityCells` whose key is `key` or more (binary search).
+    private static func firstCell(atLeast key: Int32) -> Int {
+        var (low, high) = (0, cityCells.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if cityCells[middle].key < key { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// The degree (10 projected units) a coordinate falls in, within the world.
+    private static func cell(_ value: Double) -> Int {
+        min(max(Int((value / 10).rounded(.down)), 0), 360)
     }
 
     /// The nearest city to `point` within `reach` (projected units), if any.
     static func city(near point: Point, within reach: Double) -> City? {
         var best: (city: City, distance: Double)?
-        for city in cities where abs(Double(city.x) - point.x) <= reach && abs(Double(city.y) - point.y) <= reach {
+        let box = Bounds(minX: point.x - reach, minY: point.y - reach, maxX: point.x + reach, maxY: point.y + reach)
+        for city in cities(within: box) {
             let (dx, dy) = (Double(city.x) - point.x, Double(city.y) - point.y)
             let distance = dx * dx + dy * dy
             if distance <= reach * reach, distance < best?.distance ?? .infinity { best = (city, distance) }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 extension HTMLPage {
     /// The most city names a map carries: enough to find one's way, few enough to read.
@@ -63,25 +64,25 @@ extension HTMLPage {
     static func locatorInset(view: Geography.Bounds) -> String {
         let centre = Geography.Point(x: (view.minX + view.maxX) / 2, y: (view.minY + view.maxY) / 2)
         var frame = Geography.Bounds(minX: 0, minY: 0, maxX: Double(WorldOutline.width), maxY: Double(WorldOutline.height))
-        var land = Geography.land(within: frame, tolerance: 8)
-        var label = "Where the map lies in the world"
+        var key = "", label = "Where the map lies in the world"
         if let country = Geography.areas(at: centre)?.country, country.bounds.width < 1800,
            country.bounds.width * country.bounds.height >= 6 * view.width * view.height {
             frame = country.bounds
-            land = Geography.path(of: [country], within: frame, tolerance: max(frame.width, frame.height) / 150)
-            label = "Where the map lies in \(country.name)"
+            (key, label) = (country.name, "Where the map lies in \(country.name)")
+        }
+        // The same for every photo in a country: drawn once (the world's reads every coast).
+        let land = insetLands.withLock { lands in
+            if let known = lands[key] { return known }
+            let drawn = key.isEmpty
+                ? Geography.land(within: frame, tolerance: 8)
+                : Geography.path(of: Geography.countryAreas.areas.filter { $0.name == key }, within: frame, tolerance: max(frame.width, frame.height) / 150)
+            lands[key] = drawn
+            return drawn
         }
         // As the main map: longitudes shrunk by the middle latitude's cosine, the frame widened
         // in its short direction to 4:3, with a margin.
         let xScale = max(cos((90 - (frame.minY + frame.maxY) / 20) * .pi / 180), 0.2)
-        var (x, y, width, height) = (frame.minX * xScale, frame.minY, frame.width * xScale, frame.height)
-        if 3 * width > 4 * height {
-            y -= (width * 3 / 4 - height) / 2
-            height = width * 3 / 4
-        } else {
-            x -= (height * 4 / 3 - width) / 2
-            width = height * 4 / 3
-        }
+        var (x, y, width, height) = fourByThree(x: frame.minX * xScale, y: frame.minY, width: frame.width * xScale, height: frame.height)
         (x, y, width, height) = (x - width * 0.05, y - height * 0.05, width * 1.1, height * 1.1)
         let least = width * 0.04
         let (w, h) = (max(view.width * xScale, least), max(view.height, least))
@@ -94,6 +95,10 @@ extension HTMLPage {
         svg += "</svg>\n"
         return svg
     }
+
+    /// Each inset's land by its country's name ("" for the world's), once drawn: at most one
+    /// for each of Natural Earth's 241 countries, a few kilobytes each.
+    static let insetLands = Mutex<[String: String]>([:])
 
     /// Where a point is, in words: the nearest city of 15,000 people or more within about
     /// 50 km, and the subdivision and country it lies in ("Near Halifax · Nova Scotia,

@@ -71,15 +71,8 @@ extension HTMLPage {
         // the region keeps its shape; the view is the box widened in its short direction
         // (centred) to the map's 4:3 frame, and to at least `minimumDegrees` of latitude.
         let xScale = max(cos((south + north) / 2 * .pi / 180), 0.2)
-        var x = projectX(west) * xScale, y = projectY(north)
-        var width = (east - west) * 10 * xScale, height = (north - south) * 10
-        if 3 * width > 4 * height {
-            y -= (width * 3 / 4 - height) / 2
-            height = width * 3 / 4
-        } else {
-            x -= (height * 4 / 3 - width) / 2
-            width = height * 4 / 3
-        }
+        var (x, y, width, height) = fourByThree(
+            x: projectX(west) * xScale, y: projectY(north), width: (east - west) * 10 * xScale, height: (north - south) * 10)
         let least = minimumDegrees * 10
         if height < least {
             x -= (least * 4 / 3 - width) / 2
@@ -124,6 +117,15 @@ extension HTMLPage {
         if inset { svg += locatorInset(view: view) }
         let spots = points.map { GeoSpot(latitude: $0.latitude, longitude: $0.longitude) }
         return ListMap(svg: svg, x: x, y: y, width: width, height: height, xScale: xScale, spots: spots)
+    }
+
+    /// The box widened in its short direction, about its middle, to a map's 4:3 frame.
+    static func fourByThree(
+        x: Double, y: Double, width: Double, height: Double
+    ) -> (x: Double, y: Double, width: Double, height: Double) {
+        3 * width > 4 * height
+            ? (x, y - (width * 3 / 4 - height) / 2, width, width * 3 / 4)
+            : (x - (height * 4 / 3 - width) / 2, y, height * 4 / 3, height)
     }
 
     /// Views less than this many projected units (0.1 degree) high are drawn from the 1:50m
@@ -221,11 +223,8 @@ extension HTMLPage {
         guard let latitude = photo.record.latitude, let longitude = photo.record.longitude,
               let map = listMap(of: [MapPoint(latitude: latitude, longitude: longitude)], places: places, minimumDegrees: 3, inset: true)
         else { return nil }
-        var figure = photoMap([photo], on: map, site: site)
-        if let words = whereWords(latitude: latitude, longitude: longitude) {
-            figure = figure.replacingOccurrences(of: "</div>\n</figure>\n", with: "</div>\n<figcaption dir=\"auto\">\(escape(words))</figcaption>\n</figure>\n")
-        }
-        return figure
+        let caption = whereWords(latitude: latitude, longitude: longitude).map { "<figcaption dir=\"auto\">\(escape($0))</figcaption>\n" }
+        return photoMap([photo], on: map, site: site, controls: caption.map { ("", $0) })
     }
 
     private static func photoMap(
