@@ -259,14 +259,15 @@ import TopRegionsRecords
     /// cities), its country in a corner with that view marked (a locator map), and where that
     /// is in words.
     @Test func aPhotosPageHasALocatorMapWithItsCountryInACorner() throws {
-        // Bedford, on the bay north of Halifax, Nova Scotia.
+        // Bedford, on the bay north of Halifax, Nova Scotia: a town of its own, but Halifax
+        // (10 km away, 20 times its people) is how a person says where it is.
         let html = Self.text(HTMLPage.photo(Self.photo("1", at: (44.73, -63.66)), site: .served(formToken: "t")))
         let viewBox = try #require(Self.attributes("viewBox", in: html).first).split(separator: " ").compactMap { Double($0) }
         // 3 degrees of latitude, 4:3, centred on the photo (longitudes scaled by cos 44.73°).
         #expect(viewBox.count == 4 && viewBox[3] == 30 && abs(viewBox[2] - 40) < 0.01)
         let xScale = cos(44.73 * Double.pi / 180)
         #expect(abs((viewBox[0] + viewBox[2] / 2) / xScale - 1163.4) < 0.1 && abs(viewBox[1] + viewBox[3] / 2 - 452.7) < 0.1)
-        #expect(html.contains("<figcaption dir=\"auto\">Near Bedford · Nova Scotia, Canada</figcaption>"))
+        #expect(html.contains("<figcaption dir=\"auto\">Near Halifax · Nova Scotia, Canada</figcaption>"))
         #expect(html.contains(">\u{2068}Halifax\u{2069}</text>"))
         // The inset: Canada, with the same view marked on it, in the inset's own scale.
         let inset = try #require(html.components(separatedBy: "<svg class=\"inset\"").dropFirst().first)

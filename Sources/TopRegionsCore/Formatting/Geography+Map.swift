@@ -76,6 +76,21 @@ extension Geography {
         min(max(Int((value / 10).rounded(.down)), 0), 360)
     }
 
+    /// The city a person would name for where `point` is: the most populous within `close`
+    /// (a city's own districts and suburbs are its parts: "Prague", not "Stodůlky"), else the
+    /// nearest within `reach` (projected units); nil when none is that near.
+    static func city(near point: Point, close: Double, within reach: Double) -> City? {
+        let box = Bounds(minX: point.x - close, minY: point.y - close, maxX: point.x + close, maxY: point.y + close)
+        // Most populous first: the first one truly within `close` is the biggest.
+        if let biggest = cities(within: box).first(where: {
+            let (dx, dy) = (Double($0.x) - point.x, Double($0.y) - point.y)
+            return dx * dx + dy * dy <= close * close
+        }) {
+            return biggest
+        }
+        return city(near: point, within: reach)
+    }
+
     /// The nearest city to `point` within `reach` (projected units), if any.
     static func city(near point: Point, within reach: Double) -> City? {
         var best: (city: City, distance: Double)?

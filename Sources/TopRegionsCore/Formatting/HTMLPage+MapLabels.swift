@@ -100,13 +100,13 @@ extension HTMLPage {
     /// for each of Natural Earth's 241 countries, a few kilobytes each.
     static let insetLands = Mutex<[String: String]>([:])
 
-    /// Where a point is, in words: the nearest city of 15,000 people or more within about
-    /// 50 km, and the subdivision and country it lies in ("Near Halifax · Nova Scotia,
-    /// Canada"); nil at sea far from any city.
+    /// Where a point is, in words: the most populous city of 15,000 people or more within
+    /// about 15 km, else the nearest within about 50 km, and the subdivision and country it
+    /// lies in ("Near Halifax · Nova Scotia, Canada"); nil at sea far from any city.
     static func whereWords(latitude: Double, longitude: Double) -> String? {
         let point = Geography.Point(x: projectX(longitude), y: projectY(latitude))
         var parts: [String] = []
-        if let city = Geography.city(near: point, within: 5) { parts.append("Near \(city.name)") }
+        if let city = Geography.city(near: point, close: 1.5, within: 5) { parts.append("Near \(city.name)") }
         if let (area, country) = Geography.areas(at: point) {
             parts.append(area.isSubdivision ? "\(area.name), \(country.name)" : country.name)
         }
