@@ -1,3 +1,5 @@
+import Foundation
+
 extension Geography {
     /// The area most of `points` (projected) lie in: the subdivision holding at least half of
     /// them where Natural Earth has subdivisions there, else the country holding at least half;
@@ -80,10 +82,11 @@ extension Geography {
     /// (a city's own districts and suburbs are its parts: "Prague", not "Stodůlky"), else the
     /// nearest within `reach` (projected units); nil when none is that near.
     static func city(near point: Point, close: Double, within reach: Double) -> City? {
-        let box = Bounds(minX: point.x - close, minY: point.y - close, maxX: point.x + close, maxY: point.y + close)
+        let shrink = eastWestScale(at: point)
+        let box = Bounds(minX: point.x - close / shrink, minY: point.y - close, maxX: point.x + close / shrink, maxY: point.y + close)
         // Most populous first: the first one truly within `close` is the biggest.
         if let biggest = cities(within: box).first(where: {
-            let (dx, dy) = (Double($0.x) - point.x, Double($0.y) - point.y)
+            let (dx, dy) = ((Double($0.x) - point.x) * shrink, Double($0.y) - point.y)
             return dx * dx + dy * dy <= close * close
         }) {
             return biggest
@@ -91,12 +94,19 @@ extension Geography {
         return city(near: point, within: reach)
     }
 
-    /// The nearest city to `point` within `reach` (projected units), if any.
+    /// How much shorter a unit of longitude is than one of latitude at `point` (the cosine of
+    /// its latitude): distances on the ground, not on the projection.
+    static func eastWestScale(at point: Point) -> Double {
+        max(cos((90 - point.y / 10) * .pi / 180), 0.05)
+    }
+
+    /// The nearest city to `point` within `reach` (units of latitude, 0.1 degree), if any.
     static func city(near point: Point, within reach: Double) -> City? {
         var best: (city: City, distance: Double)?
-        let box = Bounds(minX: point.x - reach, minY: point.y - reach, maxX: point.x + reach, maxY: point.y + reach)
+        let shrink = eastWestScale(at: point)
+        let box = Bounds(minX: point.x - reach / shrink, minY: point.y - reach, maxX: point.x + reach / shrink, maxY: point.y + reach)
         for city in cities(within: box) {
-            let (dx, dy) = (Double(city.x) - point.x, Double(city.y) - point.y)
+            let (dx, dy) = ((Double(city.x) - point.x) * shrink, Double(city.y) - point.y)
             let distance = dx * dx + dy * dy
             if distance <= reach * reach, distance < best?.distance ?? .infinity { best = (city, distance) }
         }
