@@ -378,6 +378,12 @@ def main():
             check(width[0] <= width[1], "%s at 390 px is %d px wide" % (path, width[0]))
             if path == "/":
                 shot(driver, "served-top-phone")
+                # A number is never broken across lines (a rank of 10 read as "1" over "0").
+                broken = driver.execute_script("""
+                    return [...document.querySelectorAll('table.ranking td.n')].filter(td => {
+                        const range = document.createRange(); range.selectNodeContents(td);
+                        return range.getClientRects().length > 1; }).map(td => td.textContent)""")
+                check(not broken, "numbers broken across lines at 390 px: %s" % broken[:5])
 
         # In a dark colour scheme, as a person's system asks for it: dark pages with light
         # text that reads (WCAG's 4.5:1 at least), the maps' sea and land dark too, the place

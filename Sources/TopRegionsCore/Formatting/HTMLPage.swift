@@ -171,7 +171,7 @@ public enum HTMLPage {
         th,td{padding:6px 12px;text-align:start;border-bottom:1px solid #ebe7de}
         th{background:#efece4;font-weight:600}
         .n{text-align:end;font-variant-numeric:tabular-nums;width:8em}
-        th.n{overflow-wrap:normal}
+        .n{overflow-wrap:normal}
         th.n:first-child,td.n:first-child{width:3em}
         tr:hover td{background:#faf8f3}
         ul.grid{list-style:none;padding:0;margin:0;display:grid;grid-template-columns:repeat(auto-fill,minmax(150px,166px));justify-content:center;gap:14px}
