@@ -1,4 +1,5 @@
 import Foundation
+import TopRegionsRecords
 
 extension Geography {
     /// The area most of `points` (projected) lie in: the subdivision holding at least half of
@@ -12,31 +13,20 @@ extension Geography {
         let sample = stride(from: 0, to: points.count, by: step).map { points[$0] }
         var box = Bounds.empty
         for point in sample { box.add(point) }
-        var inside = [Int](repeating: 0, count: areas.count)
-        // The boxes first: most areas are far from the points; each near one's rings read once.
-        for index in areaBounds.indices where areas[index].kind != .lake && areaBounds[index].intersects(box) {
-            inside[index] = areas[index].count(of: sample, within: box)
-        }
-        let best = { (kind: Area.Kind) -> Int? in
-            areas.indices.filter { areas[$0].kind == kind }.max { inside[$0] < inside[$1] }
-        }
-        for kind in [Area.Kind.subdivision, .country] {
-            if let index = best(kind), inside[index] * 2 >= sample.count, inside[index] > 0 { return areas[index] }
+        for kind in [subdivisionAreas, countryAreas] {
+            // The boxes first: most areas are far from the points; each near one's rings read once.
+            let inside = kind.bounds.indices.map { kind.bounds[$0].intersects(box) ? kind.areas[$0].count(of: sample, within: box) : 0 }
+            if let best = inside.indices.max(by: { inside[$0] < inside[$1] }), inside[best] > 0, inside[best] * 2 >= sample.count {
+                return kind.areas[best]
+            }
         }
         return nil
     }
 
-    /// Each area's box, apart from the area: what most questions look at, read without
-    /// copying an area.
-    static let areaBounds: [Bounds] = areas.map(\.bounds)
-
     /// The area `point` lies in (a subdivision before its country), and its country.
     static func areas(at point: Point) -> (area: Area, country: Area)? {
-        func first(_ kind: Area.Kind) -> Area? {
-            areas.indices.first { areas[$0].kind == kind && areaBounds[$0].contains(point) && areas[$0].contains(point) }.map { areas[$0] }
-        }
-        guard let country = first(.country) else { return nil }
-        return (first(.subdivision) ?? country, country)
+        guard let country = countryAreas.first(containing: point) else { return nil }
+        return (subdivisionAreas.first(containing: point) ?? country, country)
     }
 
     /// The cities inside `box`, most populous first: looked up by degree of latitude and
@@ -54,13 +44,13 @@ extension Geography {
                 index += 1
             }
         }
-        return found.sorted().map { cities[Int($0)] }.filter { box.contains(Point(x: Double($0.x), y: Double($0.y))) }
+        return found.sorted().map { cities[Int($0)] }.filter { box.contains($0.point) }
     }
 
     /// Each city's degree cell (row × 400 + column, in projected units of 10) and its place in
     /// `cities`, sorted by cell: 8 bytes a city.
     static let cityCells: [(key: Int32, city: Int32)] = cities.indices.map { index in
-        (Int32(cell(Double(cities[index].y)) * 400 + cell(Double(cities[index].x))), Int32(index))
+        (Int32(cell(cities[index].point.y) * 400 + cell(cities[index].point.x)), Int32(index))
     }.sorted { ($0.key, $0.city) < ($1.key, $1.city) }
 
     /// The first of `cityCells` whose key is `key` or more (binary search).
@@ -82,35 +72,26 @@ extension Geography {
     /// (a city's own districts and suburbs are its parts: "Prague", not "Stodůlky"), else the
     /// nearest within `reach` (projected units); nil when none is that near.
     static func city(near point: Point, close: Double, within reach: Double) -> City? {
-        let shrink = eastWestScale(at: point)
-        let box = Bounds(minX: point.x - close / shrink, minY: point.y - close, maxX: point.x + close / shrink, maxY: point.y + close)
-        // Most populous first: the first one truly within `close` is the biggest.
-        if let biggest = cities(within: box).first(where: {
-            let (dx, dy) = ((Double($0.x) - point.x) * shrink, Double($0.y) - point.y)
-            return dx * dx + dy * dy <= close * close
-        }) {
-            return biggest
-        }
-        return city(near: point, within: reach)
-    }
-
-    /// How much shorter a unit of longitude is than one of latitude at `point` (the cosine of
-    /// its latitude): distances on the ground, not on the projection.
-    static func eastWestScale(at point: Point) -> Double {
-        max(cos((90 - point.y / 10) * .pi / 180), 0.05)
+        // Most populous first: the first one within `close` is the biggest.
+        citiesOnTheGround(around: point, within: close).first?.city ?? city(near: point, within: reach)
     }
 
     /// The nearest city to `point` within `reach` (units of latitude, 0.1 degree), if any.
     static func city(near point: Point, within reach: Double) -> City? {
-        var best: (city: City, distance: Double)?
-        let shrink = eastWestScale(at: point)
+        citiesOnTheGround(around: point, within: reach).min { $0.distance < $1.distance }?.city
+    }
+
+    /// The cities within `reach` of `point` measured on the ground (longitudes shrunk by the
+    /// latitude's cosine, not as the projection stretches them), most populous first, each
+    /// with its squared distance.
+    private static func citiesOnTheGround(around point: Point, within reach: Double) -> [(city: City, distance: Double)] {
+        let shrink = max(cos((90 - point.y / 10) * .pi / 180), 0.05)
         let box = Bounds(minX: point.x - reach / shrink, minY: point.y - reach, maxX: point.x + reach / shrink, maxY: point.y + reach)
-        for city in cities(within: box) {
-            let (dx, dy) = ((Double(city.x) - point.x) * shrink, Double(city.y) - point.y)
+        return cities(within: box).compactMap { city in
+            let (dx, dy) = ((city.point.x - point.x) * shrink, city.point.y - point.y)
             let distance = dx * dx + dy * dy
-            if distance <= reach * reach, distance < best?.distance ?? .infinity { best = (city, distance) }
+            return distance <= reach * reach ? (city, distance) : nil
         }
-        return best?.city
     }
 
     /// Every country's land inside `box`, as an SVG path: rings outside left out, rings across
@@ -154,6 +135,11 @@ extension Geography {
         init(areas: [Area]) {
             self.areas = areas
             bounds = areas.map(\.bounds)
+        }
+
+        /// The first area that holds `point`.
+        func first(containing point: Point) -> Area? {
+            bounds.indices.first { bounds[$0].contains(point) && areas[$0].contains(point) }.map { areas[$0] }
         }
     }
 
@@ -270,14 +256,7 @@ extension Geography {
 
         /// `units` / 10^places: "-1.25", ".5", "12".
         private func format(_ units: Int) -> String {
-            let sign = units < 0 ? "-" : ""
-            let magnitude = units.magnitude
-            let whole = magnitude / UInt(scale)
-            var fraction = String(magnitude % UInt(scale))
-            guard places > 0, fraction != "0" else { return sign + String(whole) }
-            fraction = String(repeating: "0", count: places - fraction.count) + fraction
-            while fraction.hasSuffix("0") { fraction.removeLast() }
-            return sign + (whole == 0 ? "" : String(whole)) + "." + fraction
+            FixedPoint.text(Int64(units), places: places, leadingZero: false)
         }
     }
 }

@@ -118,6 +118,8 @@ enum Geography {
         /// Where its country code and name are in the built-in bytes.
         let textOffset: Int32
 
+        var point: Point { Point(x: Double(x), y: Double(y)) }
+
         var country: String {
             var reader = Reader(bytes: Geography.bytes, offset: Int(textOffset))
             return reader.string()

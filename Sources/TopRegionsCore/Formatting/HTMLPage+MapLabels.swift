@@ -26,7 +26,7 @@ extension HTMLPage {
         var dotsDrawn: [(x: Double, y: Double)] = []
         for city in cities where named.count < mostCities {
             let name = city.name
-            let (px, py) = (Double(city.x) * xScale, Double(city.y))
+            let (px, py) = (city.point.x * xScale, city.point.y)
             // A suburb or a city's district beside a bigger city already named is left out:
             // the map names places apart, not the parts of one.
             guard !dotsDrawn.contains(where: { ($0.x - px) * ($0.x - px) + ($0.y - py) * ($0.y - py) < 6.25 * fontSize * fontSize }) else { continue }
@@ -64,19 +64,19 @@ extension HTMLPage {
     static func locatorInset(view: Geography.Bounds) -> String {
         let centre = Geography.Point(x: (view.minX + view.maxX) / 2, y: (view.minY + view.maxY) / 2)
         var frame = Geography.Bounds(minX: 0, minY: 0, maxX: Double(WorldOutline.width), maxY: Double(WorldOutline.height))
-        var key = "", label = "Where the map lies in the world"
-        if let country = Geography.areas(at: centre)?.country, country.bounds.width < 1800,
-           country.bounds.width * country.bounds.height >= 6 * view.width * view.height {
-            frame = country.bounds
-            (key, label) = (country.name, "Where the map lies in \(country.name)")
+        var country = Geography.areas(at: centre)?.country
+        if let found = country, found.bounds.width < 1800, found.bounds.width * found.bounds.height >= 6 * view.width * view.height {
+            frame = found.bounds
+        } else {
+            country = nil
         }
+        let label = "Where the map lies in " + (country?.name ?? "the world")
         // The same for every photo in a country: drawn once (the world's reads every coast).
         let land = insetLands.withLock { lands in
-            if let known = lands[key] { return known }
-            let drawn = key.isEmpty
-                ? Geography.land(within: frame, tolerance: 8)
-                : Geography.path(of: Geography.countryAreas.areas.filter { $0.name == key }, within: frame, tolerance: max(frame.width, frame.height) / 150)
-            lands[key] = drawn
+            if let known = lands[country?.name ?? ""] { return known }
+            let drawn = country.map { Geography.path(of: [$0], within: frame, tolerance: max(frame.width, frame.height) / 150) }
+                ?? Geography.land(within: frame, tolerance: 8)
+            lands[country?.name ?? ""] = drawn
             return drawn
         }
         // As the main map: longitudes shrunk by the middle latitude's cosine, the frame widened

@@ -19,17 +19,16 @@ extension HTMLPage {
         let svg: String
         /// The view in projected units, and the longitudes' scale, to place the pins.
         let x: Double, y: Double, width: Double, height: Double, xScale: Double
-        /// Where its photos are (each spot once), for the parts of it worth zooming into.
-        let spots: [GeoSpot]
+        /// The parts of it worth looking closer at (`zoomQuarters`), found once with the map.
+        let quarters: [GeoBox]
+
+        init(svg: String, x: Double, y: Double, width: Double, height: Double, xScale: Double, points: [MapPoint]) {
+            (self.svg, self.x, self.y, self.width, self.height, self.xScale) = (svg, x, y, width, height, xScale)
+            quarters = HTMLPage.quarters(of: (x, y, width, height, xScale), holding: points)
+        }
 
         /// What it takes in memory, about.
-        public var bytes: Int { svg.utf8.count + 64 + 16 * spots.count }
-    }
-
-    /// A spot of a map, in degrees.
-    struct GeoSpot: Sendable {
-        let latitude: Double
-        let longitude: Double
+        public var bytes: Int { svg.utf8.count + 64 + 32 * quarters.count }
     }
 
     /// The map of `points` (every photo of a list) with `places` named; nil when no photo is
@@ -45,15 +44,10 @@ extension HTMLPage {
         frame: GeoBox? = nil
     ) -> ListMap? {
         let features = points.map { Reports.GeoFeature(id: "", longitude: $0.longitude, latitude: $0.latitude, properties: []) }
-        var (west, south, east, north): (Double, Double, Double, Double)
-        if let frame {
-            (west, south, east, north) = (frame.west, frame.south, frame.east, frame.north)
-        } else {
-            guard let box = Reports.boundingBox(features) else { return nil }
-            (west, south, east, north) = (box[0], box[1], box[2], box[3])
-        }
+        // The photos' box (a zoomed map's may hold none: its frame then).
+        guard let box = Reports.boundingBox(features) ?? frame.map({ [$0.west, $0.south, $0.east, $0.north] }) else { return nil }
+        var (west, south, east, north) = frame.map { ($0.west, $0.south, $0.east, $0.north) } ?? (box[0], box[1], box[2], box[3])
         let minimumDegrees = frame == nil ? minimumDegrees : 0
-        let box = Reports.boundingBox(features) ?? [west, south, east, north]
         // The subdivision that holds the photos is the map's subject: the view takes it in whole
         // (not one across the antimeridian, whose box would be the world).
         let area = outline
@@ -115,8 +109,7 @@ extension HTMLPage {
         }
         svg += "</svg>\n"
         if inset { svg += locatorInset(view: view) }
-        let spots = points.map { GeoSpot(latitude: $0.latitude, longitude: $0.longitude) }
-        return ListMap(svg: svg, x: x, y: y, width: width, height: height, xScale: xScale, spots: spots)
+        return ListMap(svg: svg, x: x, y: y, width: width, height: height, xScale: xScale, points: points)
     }
 
     /// The box widened in its short direction, about its middle, to a map's 4:3 frame.

@@ -3,8 +3,14 @@ import TopRegionsRecords
 extension HTMLPage {
     /// The box a map shows, in degrees: its frame, within the world.
     static func shownBox(of map: ListMap) -> (west: Double, south: Double, east: Double, north: Double) {
-        let west = max(-180, map.x / map.xScale / 10 - 180), east = min(180, (map.x + map.width) / map.xScale / 10 - 180)
-        let north = min(90, 90 - map.y / 10), south = max(-90, 90 - (map.y + map.height) / 10)
+        shownBox(of: (map.x, map.y, map.width, map.height, map.xScale))
+    }
+
+    static func shownBox(
+        of frame: (x: Double, y: Double, width: Double, height: Double, xScale: Double)
+    ) -> (west: Double, south: Double, east: Double, north: Double) {
+        let west = max(-180, frame.x / frame.xScale / 10 - 180), east = min(180, (frame.x + frame.width) / frame.xScale / 10 - 180)
+        let north = min(90, 90 - frame.y / 10), south = max(-90, 90 - (frame.y + frame.height) / 10)
         return (west, south, east, north)
     }
 
@@ -13,7 +19,12 @@ extension HTMLPage {
     /// into. None once the view is too small to halve (`GeoBox.smallest`). The same boxes for
     /// the page's links and for the pages `regions-serve --export` writes.
     public static func zoomQuarters(of map: ListMap) -> [GeoBox] {
-        let shown = shownBox(of: map)
+        map.quarters
+    }
+
+    /// `zoomQuarters`, found as the map is drawn (not for each page that shows it).
+    static func quarters(of frame: (x: Double, y: Double, width: Double, height: Double, xScale: Double), holding points: [MapPoint]) -> [GeoBox] {
+        let shown = shownBox(of: frame)
         guard shown.north - shown.south >= 2 * GeoBox.smallest else { return [] }
         let (midLongitude, midLatitude) = ((shown.west + shown.east) / 2, (shown.south + shown.north) / 2)
         let quarters = [
@@ -21,9 +32,9 @@ extension HTMLPage {
             (shown.west, shown.south, midLongitude, midLatitude), (midLongitude, shown.south, shown.east, midLatitude),
         ]
         return quarters.compactMap { west, south, east, north in
-            // Written as a page's address writes it, so the box linked is the box listed.
-            guard let box = try? GeoBox(parsing: GeoBox.text(west, south, east, north)),
-                  map.spots.contains(where: { box.contains(latitude: $0.latitude, longitude: $0.longitude) })
+            // Rounded as a page's address writes it, so the box linked is the box listed.
+            guard let box = try? GeoBox(rounding: west, south, east, north),
+                  points.contains(where: { box.contains(latitude: $0.latitude, longitude: $0.longitude) })
             else { return nil }
             return box
         }
@@ -66,8 +77,8 @@ extension HTMLPage {
         let (halfWidth, halfHeight) = (shown.east - shown.west, shown.north - shown.south)
         guard halfHeight < 60 else { return nil }
         let (midLongitude, midLatitude) = ((shown.west + shown.east) / 2, (shown.south + shown.north) / 2)
-        return try? GeoBox(parsing: GeoBox.text(
-            max(-180, midLongitude - halfWidth), max(-90, midLatitude - halfHeight),
-            min(180, midLongitude + halfWidth), min(90, midLatitude + halfHeight)))
+        return try? GeoBox(
+            rounding: max(-180, midLongitude - halfWidth), max(-90, midLatitude - halfHeight),
+            min(180, midLongitude + halfWidth), min(90, midLatitude + halfHeight))
     }
 }

@@ -88,14 +88,7 @@ extension HTMLPage {
     /// A coordinate with at most `places` decimals, no trailing zeros: the same number
     /// always gives the same text.
     static func number(_ value: Double, places: Int = 2) -> String {
-        let scale = places == 4 ? 10_000.0 : 100.0
-        let scaled = Int64((value * scale).rounded())
-        let sign = scaled < 0 ? "-" : ""
-        let magnitude = scaled.magnitude
-        let whole = magnitude / UInt64(scale)
-        var fraction = String(magnitude % UInt64(scale)).leftPadded(to: places)
-        while fraction.hasSuffix("0") { fraction.removeLast() }
-        return sign + "\(whole)" + (fraction.isEmpty ? "" : "." + fraction)
+        FixedPoint.text(value, places: places)
     }
 
 }

@@ -57,18 +57,17 @@ public struct GeoBox: Sendable, Equatable, Hashable {
 
     /// Four numbers as `text` writes a box: to be parsed into one, the same box every time.
     public static func text(_ west: Double, _ south: Double, _ east: Double, _ north: Double) -> String {
-        [west, south, east, north].map(decimal).joined(separator: ",")
+        [west, south, east, north].map { FixedPoint.text($0, places: 5) }.joined(separator: ",")
     }
 
-    static func decimal(_ value: Double) -> String {
-        let scaled = Int64((value * 100_000).rounded())
-        let sign = scaled < 0 ? "-" : ""
-        let whole = scaled.magnitude / 100_000
-        var fraction = String(scaled.magnitude % 100_000)
-        fraction = String(repeating: "0", count: 5 - fraction.count) + fraction
-        while fraction.hasSuffix("0") { fraction.removeLast() }
-        return sign + String(whole) + (fraction.isEmpty ? "" : "." + fraction)
+    /// The box of these edges rounded to 5 decimals, as `text` writes them: the box a page's
+    /// address names is the box it was made from (a correctly rounded division of the same
+    /// integers is the number the text parses to).
+    public init(rounding west: Double, _ south: Double, _ east: Double, _ north: Double) throws(Problem) {
+        func rounded(_ value: Double) -> Double { (value * 100_000).rounded() / 100_000 }
+        try self.init(west: rounded(west), south: rounded(south), east: rounded(east), north: rounded(north))
     }
+
 
     public func contains(latitude: Double, longitude: Double) -> Bool {
         latitude >= south && latitude <= north && longitude >= west && longitude <= east
