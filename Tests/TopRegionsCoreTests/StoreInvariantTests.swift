@@ -230,8 +230,8 @@ import Testing
     }
 
     /// Where each pair's newest upload and the upload buckets (UploadBuckets) differ from a
-    /// recount from the photos: the pairs by the hour and day of their newest upload, the
-    /// photos by those of their own.
+    /// recount from the photos: the pairs by the ten minutes, hour and day of their newest
+    /// upload, the photos by those of their own.
     static func bucketDifferences(_ db: Database) throws -> [String] {
         var differences: [String] = []
         let latest = try Row.fetchAll(db, sql: """
@@ -240,7 +240,7 @@ import Testing
         let maintainedLatest = try Row.fetchAll(db, sql: "SELECT region, photographer, latest FROM region_photographer ORDER BY 1, 2")
             .map { "\($0[0] as Int64)/\($0[1] as Int64)@\(String(describing: $0[2] as Int64?))" }
         if maintainedLatest != latest { differences.append("newest uploads: \(maintainedLatest) != \(latest)") }
-        for (table, seconds) in [("region_hour", 3_600), ("region_day", 86_400)] {
+        for (table, seconds) in [("region_slot", 600), ("region_hour", 3_600), ("region_day", 86_400)] {
             let recounted = try Row.fetchAll(db, sql: """
                 SELECT bucket, region, SUM(photographers), SUM(photos) FROM (
                     SELECT latest / \(seconds) AS bucket, region, 1 AS photographers, 0 AS photos FROM (
@@ -260,7 +260,7 @@ import Testing
     /// A few windows over the world's upload times: short and long, some ending before its
     /// last upload, one of every photo up to a time; and windows reaching past the newest
     /// upload (`newest`), which are summed from the upload buckets, one of them starting on
-    /// the hour.
+    /// the hour and one on ten minutes.
     static func randomWindows(_ generator: inout SeededGenerator, newest: Int64?) -> [TimeWindow] {
         var windows = (0..<4).map { index in
             let end = Int64(Int.random(in: 1_700_000_000...1_700_110_000, using: &generator))
@@ -276,6 +276,8 @@ import Testing
             }
             let onTheHour = (newest / 3_600 + 1) * 3_600, hours = Int64(Int.random(in: 1...40, using: &generator))
             windows.append(TimeWindow(length: hours * 3_600, lengthText: "\(hours)h", end: onTheHour, endsNow: true))
+            let onTheSlot = (newest / 600 + 1) * 600, slots = Int64(Int.random(in: 1...30, using: &generator))
+            windows.append(TimeWindow(length: slots * 600, lengthText: "\(slots * 10)m", end: onTheSlot, endsNow: true))
         }
         return windows
     }

@@ -131,3 +131,39 @@ struct BulkStatement {
         }
     }
 }
+
+extension BulkStatement {
+    /// Runs a statement over `rows` rows of parameters, `width` to a row, handing each row
+    /// it returns to `row`: `groupSize` rows at a time through the statement `sql(groupSize)`
+    /// writes, the rest one by one through `sql(1)`; `bind` binds a row's parameters from
+    /// the one numbered `first`; after each run, `afterEachRun`. Each step has a fixed cost,
+    /// and binding through `StatementArguments` and reading through GRDB's `Row` cost more
+    /// than the upsert of a counted row itself.
+    static func forEachReturnedRow(
+        _ db: Database, rows: Int, width: Int, groupSize: Int = 100,
+        sql: (_ rows: Int) -> String,
+        bind: (_ statement: BulkStatement, _ first: Int32, _ row: Int) -> Void,
+        _ row: (ColumnReader) throws -> Void,
+        afterEachRun: () throws -> Void = {}
+    ) throws {
+        let grouped = rows / groupSize * groupSize
+        let whole = grouped > 0 ? try BulkStatement(db, sql: sql(groupSize)) : nil
+        let single = grouped < rows ? try BulkStatement(db, sql: sql(1)) : nil
+        var start = 0
+        while start < rows {
+            let (statement, count) = start < grouped ? (whole!, groupSize) : (single!, 1)
+            for offset in 0..<count {
+                bind(statement, Int32(offset * width + 1), start + offset)
+            }
+            try statement.forEachRow(row)
+            try afterEachRun()
+            start += count
+        }
+    }
+
+    /// `(?, ?, …)` for each of `rows` rows of `width` parameters: a VALUES list.
+    static func valuesList(rows: Int, width: Int) -> String {
+        let row = "(" + Array(repeating: "?", count: width).joined(separator: ", ") + ")"
+        return Array(repeating: row, count: rows).joined(separator: ", ")
+    }
+}

@@ -60,14 +60,14 @@ enum CountDeltas {
             """)
         try recountLatest(db)
         try db.execute(sql: """
-            INSERT INTO bucket_delta (hour, region, photographers, photos)
-                SELECT \(UploadBuckets.hourSQL("before_latest")), region, -1, 0 FROM count_change
+            INSERT INTO bucket_delta (slot, region, photographers, photos)
+                SELECT \(UploadBuckets.slotSQL("before_latest")), region, -1, 0 FROM count_change
                 WHERE before > 0 AND before_latest IS NOT NULL AND (before + n = 0 OR after_latest IS NOT before_latest);
-            INSERT INTO bucket_delta (hour, region, photographers, photos)
-                SELECT \(UploadBuckets.hourSQL("after_latest")), region, 1, 0 FROM count_change
+            INSERT INTO bucket_delta (slot, region, photographers, photos)
+                SELECT \(UploadBuckets.slotSQL("after_latest")), region, 1, 0 FROM count_change
                 WHERE before + n > 0 AND after_latest IS NOT NULL AND (before = 0 OR after_latest IS NOT before_latest);
-            INSERT INTO bucket_delta (hour, region, photographers, photos)
-                SELECT \(UploadBuckets.hourSQL("uploaded")), region, 0, SUM(n) FROM count_delta
+            INSERT INTO bucket_delta (slot, region, photographers, photos)
+                SELECT \(UploadBuckets.slotSQL("uploaded")), region, 0, SUM(n) FROM count_delta
                 WHERE uploaded IS NOT NULL GROUP BY 1, 2;
 
             UPDATE region

@@ -27,22 +27,27 @@ extension PhotoWriter {
     }
 
     /// What a transaction's new photos add to the counts, waiting for its end: per (region,
-    /// photographer) their photos and newest upload, and per region their photos by hour.
+    /// photographer) their photos and newest upload, and per region their photos by slot.
     struct NewPhotos {
         var pairs: [RegionPhotographer: (photos: Int64, latest: Int64?)] = [:]
-        var photosByHour: [UploadBuckets.HourRegion: Int64] = [:]
+        var photosBySlot: [UploadBuckets.BucketRegion: Int64] = [:]
 
         mutating func add(_ pair: RegionPhotographer, uploaded: Int64?) {
-            pairs[pair, default: (0, nil)].photos += 1
+            Self.count(&pairs[pair, default: (0, nil)], uploaded: uploaded)
             guard let uploaded else { return }
-            pairs[pair]!.latest = Self.newer(pairs[pair]!.latest, uploaded)
-            photosByHour[UploadBuckets.HourRegion(hour: UploadBuckets.hour(of: uploaded), region: pair.region), default: 0] += 1
+            photosBySlot[UploadBuckets.BucketRegion(bucket: UploadBuckets.slot(of: uploaded), region: pair.region), default: 0] += 1
         }
 
         mutating func add(_ other: NewPhotos) {
             guard !pairs.isEmpty else { self = other; return }
             pairs.merge(other.pairs) { a, b in (a.photos + b.photos, Self.newer(a.latest, b.latest)) }
-            photosByHour.merge(other.photosByHour, uniquingKeysWith: +)
+            photosBySlot.merge(other.photosBySlot, uniquingKeysWith: +)
+        }
+
+        /// One more photo for a pair, uploaded at `uploaded` (one look-up of the pair).
+        private static func count(_ counts: inout (photos: Int64, latest: Int64?), uploaded: Int64?) {
+            counts.photos += 1
+            counts.latest = newer(counts.latest, uploaded)
         }
 
         /// The later of two upload times, either unknown.
@@ -64,53 +69,54 @@ extension PhotoWriter {
     /// key order, so each page of the table is visited once per statement.
     static func addNewPhotoCounts(_ added: NewPhotos, _ db: Database) throws {
         let pairs = added.pairs.sorted { ($0.key.region, $0.key.photographer) < ($1.key.region, $1.key.photographer) }
-        let rowsPerUpsert = 100
         var regions: [Int64: (photographers: Int64, photos: Int64)] = [:]
-        var buckets: [UploadBuckets.HourRegion: UploadBuckets.Change] = [:]
-        for (key, photos) in added.photosByHour { buckets[key, default: .init()].photos += photos }
-        /// A pair counted in (`by` 1) or out of (-1) the hour of its newest upload `latest`.
+        var buckets: [UploadBuckets.BucketRegion: UploadBuckets.Change] = [:]
+        for (key, photos) in added.photosBySlot { buckets[key, default: .init()].photos += photos }
+        /// A pair counted in (`by` 1) or out of (-1) the slot of its newest upload `latest`.
         func countPair(in region: Int64, newest latest: Int64, by change: Int64) {
-            buckets[.init(hour: UploadBuckets.hour(of: latest), region: region), default: .init()].photographers += change
+            buckets[.init(bucket: UploadBuckets.slot(of: latest), region: region), default: .init()].photographers += change
         }
+        var moves: [(pair: RegionPhotographer, latest: Int64)] = []
         let moveLatest = try BulkStatement(db, sql: "UPDATE region_photographer SET latest = ? WHERE region = ? AND photographer = ?")
-        for groupStart in stride(from: 0, to: pairs.count, by: rowsPerUpsert) {
-            let group = pairs[groupStart..<min(groupStart + rowsPerUpsert, pairs.count)]
-            var arguments = StatementArguments()
-            for (pair, counts) in group { arguments += [pair.region, pair.photographer, counts.photos, counts.latest] }
-            // The update leaves `latest` as it was, so that it is what comes back.
-            let statement = try db.cachedStatement(sql: """
-                INSERT INTO region_photographer (region, photographer, photos, latest)
-                    VALUES \(Array(repeating: "(?, ?, ?, ?)", count: group.count).joined(separator: ", "))
-                    ON CONFLICT (region, photographer) DO UPDATE SET photos = photos + excluded.photos
-                    RETURNING region, photographer, photos, latest
-                """)
-            var moves: [(pair: RegionPhotographer, latest: Int64)] = []
-            let rows = try Row.fetchCursor(statement, arguments: arguments)
-            while let row = try rows.next() {
-                let pair = RegionPhotographer(region: row[0], photographer: row[1])
-                let counts = added.pairs[pair]!
-                let after: Int64 = row[2]
-                let isNew = after == counts.photos
-                regions[pair.region, default: (0, 0)].photographers += isNew ? 1 : 0
-                regions[pair.region, default: (0, 0)].photos += counts.photos
-                guard let latest = counts.latest else { continue }
-                if isNew {
-                    countPair(in: pair.region, newest: latest, by: 1)
-                    continue
-                }
-                let before: Int64? = row[3]
-                guard before.map({ latest > $0 }) ?? true else { continue }
-                if let before { countPair(in: pair.region, newest: before, by: -1) }
+        // The update leaves `latest` as it was, so that it is what comes back.
+        try BulkStatement.forEachReturnedRow(db, rows: pairs.count, width: 4, sql: { count in
+            """
+            INSERT INTO region_photographer (region, photographer, photos, latest)
+                VALUES \(BulkStatement.valuesList(rows: count, width: 4))
+                ON CONFLICT (region, photographer) DO UPDATE SET photos = photos + excluded.photos
+                RETURNING region, photographer, photos, latest
+            """
+        }, bind: { statement, first, index in
+            let (pair, counts) = pairs[index]
+            statement.bind(first, pair.region)
+            statement.bind(first + 1, pair.photographer)
+            statement.bind(first + 2, counts.photos)
+            statement.bind(first + 3, counts.latest)
+        }, { row in
+            let pair = RegionPhotographer(region: row.requiredInt(0), photographer: row.requiredInt(1))
+            let counts = added.pairs[pair]!
+            let isNew = row.requiredInt(2) == counts.photos
+            regions[pair.region, default: (0, 0)].photographers += isNew ? 1 : 0
+            regions[pair.region, default: (0, 0)].photos += counts.photos
+            guard let latest = counts.latest else { return }
+            if isNew {
                 countPair(in: pair.region, newest: latest, by: 1)
-                moves.append((pair, latest))
+                return
             }
+            let before = row.int(3)
+            guard before.map({ latest > $0 }) ?? true else { return }
+            if let before { countPair(in: pair.region, newest: before, by: -1) }
+            countPair(in: pair.region, newest: latest, by: 1)
+            moves.append((pair, latest))
+        }, afterEachRun: {
             for move in moves {
                 moveLatest.bind(1, move.latest)
                 moveLatest.bind(2, move.pair.region)
                 moveLatest.bind(3, move.pair.photographer)
                 try moveLatest.run()
             }
-        }
+            moves.removeAll(keepingCapacity: true)
+        })
         let update = try db.cachedStatement(sql: "UPDATE region SET photographers = photographers + ?, photos = photos + ? WHERE id = ?")
         for (region, change) in regions {
             try update.execute(arguments: [change.photographers, change.photos, region])

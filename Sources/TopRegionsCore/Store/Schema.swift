@@ -205,7 +205,11 @@ enum Schema {
         }
 
         migrator.registerMigration("v12 photographers and photos by the hour and day of their upload") { db in
-            try UploadBuckets.create(db)
+            try UploadBuckets.createHoursAndDays(db)
+        }
+
+        migrator.registerMigration("v13 photographers and photos by the ten minutes of their upload") { db in
+            try UploadBuckets.createSlots(db)
         }
 
         return migrator

@@ -6,20 +6,25 @@ extension UploadBuckets {
     /// was uploaded after its end (`reachesNewest`). Regions with none are left out.
     static func countsAfter(_ start: Int64, _ db: Database) throws -> [Int64: (photographers: Int, photos: Int)] {
         let first = start + 1  // the first second the window holds
-        let firstWholeHour = -floorDivide(-first, secondsPerHour)  // rounding up
+        let firstWholeSlot = -floorDivide(-first, secondsPerSlot)  // rounding up
+        let firstWholeHour = -floorDivide(-firstWholeSlot, slotsPerHour)
         let firstWholeDay = -floorDivide(-firstWholeHour, hoursPerDay)
-        let partialEnd = firstWholeHour * secondsPerHour
+        let partialEnd = firstWholeSlot * secondsPerSlot
         var photographers: [Int64: Int] = [:], photos: [Int64: Int] = [:]
-        // Its whole days and hours; then the part of an hour it starts in: the pairs whose
-        // newest upload falls in it (later ones are in the buckets), and its photos, each
-        // read in upload order from an index of its own. Four plain reads summed here: as
-        // one query, SQLite's grouping of their few thousand rows cost more than the reads.
+        // Its whole days, hours and slots; then the part of a slot it starts in: its photos,
+        // read in upload order from an index of its own, and the pairs among them whose
+        // newest upload falls in it (later ones are in the buckets), each looked up by key.
+        // Plain reads summed here: as one query, SQLite's grouping of their few thousand rows
+        // cost more than the reads.
         let parts: [(sql: String, arguments: [Int64])] = [
             ("SELECT region, photographers, photos FROM region_day WHERE day >= ?", [firstWholeDay]),
             ("SELECT region, photographers, photos FROM region_hour WHERE hour >= ? AND hour < ?", [firstWholeHour, firstWholeDay * hoursPerDay]),
+            ("SELECT region, photographers, photos FROM region_slot WHERE slot >= ? AND slot < ?", [firstWholeSlot, firstWholeHour * slotsPerHour]),
             ("""
-             SELECT region, 1, 0 FROM region_photographer INDEXED BY region_photographer_by_latest
-             WHERE latest >= ? AND latest < ?
+             SELECT region, 1, 0 FROM (
+                 SELECT DISTINCT p.region, p.photographer FROM photo p INDEXED BY photo_window
+                 JOIN region_photographer rp ON rp.region = p.region AND rp.photographer = p.photographer
+                 WHERE p.region IS NOT NULL AND p.uploaded >= ?1 AND p.uploaded < ?2 AND rp.latest < ?2)
              """, [first, partialEnd]),
             ("""
              SELECT region, 0, 1 FROM photo INDEXED BY photo_window WHERE region IS NOT NULL AND uploaded >= ? AND uploaded < ?

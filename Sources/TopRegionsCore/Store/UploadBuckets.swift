@@ -1,29 +1,38 @@
 import GRDB
 import TopRegionsSupport
 
-/// Right now, kept by the writer: each region's photographers and photos by the hour and the
-/// day they were uploaded, so that a window reaching the newest upload is summed from a few
-/// rows per region instead of counted from every photo in it.
+/// Right now, kept by the writer: each region's photographers and photos by the ten minutes,
+/// the hour and the day they were uploaded, so that a window reaching the newest upload is
+/// summed from a few rows per region instead of counted from every photo in it.
 ///
 /// A photographer is in a region's window when one of their photos there was uploaded in it.
 /// With nothing stored after the window's end, that is when their latest upload there
-/// (`region_photographer.latest`) falls after the window's start. So `region_hour` and
-/// `region_day` count each (region, photographer) pair once, in the hour and in the day of its
-/// latest upload, and each photo in the hour and the day of its own upload; both sum to the
-/// region's counts (photos without an upload time are in neither). A window is then its
-/// whole days, its whole hours before the first of those, and the part of an hour it starts
-/// in, counted from those photos (`countsAfter`).
+/// (`region_photographer.latest`) falls after the window's start. So `region_slot` (ten
+/// minutes), `region_hour` and `region_day` count each (region, photographer) pair once, in
+/// the slot, hour and day of its latest upload, and each photo in those of its own upload;
+/// each level sums to the region's counts (photos without an upload time are in none). A
+/// window is then its whole days, its whole hours before the first of those, its whole slots
+/// before the first whole hour, and the part of a slot it starts in, counted from that part's
+/// photos (`countsAfter`).
 ///
 /// Every change is made in the transaction that changes the photos, so the buckets are exact
 /// whenever the counts are: through `temp.bucket_delta` and `flush` by `CountDeltas.apply`,
 /// through `add` by the new photos' counts (`PhotoWriter.addNewPhotoCounts`).
 enum UploadBuckets {
-    static let secondsPerHour: Int64 = 3600
+    static let secondsPerSlot: Int64 = 600
+    static let slotsPerHour: Int64 = 6
     static let hoursPerDay: Int64 = 24
+    static let slotsPerDay = slotsPerHour * hoursPerDay
 
-    /// The hour (counted from 1970, rounding down, before 1970 too) of Unix time `seconds`.
-    static func hour(of seconds: Int64) -> Int64 {
-        floorDivide(seconds, secondsPerHour)
+    /// The levels, finest first: each one's table, its key column and its length in slots.
+    static let levels: [(table: String, key: String, slots: Int64)] = [
+        ("region_slot", "slot", 1), ("region_hour", "hour", slotsPerHour), ("region_day", "day", slotsPerDay),
+    ]
+
+    /// The ten-minute slot (counted from 1970, rounding down, before 1970 too) of Unix time
+    /// `seconds`.
+    static func slot(of seconds: Int64) -> Int64 {
+        floorDivide(seconds, secondsPerSlot)
     }
 
     static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
@@ -36,10 +45,11 @@ enum UploadBuckets {
         "((\(value)) - (((\(value)) % \(divisor) + \(divisor)) % \(divisor))) / \(divisor)"
     }
 
-    static func hourSQL(_ seconds: String) -> String { floorDivideSQL(seconds, secondsPerHour) }
+    static func slotSQL(_ seconds: String) -> String { floorDivideSQL(seconds, secondsPerSlot) }
 
-    /// The tables, filled from what is stored (the migration that adds them).
-    static func create(_ db: Database) throws {
+    /// The hour and day tables and each pair's newest upload, filled from what is stored
+    /// (the migration that adds them, schema v12).
+    static func createHoursAndDays(_ db: Database) throws {
         try db.execute(sql: """
             -- Each pair's newest upload time in the region (NULL: none of its photos has one).
             ALTER TABLE region_photographer ADD COLUMN latest INTEGER;
@@ -59,33 +69,62 @@ enum UploadBuckets {
                 photos INTEGER NOT NULL,
                 PRIMARY KEY (day, region)
             ) WITHOUT ROWID;
-            -- The pairs by newest upload: those of the part of an hour a window starts in.
-            -- (Made empty, and filled as each region's pairs are: building it after would
-            -- sort every pair at once.)
-            CREATE INDEX region_photographer_by_latest ON region_photographer (latest) WHERE latest IS NOT NULL;
             """)
-        // Region by region, so that what is sorted is one region's photos at a time, not
-        // the store's (a million photos sorted at once took 150 MB).
-        try prepare(db)
-        for region in try Int64.fetchAll(db, sql: "SELECT id FROM region ORDER BY id") {
+        // (Schema v12 also made an index of the pairs by newest upload, which v13 drops:
+        // not made here, for the upgrade through both.)
+        try forEachRegion(db) { region in
             try db.execute(sql: """
                 UPDATE region_photographer SET latest = l.latest
                 FROM (SELECT photographer, MAX(uploaded) AS latest FROM photo INDEXED BY photo_in_region
                       WHERE region = ?1 GROUP BY photographer) AS l
                 WHERE region_photographer.region = ?1 AND region_photographer.photographer = l.photographer
                 """, arguments: [region])
-            try db.execute(sql: """
-                INSERT INTO bucket_delta (hour, region, photographers, photos)
-                    SELECT \(hourSQL("latest")), region, COUNT(*), 0 FROM region_photographer
-                    WHERE region = ? AND latest IS NOT NULL GROUP BY 1
-                """, arguments: [region])
-            try db.execute(sql: """
-                INSERT INTO bucket_delta (hour, region, photographers, photos)
-                    SELECT \(hourSQL("uploaded")), region, 0, COUNT(*) FROM photo INDEXED BY photo_in_region
-                    WHERE region = ? AND uploaded IS NOT NULL GROUP BY 1
-                """, arguments: [region])
-            try flush(db)
+            try fill("region_hour", key: "hour", seconds: secondsPerSlot * slotsPerHour, region: region, db)
+            try fill("region_day", key: "day", seconds: secondsPerSlot * slotsPerDay, region: region, db)
         }
+    }
+
+    /// The ten-minute table, filled from what is stored (schema v13), and the index of pairs
+    /// by newest upload it replaces dropped: with slots, the pairs of the part of a window
+    /// that is not a whole slot are found from that part's few photos, and a load no longer
+    /// writes an index entry at a random place for each pair whose newest upload moves.
+    static func createSlots(_ db: Database) throws {
+        try db.execute(sql: """
+            DROP INDEX IF EXISTS region_photographer_by_latest;
+            CREATE TABLE region_slot (
+                slot INTEGER NOT NULL,
+                region INTEGER NOT NULL REFERENCES region(id),
+                photographers INTEGER NOT NULL,
+                photos INTEGER NOT NULL,
+                PRIMARY KEY (slot, region)
+            ) WITHOUT ROWID;
+            """)
+        try forEachRegion(db) { region in
+            try fill("region_slot", key: "slot", seconds: secondsPerSlot, region: region, db)
+        }
+    }
+
+    /// Region by region, so that what is sorted is one region's photos at a time, not the
+    /// store's (a million photos sorted at once took 150 MB).
+    private static func forEachRegion(_ db: Database, _ body: (Int64) throws -> Void) throws {
+        for region in try Int64.fetchAll(db, sql: "SELECT id FROM region ORDER BY id") {
+            try body(region)
+        }
+    }
+
+    /// Fills one level's rows of `region` (none there yet) from its pairs' newest uploads and
+    /// its photos.
+    private static func fill(_ table: String, key: String, seconds: Int64, region: Int64, _ db: Database) throws {
+        try db.execute(sql: """
+            INSERT INTO \(table) (\(key), region, photographers, photos)
+                SELECT bucket, ?1, SUM(photographers), SUM(photos) FROM (
+                    SELECT \(floorDivideSQL("latest", seconds)) AS bucket, 1 AS photographers, 0 AS photos
+                    FROM region_photographer WHERE region = ?1 AND latest IS NOT NULL
+                    UNION ALL
+                    SELECT \(floorDivideSQL("uploaded", seconds)), 0, 1 FROM photo INDEXED BY photo_in_region
+                    WHERE region = ?1 AND uploaded IS NOT NULL)
+                GROUP BY bucket
+            """, arguments: [region])
     }
 
     /// A count below zero: a bug, not bad input.
@@ -93,11 +132,11 @@ enum UploadBuckets {
         Failure(.internalError, "internal error: the photo counts by upload time would go negative")
     }
 
-    /// The transaction's changes to the buckets, by hour, waiting for `flush`.
+    /// The transaction's changes to the buckets, by slot, waiting for `flush`.
     static func prepare(_ db: Database) throws {
         try db.execute(sql: """
             CREATE TEMP TABLE IF NOT EXISTS bucket_delta (
-                hour INTEGER NOT NULL,
+                slot INTEGER NOT NULL,
                 region INTEGER NOT NULL,
                 photographers INTEGER NOT NULL,
                 photos INTEGER NOT NULL
@@ -105,93 +144,92 @@ enum UploadBuckets {
             """)
     }
 
-    /// Adds the waiting changes to `region_hour` and `region_day`, and removes the rows
-    /// left at zero. A count going below zero is a bug, and fails the transaction rather
-    /// than store a wrong count. (Not a CHECK on the tables: SQLite checks the row an upsert
-    /// would insert, a change below zero, before it finds the row to add it to.)
+    /// Adds the waiting changes to each level's table, and removes the rows left at zero. A
+    /// count going below zero is a bug, and fails the transaction rather than store a wrong
+    /// count. (Not a CHECK on the tables: SQLite checks the row an upsert would insert, a
+    /// change below zero, before it finds the row to add it to.)
     static func flush(_ db: Database) throws {
-        try db.execute(sql: """
-            INSERT INTO region_hour (hour, region, photographers, photos)
-                SELECT hour, region, SUM(photographers), SUM(photos) FROM bucket_delta
-                GROUP BY hour, region HAVING SUM(photographers) <> 0 OR SUM(photos) <> 0
-                ON CONFLICT (hour, region) DO UPDATE SET
-                    photographers = photographers + excluded.photographers, photos = photos + excluded.photos;
-            DELETE FROM region_hour
-                WHERE (hour, region) IN (SELECT hour, region FROM bucket_delta) AND photographers = 0 AND photos = 0;
-            INSERT INTO region_day (day, region, photographers, photos)
-                SELECT \(floorDivideSQL("hour", hoursPerDay)) AS day, region, SUM(photographers), SUM(photos) FROM bucket_delta
-                GROUP BY day, region HAVING SUM(photographers) <> 0 OR SUM(photos) <> 0
-                ON CONFLICT (day, region) DO UPDATE SET
-                    photographers = photographers + excluded.photographers, photos = photos + excluded.photos;
-            DELETE FROM region_day
-                WHERE (day, region) IN (SELECT \(floorDivideSQL("hour", hoursPerDay)), region FROM bucket_delta)
-                  AND photographers = 0 AND photos = 0;
-            """)
-        let negative = try Bool.fetchOne(db, sql: """
-            SELECT EXISTS (SELECT 1 FROM region_hour WHERE (hour, region) IN (SELECT hour, region FROM bucket_delta)
-                                                       AND (photographers < 0 OR photos < 0))
-                OR EXISTS (SELECT 1 FROM region_day WHERE (day, region) IN (SELECT \(floorDivideSQL("hour", hoursPerDay)), region FROM bucket_delta)
-                                                      AND (photographers < 0 OR photos < 0))
-            """)!
+        var negative = false
+        for level in levels {
+            let bucket = level.slots == 1 ? "slot" : floorDivideSQL("slot", level.slots)
+            try db.execute(sql: """
+                INSERT INTO \(level.table) (\(level.key), region, photographers, photos)
+                    SELECT \(bucket) AS bucket, region, SUM(photographers), SUM(photos) FROM bucket_delta
+                    GROUP BY bucket, region HAVING SUM(photographers) <> 0 OR SUM(photos) <> 0
+                    ON CONFLICT (\(level.key), region) DO UPDATE SET
+                        photographers = photographers + excluded.photographers, photos = photos + excluded.photos;
+                DELETE FROM \(level.table)
+                    WHERE (\(level.key), region) IN (SELECT \(bucket), region FROM bucket_delta)
+                      AND photographers = 0 AND photos = 0;
+                """)
+            negative = try negative || Bool.fetchOne(db, sql: """
+                SELECT EXISTS (SELECT 1 FROM \(level.table) WHERE (\(level.key), region) IN (SELECT \(bucket), region FROM bucket_delta)
+                                                                AND (photographers < 0 OR photos < 0))
+                """)!
+        }
         try db.execute(sql: "DELETE FROM bucket_delta")
         if negative {
             throw wentNegative
         }
     }
 
-    /// Adds changes counted in memory (a load's new photos) straight to the tables, without
-    /// `bucket_delta`: already summed per hour and region here, so each row is upserted once,
-    /// in key order, and its counts come back, so that rows left at zero go and a count below
-    /// zero fails the transaction, as in `flush`. (Through `bucket_delta`, the few thousand
-    /// rows of each transaction of a load were summed, upserted and checked once per pass,
-    /// seven passes: a tenth of a 1M load's time.)
-    static func add(_ changes: [HourRegion: Change], _ db: Database) throws {
-        var days: [HourRegion: Change] = [:]
-        for (key, change) in changes {
-            let day = HourRegion(hour: floorDivide(key.hour, hoursPerDay), region: key.region)
-            days[day, default: .init()].photographers += change.photographers
-            days[day, default: .init()].photos += change.photos
+    /// Adds changes counted in memory (a load's new photos), by slot, straight to each
+    /// level's table, without `bucket_delta`: already summed per bucket and region here, so
+    /// each row is upserted once, in key order, and its counts come back, so that rows left
+    /// at zero go and a count below zero fails the transaction, as in `flush`. (Through
+    /// `bucket_delta`, the few thousand rows of each transaction of a load were summed,
+    /// upserted and checked once per pass, seven passes: a tenth of a 1M load's time.)
+    static func add(_ changes: [BucketRegion: Change], _ db: Database) throws {
+        for level in levels {
+            var rows = changes
+            if level.slots > 1 {
+                rows = [:]
+                for (key, change) in changes {
+                    let bucket = BucketRegion(bucket: floorDivide(key.bucket, level.slots), region: key.region)
+                    rows[bucket, default: .init()].photographers += change.photographers
+                    rows[bucket, default: .init()].photos += change.photos
+                }
+            }
+            try upsert(rows, into: level.table, key: level.key, db)
         }
-        try upsert(changes, into: "region_hour", key: "hour", db)
-        try upsert(days, into: "region_day", key: "day", db)
     }
 
-    private static func upsert(_ changes: [HourRegion: Change], into table: String, key: String, _ db: Database) throws {
+    private static func upsert(_ changes: [BucketRegion: Change], into table: String, key: String, _ db: Database) throws {
         let rows = changes.filter { $0.value.photographers != 0 || $0.value.photos != 0 }
-            .sorted { ($0.key.hour, $0.key.region) < ($1.key.hour, $1.key.region) }
-        let rowsPerUpsert = 100
-        var emptied: [HourRegion] = []
-        for groupStart in stride(from: 0, to: rows.count, by: rowsPerUpsert) {
-            let group = rows[groupStart..<min(groupStart + rowsPerUpsert, rows.count)]
-            var arguments = StatementArguments()
-            for (bucket, change) in group { arguments += [bucket.hour, bucket.region, change.photographers, change.photos] }
-            let statement = try db.cachedStatement(sql: """
-                INSERT INTO \(table) (\(key), region, photographers, photos)
-                    VALUES \(Array(repeating: "(?, ?, ?, ?)", count: group.count).joined(separator: ", "))
-                    ON CONFLICT (\(key), region) DO UPDATE SET
-                        photographers = photographers + excluded.photographers, photos = photos + excluded.photos
-                    RETURNING \(key), region, photographers, photos
-                """)
-            let after = try Row.fetchCursor(statement, arguments: arguments)
-            while let row = try after.next() {
-                let photographers: Int64 = row[2], photos: Int64 = row[3]
-                if photographers < 0 || photos < 0 {
-                    throw wentNegative
-                }
-                if photographers == 0 && photos == 0 { emptied.append(HourRegion(hour: row[0], region: row[1])) }
+            .sorted { ($0.key.bucket, $0.key.region) < ($1.key.bucket, $1.key.region) }
+        var emptied: [BucketRegion] = []
+        try BulkStatement.forEachReturnedRow(db, rows: rows.count, width: 4, sql: { count in
+            """
+            INSERT INTO \(table) (\(key), region, photographers, photos)
+                VALUES \(BulkStatement.valuesList(rows: count, width: 4))
+                ON CONFLICT (\(key), region) DO UPDATE SET
+                    photographers = photographers + excluded.photographers, photos = photos + excluded.photos
+                RETURNING \(key), region, photographers, photos
+            """
+        }, bind: { statement, first, index in
+            let (bucket, change) = rows[index]
+            statement.bind(first, bucket.bucket)
+            statement.bind(first + 1, bucket.region)
+            statement.bind(first + 2, change.photographers)
+            statement.bind(first + 3, change.photos)
+        }, { row in
+            let photographers = row.requiredInt(2), photos = row.requiredInt(3)
+            if photographers < 0 || photos < 0 {
+                throw wentNegative
             }
-        }
+            if photographers == 0 && photos == 0 { emptied.append(BucketRegion(bucket: row.requiredInt(0), region: row.requiredInt(1))) }
+        })
         let delete = try BulkStatement(db, sql: "DELETE FROM \(table) WHERE \(key) = ? AND region = ?")
         for bucket in emptied {
-            delete.bind(1, bucket.hour)
+            delete.bind(1, bucket.bucket)
             delete.bind(2, bucket.region)
             try delete.run()
         }
     }
 
-    /// An hour (or, for `region_day`, a day) and a region.
-    struct HourRegion: Hashable {
-        var hour: Int64
+    /// A slot (or an hour, or a day, by the level) and a region.
+    struct BucketRegion: Hashable {
+        var bucket: Int64
         var region: Int64
     }
 
