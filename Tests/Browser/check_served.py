@@ -228,6 +228,25 @@ def main():
         for i, (name, left, top, right, bottom) in enumerate(names):
             for other, l2, t2, r2, b2 in names[i + 1:]:
                 check(right <= l2 or r2 <= left or bottom <= t2 or b2 <= top, "the map's labels %r and %r overlap" % (name, other))
+        # Names and counted clusters lie over the page's pins (an overlay the size of the map
+        # that takes no clicks), no name covers a cluster's disc, and every pin not under
+        # another pin answers a click at its centre.
+        over = driver.execute_script("""
+            const map = document.querySelector('figure.map .frame svg').getBoundingClientRect();
+            const over = document.querySelector('figure.map svg.over'), box = over.getBoundingClientRect();
+            const discs = [...over.querySelectorAll('.cluster circle')].map(c => { const r = c.getBoundingClientRect();
+                return [r.left + r.width / 2, r.top + r.height / 2, r.width / 2]; });
+            const hit = [...document.querySelectorAll('figure.map a.pin')].map(p => { const r = p.getBoundingClientRect();
+                const e = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2); return e ? (e.closest('a.pin') ? 'pin' : e.tagName) : 'none'; });
+            return [[map.left, map.top, map.width, map.height], [box.left, box.top, box.width, box.height],
+                    getComputedStyle(over).pointerEvents, discs, hit];""")
+        map_box, over_box, pointer, discs, hit = over
+        check(all(abs(a - b) < 0.5 for a, b in zip(map_box, over_box)), "the names' overlay %s is not the map's frame %s" % (over_box, map_box))
+        check(pointer == "none" and hit and set(hit) == {"pin"}, "a pin does not take a click through the overlay: %s, %s" % (pointer, hit))
+        for name, left, top, right, bottom in names:
+            for cx, cy, r in discs:
+                dx, dy = cx - min(max(cx, left), right), cy - min(max(cy, top), bottom)
+                check(dx * dx + dy * dy >= (r - 1) ** 2, "the map's label %r covers a counted cluster at %.0f,%.0f" % (name, cx, cy))
         check(all(frame[0] - 1 <= n[1] and n[3] <= frame[2] + 1 for n in names),
               "a place name runs off the map: %s" % [n[0] for n in names if n[1] < frame[0] - 1 or n[3] > frame[2] + 1])
         # The region's outline (the subdivision or country that holds its photos, found by where

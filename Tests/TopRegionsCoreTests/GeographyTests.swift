@@ -77,7 +77,7 @@ import Testing
     @Test func aRegionsMapShowsItsSubdivisionWithItsCitiesNamed() throws {
         let points = Self.points(count: 300, latitudes: 37.2...40.8, longitudes: -108.8 ... -102.3)
         let map = try #require(HTMLPage.listMap(of: points, outline: true))
-        let svg = map.svg
+        let svg = map.drawing
         #expect(svg.utf8.count <= 60_000, "the map is \(svg.utf8.count) bytes")
         #expect(svg.contains("<path class=\"outline\"") && svg.contains("<title>\u{2068}Colorado\u{2069}</title>"))
         #expect(svg.contains("<path class=\"subdivisions\""))
@@ -107,7 +107,7 @@ import Testing
     @Test func aWorldWideListIsDrawnFromTheWorldOutline() throws {
         let svg = try #require(HTMLPage.listMap(of: [
             HTMLPage.MapPoint(latitude: 48.8, longitude: 2.3), HTMLPage.MapPoint(latitude: -33.9, longitude: 151.2),
-        ], outline: true)).svg
+        ], outline: true)).drawing
         #expect(!svg.contains("class=\"subdivisions\"") && !svg.contains("class=\"outline\"") && !svg.contains("class=\"cities\""))
     }
 

@@ -240,7 +240,7 @@ import TopRegionsRecords
             HTMLPage.MapPoint(latitude: 44.5, longitude: -62.0, photos: 9),  // too few: a dot
             HTMLPage.MapPoint(latitude: 44.7, longitude: -61.5, photos: 1),
         ]
-        let svg = try #require(HTMLPage.listMap(of: points)).svg
+        let svg = try #require(HTMLPage.listMap(of: points)).drawing
         let clusters = svg.components(separatedBy: "<g class=\"cluster\">").dropFirst()
         #expect(clusters.map { String($0.dropFirst("<title>".count).prefix { $0 != "<" }) } == ["48 photos", "12 photos"])
         #expect(clusters.map { String($0.components(separatedBy: "\">").last!.prefix { $0 != "<" }) } == ["48", "12"])
@@ -251,8 +251,32 @@ import TopRegionsRecords
         // A disc that would overlap a bigger one joins it instead.
         let close = [HTMLPage.MapPoint(latitude: 44.0, longitude: -63.0, photos: 400), HTMLPage.MapPoint(latitude: 44.06, longitude: -63.0, photos: 20),
                      HTMLPage.MapPoint(latitude: 46.0, longitude: -60.0, photos: 1)]
-        let joined = try #require(HTMLPage.listMap(of: close)).svg
+        let joined = try #require(HTMLPage.listMap(of: close)).drawing
         #expect(Self.occurrences("<g class=\"cluster\">", in: joined) == 1 && joined.contains("<title>420 photos</title>"))
+    }
+
+    /// The page's pins lie under the map's counted clusters and names (an `<svg>` of their
+    /// own, laid over the frame, that takes no clicks): a pin on a cluster's spot or a city
+    /// no longer hides its number or its name, and still answers a click. No name covers a
+    /// cluster's number either.
+    @Test func pinsLieUnderTheClustersAndNames() throws {
+        let points = [HTMLPage.MapPoint(latitude: 44.65, longitude: -63.57, photos: 40), HTMLPage.MapPoint(latitude: 45.0, longitude: -62.0, photos: 1)]
+        let map = try #require(HTMLPage.listMap(of: points, outline: true))
+        let html = try #require(HTMLPage.photoMap([Self.photo("1", at: (44.65, -63.57))], map: map, site: .served(formToken: "t")))
+        let base = try #require(html.components(separatedBy: "</svg>").first)
+        let pins = try #require(html.range(of: "<a class=\"pin\""))
+        let over = try #require(html.range(of: "<svg class=\"over\""))
+        #expect(pins.lowerBound < over.lowerBound)
+        #expect(!base.contains("class=\"cluster\"") && !base.contains("class=\"places\"") && base.contains("class=\"dot\""))
+        let overlay = String(html[over.lowerBound...]).components(separatedBy: "</svg>")[0]
+        #expect(overlay.contains("<g class=\"cluster\">") && overlay.contains(">\u{2068}Halifax\u{2069}</text>"))
+        // Halifax's name, whose dot is under the cluster, goes above the disc, not over its number.
+        let disc = try ["cy", "r"].map { try #require(Double(Self.attributes($0, in: overlay.components(separatedBy: "<g class=\"cluster\">")[1])[0])) }
+        let halifax = try #require(overlay.components(separatedBy: ">\u{2068}Halifax\u{2069}</text>")[0].components(separatedBy: "<text").last)
+        let baseline = try #require(Double(Self.attributes("y", in: halifax)[0]))
+        #expect(baseline <= disc[0] - disc[1])
+        #expect(try #require(Self.attributes("viewBox", in: overlay).first) == Self.attributes("viewBox", in: base).first)
+        #expect(HTMLPage.style.contains("figure.map svg.over{position:absolute;left:0;top:0;width:100%;height:100%;pointer-events:none}"))
     }
 
     /// A photo's page shows the land around it (3 degrees of latitude, its coasts, borders and

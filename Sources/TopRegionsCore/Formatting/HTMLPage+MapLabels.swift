@@ -7,20 +7,34 @@ extension HTMLPage {
 
     /// A map's names: `cities` (most populous first) with a dot each, then the list's `places`
     /// (Flickr's names for where its photos were taken) not already named by a city. A name is
-    /// drawn only where it covers no name drawn before and lies wholly inside the view, so
-    /// the biggest cities win and no label is cut by the frame.
+    /// drawn only where it covers no name drawn before and no counted cluster (`discs`, whose
+    /// number is to be read), and lies wholly inside the view, so the biggest cities win and
+    /// no label is cut by the frame; a name that would cover one goes under its dot or spot.
     static func labels(
-        cities: [Geography.City], places: [PlaceLabel], x: Double, y: Double, width: Double, height: Double, xScale: Double
+        cities: [Geography.City], places: [PlaceLabel], discs: [Disc] = [], x: Double, y: Double, width: Double, height: Double,
+        xScale: Double
     ) -> String {
         let fontSize = width * 0.024
         var taken: [(x: Double, y: Double, halfWidth: Double)] = []
         func take(_ name: String, x px: Double, y py: Double) -> Bool {
             let halfWidth = labelHalfWidth(name, fontSize: fontSize)
             guard px - halfWidth >= x, px + halfWidth <= x + width, py - fontSize >= y, py + fontSize * 0.3 <= y + height,
-                  !taken.contains(where: { abs($0.x - px) < $0.halfWidth + halfWidth && abs($0.y - py) < fontSize * 1.2 })
+                  !taken.contains(where: { abs($0.x - px) < $0.halfWidth + halfWidth && abs($0.y - py) < fontSize * 1.2 }),
+                  !discs.contains(where: { $0.meets(left: px - halfWidth, top: py - fontSize, right: px + halfWidth, bottom: py + fontSize * 0.3) })
             else { return false }
             taken.append((px, py, halfWidth))
             return true
+        }
+        /// Where a name goes: at `above` (its baseline), else at `below`.
+        func position(_ name: String, x px: Double, above: Double, below: Double) -> Double? {
+            if take(name, x: px, y: above) { return above }
+            if take(name, x: px, y: below) { return below }
+            return nil
+        }
+        /// How far up and down the clusters over a point reach (the point itself when none).
+        func reach(_ px: Double, _ py: Double) -> (top: Double, bottom: Double, covered: Bool) {
+            let over = discs.filter { $0.meets(left: px, top: py, right: px, bottom: py) }
+            return (over.map { $0.y - $0.radius }.min() ?? py, over.map { $0.y + $0.radius }.max() ?? py, !over.isEmpty)
         }
         var dots = "", names = "", named = Set<String>()
         var dotsDrawn: [(x: Double, y: Double)] = []
@@ -30,23 +44,37 @@ extension HTMLPage {
             // A suburb or a city's district beside a bigger city already named is left out:
             // the map names places apart, not the parts of one.
             guard !dotsDrawn.contains(where: { ($0.x - px) * ($0.x - px) + ($0.y - py) * ($0.y - py) < 6.25 * fontSize * fontSize }) else { continue }
-            // The name sits just above its dot.
-            let labelY = py - fontSize * 0.4
-            guard take(name, x: px, y: labelY) else { continue }
+            // The name sits just above its dot, or under it (beyond a cluster on it).
+            let (top, bottom, _) = reach(px, py)
+            guard let labelY = position(name, x: px, above: top - fontSize * 0.4, below: bottom + fontSize * 1.1) else { continue }
             named.insert(name.lowercased())
             dotsDrawn.append((px, py))
             dots += "<circle cx=\"\(number(px, places: 4))\" cy=\"\(number(py, places: 4))\" r=\"\(number(fontSize * 0.2, places: 4))\"/>"
             names += "<text class=\"city\" x=\"\(number(px, places: 4))\" y=\"\(number(labelY, places: 4))\">\(escape(isolated(name)))</text>\n"
         }
         for place in places where !named.contains(place.name.lowercased()) {
-            let (px, py) = (projectX(place.longitude) * xScale, projectY(place.latitude))
-            guard take(place.name, x: px, y: py) else { continue }
+            let (px, spotY) = (projectX(place.longitude) * xScale, projectY(place.latitude))
+            // On its spot, or under it; above or under a cluster on it.
+            let (top, bottom, covered) = reach(px, spotY)
+            guard let py = position(place.name, x: px, above: covered ? top - fontSize * 0.3 : spotY, below: bottom + fontSize * 1.1)
+            else { continue }
             names += "<text x=\"\(number(px, places: 4))\" y=\"\(number(py, places: 4))\">\(escape(isolated(place.name)))</text>\n"
         }
         guard !names.isEmpty else { return "" }
         var svg = dots.isEmpty ? "" : "<g class=\"cities\">\(dots)</g>\n"
         svg += "<g class=\"places\" font-size=\"\(number(fontSize, places: 4))\">\n\(names)</g>\n"
         return svg
+    }
+
+    /// A counted cluster's disc on a map, which no name may cover.
+    struct Disc {
+        var x: Double, y: Double, radius: Double
+
+        /// Whether it reaches into the box.
+        func meets(left: Double, top: Double, right: Double, bottom: Double) -> Bool {
+            let dx = x - min(max(x, left), right), dy = y - min(max(y, top), bottom)
+            return dx * dx + dy * dy < radius * radius
+        }
     }
 
     /// Half a name's width as drawn, about: Latin letters take about 0.6 em, the wide

@@ -15,20 +15,30 @@ extension HTMLPage {
     /// lie. The same for every page of the list, so it is drawn once and kept with the list
     /// (a region of 15,000 photos draws thousands of dots); each page adds its 30 pins.
     public struct ListMap: Sendable {
-        /// `<svg>` … `</svg>`.
+        /// `<svg>` … `</svg>`: the land, the water, the borders and the dots.
         let svg: String
+        /// The same view's counted clusters and names, in an `<svg>` of their own laid over
+        /// the page's pins (so a pin never hides a cluster's number or a city's name, and
+        /// takes clicks through it); empty when it has neither.
+        let over: String
+        /// The locator inset, over all (empty when the map has none).
+        let inset: String
         /// The view in projected units, and the longitudes' scale, to place the pins.
         let x: Double, y: Double, width: Double, height: Double, xScale: Double
         /// The parts of it worth looking closer at (`zoomQuarters`), found once with the map.
         let quarters: [GeoBox]
 
-        init(svg: String, x: Double, y: Double, width: Double, height: Double, xScale: Double, points: [MapPoint]) {
-            (self.svg, self.x, self.y, self.width, self.height, self.xScale) = (svg, x, y, width, height, xScale)
+        init(svg: String, over: String, inset: String, x: Double, y: Double, width: Double, height: Double, xScale: Double, points: [MapPoint]) {
+            (self.svg, self.over, self.inset) = (svg, over, inset)
+            (self.x, self.y, self.width, self.height, self.xScale) = (x, y, width, height, xScale)
             quarters = HTMLPage.quarters(of: (x, y, width, height, xScale), holding: points)
         }
 
+        /// The whole drawing, as a page carries it (pins aside).
+        var drawing: String { svg + over + inset }
+
         /// What it takes in memory, about.
-        public var bytes: Int { svg.utf8.count + 64 + 32 * quarters.count }
+        public var bytes: Int { svg.utf8.count + over.utf8.count + inset.utf8.count + 64 + 32 * quarters.count }
     }
 
     /// The map of `points` (every photo of a list) with `places` named; nil when no photo is
@@ -103,13 +113,21 @@ extension HTMLPage {
         if let area, !outlinePath.isEmpty {
             svg += "<path class=\"outline\"\(transform) d=\"\(outlinePath)\"><title>\(escape(isolated(area.name)))</title></path>\n"
         }
-        svg += spotsAndClusters(points, xScale: xScale, r: r)
+        let (dots, clusters, discs) = spotsAndClusters(points, xScale: xScale, r: r)
+        svg += dots + "</svg>\n"
+        var over = clusters
         if detailed || !places.isEmpty {
-            svg += labels(cities: detailed ? Geography.cities(within: view) : [], places: places, x: x, y: y, width: width, height: height, xScale: xScale)
+            over += labels(
+                cities: detailed ? Geography.cities(within: view) : [], places: places, discs: discs,
+                x: x, y: y, width: width, height: height, xScale: xScale)
         }
-        svg += "</svg>\n"
-        if inset { svg += locatorInset(view: view) }
-        return ListMap(svg: svg, x: x, y: y, width: width, height: height, xScale: xScale, points: points)
+        if !over.isEmpty {
+            let box = [x, y, width, height].map { number($0) }.joined(separator: " ")
+            over = "<svg class=\"over\" viewBox=\"\(box)\" aria-hidden=\"true\">\n" + over + "</svg>\n"
+        }
+        return ListMap(
+            svg: svg, over: over, inset: inset ? locatorInset(view: view) : "",
+            x: x, y: y, width: width, height: height, xScale: xScale, points: points)
     }
 
     /// The box widened in its short direction, about its middle, to a map's 4:3 frame.
@@ -132,7 +150,7 @@ extension HTMLPage {
     /// a spot with `clusterMinimum` photos or more is a counted cluster (a disc growing with
     /// the count's logarithm, the number on it) that takes in the spots under it, biggest
     /// first, so a city of 10,000 photos is a number, not a blot of dots. The rest are dots.
-    static func spotsAndClusters(_ points: [MapPoint], xScale: Double, r: Double) -> String {
+    static func spotsAndClusters(_ points: [MapPoint], xScale: Double, r: Double) -> (dots: String, clusters: String, discs: [Disc]) {
         var spots: [(x: Double, y: Double, photos: Int)] = []
         var spotOfCell: [Int64: Int] = [:]
         for point in points {
@@ -172,13 +190,13 @@ extension HTMLPage {
             }
             clusters.append((x, y, photos, radius(photos)))
         }
-        var svg = "<g class=\"dots\">\n"
+        var dots = "<g class=\"dots\">\n"
         for (index, spot) in spots.enumerated() where !taken[index] {
-            svg += "<circle class=\"dot\" cx=\"\(number(spot.x))\" cy=\"\(number(spot.y))\" r=\"\(number(r * 0.6))\"/>\n"
+            dots += "<circle class=\"dot\" cx=\"\(number(spot.x))\" cy=\"\(number(spot.y))\" r=\"\(number(r * 0.6))\"/>\n"
         }
-        svg += "</g>\n"
-        guard !clusters.isEmpty else { return svg }
-        svg += "<g class=\"clusters\">\n"
+        dots += "</g>\n"
+        guard !clusters.isEmpty else { return (dots, "", []) }
+        var svg = "<g class=\"clusters\">\n"
         for cluster in clusters {
             let count = String(cluster.photos)
             // Sized by the photos under it, not those of discs that joined it (so it never
@@ -190,7 +208,7 @@ extension HTMLPage {
             svg += "<text x=\"\(number(cluster.x))\" y=\"\(number(cluster.y))\" font-size=\"\(number(fontSize))\">\(count)</text></g>\n"
         }
         svg += "</g>\n"
-        return svg
+        return (dots, svg, clusters.map { Disc(x: $0.x, y: $0.y, radius: $0.radius) })
     }
 
     /// The photos on the world outline: `map` (the whole list's, see `ListMap`; the page's
@@ -243,7 +261,7 @@ extension HTMLPage {
             pins += "</span></a>\n"
         }
         let (overlay, caption) = controls ?? ("", "")
-        return "<figure class=\"map photo-map\">\n<div class=\"frame\">\n\(map.svg)\(overlay)\(pins)</div>\n\(caption)</figure>\n"
+        return "<figure class=\"map photo-map\">\n<div class=\"frame\">\n\(map.svg)\(overlay)\(pins)\(map.over)\(map.inset)</div>\n\(caption)</figure>\n"
     }
 
     /// Text from Flickr inside a first-strong isolate, for places where it cannot be put in an

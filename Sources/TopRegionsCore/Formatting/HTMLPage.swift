@@ -161,6 +161,7 @@ public enum HTMLPage {
         .cities circle{fill:#3b4650}
         .zoom{position:absolute;cursor:zoom-in}
         .zoom:hover,.zoom:focus{background:rgba(255,255,255,.18);outline:1px dashed #6b5f45;outline-offset:-1px}
+        figure.map svg.over{position:absolute;left:0;top:0;width:100%;height:100%;pointer-events:none}
         figure.map svg.inset{position:absolute;right:8px;bottom:8px;width:28%;max-width:150px;border:1px solid #a39e8e;border-radius:4px;box-shadow:0 1px 3px rgba(0,0,0,.25)}
         .inset .view{fill:#d8452b;fill-opacity:.25;stroke:#d8452b;stroke-width:1.5px;vector-effect:non-scaling-stroke}
         .graticule{fill:none;stroke:#fff;stroke-opacity:.6;stroke-width:.6px;vector-effect:non-scaling-stroke}
@@ -197,7 +198,7 @@ public enum HTMLPage {
         .frame{position:relative}
         .dot{fill:#d8452b;fill-opacity:.45}
         .cluster circle{fill:#d8452b;fill-opacity:.3;stroke:#a3321d;stroke-width:1.2px;vector-effect:non-scaling-stroke}
-        .cluster text{fill:#5a1a0d;font-weight:700;text-anchor:middle;dominant-baseline:central}
+        .cluster text{fill:#5a1a0d;font-weight:700;text-anchor:middle;dominant-baseline:central;paint-order:stroke;stroke:#fbeee9;stroke-width:.2em;stroke-linejoin:round}
         .places text{fill:#3b4650;paint-order:stroke;stroke:#f6f4ef;stroke-width:.25em;stroke-linejoin:round;text-anchor:middle;unicode-bidi:isolate}
         .pin{position:absolute;width:12px;height:12px;margin:-6px 0 0 -6px;border-radius:50%;background:#d8452b;border:2px solid #fff;box-shadow:0 0 0 1px #7c2412}
         .pin:hover,.pin:focus{background:#f0a020;z-index:2}
@@ -227,7 +228,7 @@ public enum HTMLPage {
         .graticule{stroke-opacity:.15}
         .places text{fill:#dfe4e8;stroke:#15191d}
         .cluster circle{fill-opacity:.45;stroke:#f08a70}
-        .cluster text{fill:#fff}
+        .cluster text{fill:#fff;stroke:#5a1a0d}
         figcaption,table.ranking,.card,.callout{background:#1f2428;color:#e4e7ea}
         th{background:#292e33}
         th,td{border-bottom-color:#30363c}
