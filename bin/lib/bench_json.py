@@ -16,6 +16,7 @@ text.
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -38,6 +39,17 @@ def build(log=_log, configuration="release"):
     subprocess.run(["bash", "-c", "source bin/lib/setup.sh && topregions_setup libjansson-dev"],
                    cwd=REPOSITORY, check=True, stdout=sys.stderr)
     log(f"== building Benchmarks/JSONDecode ({configuration})")
+    # SwiftPM does not see a file added to a target of the root package it builds as a path
+    # dependency (a stale scratch built GeoBox.swift without the FixedPoint.swift beside
+    # it): a new scratch whenever the root package's source files are others.
+    sources = sorted(os.path.relpath(os.path.join(folder, name), REPOSITORY)
+                     for folder, _, names in os.walk(os.path.join(REPOSITORY, "Sources")) for name in names)
+    stamp, listed = os.path.join(SCRATCH, "sources.txt"), "\n".join(sources) + "\n"
+    if os.path.isdir(SCRATCH) and (not os.path.exists(stamp) or open(stamp).read() != listed):
+        shutil.rmtree(SCRATCH)
+    os.makedirs(SCRATCH, exist_ok=True)
+    with open(stamp, "w") as out:
+        out.write(listed)
     command = ["swift", "build", "-c", configuration, "--package-path", PACKAGE, "--scratch-path", SCRATCH]
     subprocess.run(command, check=True, stdout=sys.stderr)
     bin_dir = subprocess.run(command + ["--show-bin-path"], check=True, capture_output=True, text=True).stdout.strip()
