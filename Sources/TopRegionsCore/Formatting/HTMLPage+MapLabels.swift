@@ -9,7 +9,8 @@ extension HTMLPage {
     /// (Flickr's names for where its photos were taken) not already named by a city. A name is
     /// drawn only where it covers no name drawn before and no counted cluster (`discs`, whose
     /// number is to be read), and lies wholly inside the view, so the biggest cities win and
-    /// no label is cut by the frame; a name that would cover one goes under its dot or spot.
+    /// no label is cut by the frame; a name is tried above its dot (a place's on its spot),
+    /// then under it, beyond any cluster on it.
     static func labels(
         cities: [Geography.City], places: [PlaceLabel], discs: [Disc] = [], x: Double, y: Double, width: Double, height: Double,
         xScale: Double

@@ -53,22 +53,8 @@ enum UploadBuckets {
         try db.execute(sql: """
             -- Each pair's newest upload time in the region (NULL: none of its photos has one).
             ALTER TABLE region_photographer ADD COLUMN latest INTEGER;
-            -- Per region and hour (or day) since 1970: the pairs whose latest upload falls in
-            -- it, and the photos uploaded in it. Rows that would hold two zeros are removed.
-            CREATE TABLE region_hour (
-                hour INTEGER NOT NULL,
-                region INTEGER NOT NULL REFERENCES region(id),
-                photographers INTEGER NOT NULL,
-                photos INTEGER NOT NULL,
-                PRIMARY KEY (hour, region)
-            ) WITHOUT ROWID;
-            CREATE TABLE region_day (
-                day INTEGER NOT NULL,
-                region INTEGER NOT NULL REFERENCES region(id),
-                photographers INTEGER NOT NULL,
-                photos INTEGER NOT NULL,
-                PRIMARY KEY (day, region)
-            ) WITHOUT ROWID;
+            \(bucketTable("region_hour", key: "hour"))
+            \(bucketTable("region_day", key: "day"))
             """)
         // (Schema v12 also made an index of the pairs by newest upload, which v13 drops:
         // not made here, for the upgrade through both.)
@@ -91,17 +77,26 @@ enum UploadBuckets {
     static func createSlots(_ db: Database) throws {
         try db.execute(sql: """
             DROP INDEX IF EXISTS region_photographer_by_latest;
-            CREATE TABLE region_slot (
-                slot INTEGER NOT NULL,
-                region INTEGER NOT NULL REFERENCES region(id),
-                photographers INTEGER NOT NULL,
-                photos INTEGER NOT NULL,
-                PRIMARY KEY (slot, region)
-            ) WITHOUT ROWID;
+            \(bucketTable("region_slot", key: "slot"))
             """)
         try forEachRegion(db) { region in
             try fill("region_slot", key: "slot", seconds: secondsPerSlot, region: region, db)
         }
+    }
+
+    /// A level's table: per region and bucket (its ten minutes, hour or day since 1970) the
+    /// pairs whose latest upload falls in it, and the photos uploaded in it. Rows that would
+    /// hold two zeros are removed.
+    private static func bucketTable(_ table: String, key: String) -> String {
+        """
+        CREATE TABLE \(table) (
+            \(key) INTEGER NOT NULL,
+            region INTEGER NOT NULL REFERENCES region(id),
+            photographers INTEGER NOT NULL,
+            photos INTEGER NOT NULL,
+            PRIMARY KEY (\(key), region)
+        ) WITHOUT ROWID;
+        """
     }
 
     /// Region by region, so that what is sorted is one region's photos at a time, not the
