@@ -113,6 +113,28 @@ import Testing
         #expect(try Queries(store: store).search(SearchQuery("nothing"), limit: nil).isEmpty)
     }
 
+    /// A map's spots are rounded in Swift (SQLite's round() prints and reparses every number),
+    /// the same way SQLite's round() rounds, ties (32.4965, -16.0035) included: a photo is on
+    /// the spot it was on when SQLite rounded it.
+    @Test func spotsAreRoundedAsSQLiteRoundsThem() throws {
+        var generator = SeededGenerator(seed: 38)
+        var values: [Double] = []
+        for _ in 0..<5_000 {
+            values.append(Double(Int.random(in: -180_000...180_000, using: &generator)) / 1_000 + 0.0005)  // a tie at 3 decimals
+            values.append(Double(Int.random(in: -1_800...1_800, using: &generator)) / 10 + 0.05)  // a tie at 1
+            values.append(Double.random(in: -180...180, using: &generator))
+        }
+        values += [32.4965, -16.0035, 64.4395, 0.0005, -0.0005, 0.05, -0.05, 179.9995, -179.9995]
+        let db = try DatabaseQueue()
+        let sqlite = try db.read { db in
+            try values.map { value in try Row.fetchOne(db, sql: "SELECT round(?, 1), round(?, 3)", arguments: [value, value])! }
+        }
+        let (one, three) = (Queries.SpotCounter(decimals: 1), Queries.SpotCounter(decimals: 3))
+        let different = zip(values, sqlite).filter { value, row in one.rounded(value) != row[0] as Double || three.rounded(value) != row[1] as Double }
+            .map(\.0)
+        #expect(different.count == 0, "\(different.count) rounded otherwise than SQLite, such as \(Array(different.prefix(5)))")
+    }
+
     /// A list's map reads each spot once with its photos: a search's spots (read with its
     /// matches) and the same list's spots read alone agree, and count every placed photo.
     @Test func mapSpotsCountEveryPlacedPhotoOnce() throws {

@@ -86,24 +86,19 @@ extension Queries {
         _ query: SearchQuery, inRegion regionID: String? = nil, order: PhotoOrder? = nil, window: TimeWindow? = nil, view: GeoBox? = nil,
         decimals: Int
     ) throws -> (rowids: [Int64], positions: [MapSpot]) {
-        let located = "photo.rowid, round(photo.latitude, \(decimals)), round(photo.longitude, \(decimals))"
+        let located = "photo.rowid, photo.latitude, photo.longitude"
         let matches = try readPhotos { db in
             try Self.searchRows(query, inRegion: regionID, order: order, window: window, view: view, limit: nil, offset: 0, columns: located, db) { row in
                 (rowid: row[0] as Int64, latitude: row[1] as Double?, longitude: row[2] as Double?)
             }
         }
         // Each spot once with its photos, in the order of its first photo by row id.
-        struct Spot: Hashable { var latitude: Double, longitude: Double }
-        var seen: [Spot: (first: Int64, photos: Int)] = [:]
-        for match in matches {
+        var spots = SpotCounter(decimals: decimals)
+        for match in matches.sorted(by: { $0.rowid < $1.rowid }) {
             guard let latitude = match.latitude, let longitude = match.longitude else { continue }
-            let spot = Spot(latitude: latitude, longitude: longitude)
-            let known = seen[spot]
-            seen[spot] = (min(known?.first ?? match.rowid, match.rowid), (known?.photos ?? 0) + 1)
+            spots.add(latitude: latitude, longitude: longitude)
         }
-        let positions = seen.sorted { $0.value.first < $1.value.first }
-            .map { MapSpot(latitude: $0.key.latitude, longitude: $0.key.longitude, photos: $0.value.photos) }
-        return (matches.map(\.rowid), positions)
+        return (matches.map(\.rowid), spots.spots)
     }
 
     /// Whole photos by row id (as `searchMatches` gives them), in the order given.
