@@ -40,6 +40,11 @@ enum UploadBuckets {
         return value % divisor < 0 ? quotient - 1 : quotient
     }
 
+    /// `value / divisor` rounded up (towards +∞), for a positive `divisor`.
+    static func ceilDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
+        -floorDivide(-value, divisor)
+    }
+
     /// `floorDivide` in SQL (SQLite's `/` rounds toward zero).
     static func floorDivideSQL(_ value: String, _ divisor: Int64) -> String {
         "((\(value)) - (((\(value)) % \(divisor) + \(divisor)) % \(divisor))) / \(divisor)"
