@@ -172,6 +172,7 @@ let package = Package(
                 "TopRegionsSupport", "TopRegionsRecords", "TopRegionsIngest", "TopRegionsStore", "TopRegionsHTTP", "TopRegionsFlickr",
                 "TopRegionsCache", "TopRegionsFormatting", "TopRegionsPages", "TopRegionsRefresh", "TopRegionsCLI", "TopRegionsToolkit",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             swiftSettings: strict),
         .testTarget(

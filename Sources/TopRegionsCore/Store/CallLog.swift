@@ -19,14 +19,14 @@ package struct CallLog: Sendable {
     /// before it; one transaction, so two processes cannot both take the last place.
     package func admit(at now: Double, limit: Int, window: Double) throws -> Admission {
         try store.write(changesContent: false) { db in
-            try db.execute(sql: "DELETE FROM api_call WHERE at <= ?", arguments: [now - window])
-            let row = try Row.fetchOne(db, sql: "SELECT COUNT(*), MIN(at) FROM api_call")!
+            try db.executeCached(sql: "DELETE FROM api_call WHERE at <= ?", arguments: [now - window])
+            let row = try Row.fetchOneCached(db, sql: "SELECT COUNT(*), MIN(at) FROM api_call")!
             let count: Int = row[0]
             if count >= limit {
                 let oldest: Double = row[1]
                 return .full(nextCallIn: max(1, Int((oldest + window - now).rounded(.up))))
             }
-            try db.execute(sql: "INSERT INTO api_call (at) VALUES (?)", arguments: [now])
+            try db.executeCached(sql: "INSERT INTO api_call (at) VALUES (?)", arguments: [now])
             return .admitted
         }
     }
@@ -35,7 +35,7 @@ package struct CallLog: Sendable {
     package func record(_ times: [Double]) throws {
         guard !times.isEmpty else { return }
         try store.write(changesContent: false) { db in
-            for at in times { try db.execute(sql: "INSERT INTO api_call (at) VALUES (?)", arguments: [at]) }
+            for at in times { try db.executeCached(sql: "INSERT INTO api_call (at) VALUES (?)", arguments: [at]) }
         }
     }
 }

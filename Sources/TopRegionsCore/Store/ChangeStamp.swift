@@ -35,7 +35,7 @@ extension Store {
 
     /// Adds one to the content version, in the transaction under way.
     static func contentChanged(_ db: Database) throws {
-        try db.execute(sql: """
+        try db.executeCached(sql: """
             INSERT INTO store_state (key, value) VALUES ('content_version', 1)
             ON CONFLICT (key) DO UPDATE SET value = value + 1
             """)

@@ -11,7 +11,7 @@ import TopRegionsSupport
 /// whatever their number.
 enum CountDeltas {
     static func prepare(_ db: Database) throws {
-        try db.execute(sql: """
+        try db.createTemporaryTablesOnce(last: "count_change", sql: """
             CREATE TEMP TABLE IF NOT EXISTS count_delta (
                 region INTEGER NOT NULL,
                 photographer INTEGER NOT NULL,
@@ -35,7 +35,7 @@ enum CountDeltas {
     }
 
     static func apply(_ db: Database) throws {
-        try db.execute(sql: """
+        try db.executeCached(sql: """
             INSERT INTO count_change (region, photographer, n, before, before_latest, added_latest, removed_latest)
                 SELECT d.region, d.photographer, SUM(d.n), COALESCE(rp.photos, 0), rp.latest,
                     MAX(CASE WHEN d.n > 0 THEN d.uploaded END), MAX(CASE WHEN d.n < 0 THEN d.uploaded END)
@@ -43,7 +43,7 @@ enum CountDeltas {
                 LEFT JOIN region_photographer rp ON rp.region = d.region AND rp.photographer = d.photographer
                 GROUP BY d.region, d.photographer
             """)
-        if let broken = try Row.fetchOne(db, sql: "SELECT region, photographer FROM count_change WHERE before + n < 0 LIMIT 1") {
+        if let broken = try Row.fetchOneCached(db, sql: "SELECT region, photographer FROM count_change WHERE before + n < 0 LIMIT 1") {
             // A delta removed more photos than were counted: a bug, not bad input. Failing
             // rolls the whole transaction back rather than storing a wrong count.
             throw Failure(.internalError, "internal error: photo counts would go negative for region \(broken[0] as Int64) photographer \(broken[1] as Int64)")
@@ -53,13 +53,13 @@ enum CountDeltas {
         // come and go, or change its time twice, in one transaction. Else the pair's newest is
         // found among its photos as they are now.
         let candidate = "max(COALESCE(before_latest, added_latest), COALESCE(added_latest, before_latest))"
-        try db.execute(sql: """
+        try db.executeCached(sql: """
             UPDATE count_change SET
                 recount = before + n > 0 AND removed_latest >= \(candidate),
                 after_latest = CASE WHEN before + n > 0 THEN \(candidate) END
             """)
         try recountLatest(db)
-        try db.execute(sql: """
+        try db.executeCached(sql: """
             INSERT INTO bucket_delta (slot, region, photographers, photos)
                 SELECT \(UploadBuckets.slotSQL("before_latest")), region, -1, 0 FROM count_change
                 WHERE before > 0 AND before_latest IS NOT NULL AND (before + n = 0 OR after_latest IS NOT before_latest);
@@ -98,10 +98,10 @@ enum CountDeltas {
     /// pass many of the region's. More (a prune of photos stored long ago) are found in one
     /// read of `photo_window`, a few bytes a photo, whatever their number.
     static func recountLatest(_ db: Database) throws {
-        let recounts = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM count_change WHERE recount")!
+        let recounts = try Int.fetchOneCached(db, sql: "SELECT COUNT(*) FROM count_change WHERE recount")!
         guard recounts > 0 else { return }
         if recounts <= pairsRecountedOneByOne {
-            try db.execute(sql: """
+            try db.executeCached(sql: """
                 UPDATE count_change SET after_latest = (
                     SELECT p.uploaded FROM photo p INDEXED BY photo_in_region
                     WHERE p.region = count_change.region AND p.photographer = count_change.photographer AND p.uploaded IS NOT NULL
@@ -109,7 +109,7 @@ enum CountDeltas {
                 WHERE recount
                 """)
         } else {
-            try db.execute(sql: """
+            try db.executeCached(sql: """
                 UPDATE count_change SET after_latest = NULL WHERE recount;
                 UPDATE count_change SET after_latest = l.latest
                 FROM (SELECT region, photographer, MAX(uploaded) AS latest FROM photo INDEXED BY photo_window

@@ -12,13 +12,13 @@ extension PhotoWriter {
         // Photo ids grow with time, so the ids of a load or a refresh usually lie outside
         // every stored range: when nothing stored falls between the batch's first and last
         // id (two index probes), nothing in the batch is stored.
-        let overlaps = try Bool.fetchOne(db, sql: """
+        let overlaps = try Bool.fetchOneCached(db, sql: """
             SELECT EXISTS (SELECT 1 FROM photo WHERE id BETWEEN ?1 AND ?2)
                 OR EXISTS (SELECT 1 FROM deleted_photo WHERE id BETWEEN ?1 AND ?2)
             """, arguments: [first, last])!
         guard overlaps else { return true }
         // Else one indexed lookup per id, stopping at the first stored one.
-        return try !Bool.fetchOne(db, sql: """
+        return try !Bool.fetchOneCached(db, sql: """
             SELECT EXISTS (
                 SELECT 1 FROM json_each(?) j
                 WHERE EXISTS (SELECT 1 FROM photo WHERE id = j.value)

@@ -25,7 +25,7 @@ extension PhotoWriter {
         guard !ids.isEmpty else { return [] }
         return try store.write { db in
             try CountDeltas.prepare(db)
-            try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS doomed (id TEXT PRIMARY KEY) WITHOUT ROWID")
+            try db.createTemporaryTablesOnce(last: "doomed", sql: "CREATE TEMP TABLE IF NOT EXISTS doomed (id TEXT PRIMARY KEY) WITHOUT ROWID")
             let doomed = try BulkStatement(db, sql: "INSERT OR IGNORE INTO doomed (id) VALUES (?)")
             for id in ids {
                 doomed.bind(1, id)
@@ -41,7 +41,7 @@ extension PhotoWriter {
                 INSERT INTO deleted_photo (id, deleted_at) SELECT id, ? FROM doomed WHERE true
                     ON CONFLICT (id) DO NOTHING;
                 """, arguments: [now])
-            try db.execute(sql: "DELETE FROM doomed")
+            try db.executeCached(sql: "DELETE FROM doomed")
             try CountDeltas.apply(db)
             try Self.forgetOrphans(db)
             return stored
@@ -74,7 +74,7 @@ extension PhotoWriter {
                 guard let kept = try Row.fetchOne(db, sql: """
                     SELECT record, added_at, viewed_at, view_seq, thumbnail, thumbnail_fetched_at FROM deleted_photo WHERE id = ?
                     """, arguments: [id]) else { continue }
-                try db.execute(sql: "DELETE FROM deleted_photo WHERE id = ?", arguments: [id])
+                try db.executeCached(sql: "DELETE FROM deleted_photo WHERE id = ?", arguments: [id])
                 guard let text = kept["record"] as String?, var record = try Self.keptRecord(text) else {
                     outcomes[id] = .forgotten
                     continue
@@ -86,11 +86,11 @@ extension PhotoWriter {
                     record.region = name
                 }
                 _ = try group.store(PreparedBatch([record]))
-                try db.execute(sql: "UPDATE photo SET added_at = ?, viewed_at = ?, view_seq = ? WHERE id = ?", arguments: [
+                try db.executeCached(sql: "UPDATE photo SET added_at = ?, viewed_at = ?, view_seq = ? WHERE id = ?", arguments: [
                     kept["added_at"] as Int64?, kept["viewed_at"] as Int64?, kept["view_seq"] as Int64?, id,
                 ])
                 if let thumbnail = kept["thumbnail"] as Data? {
-                    try db.execute(sql: """
+                    try db.executeCached(sql: """
                         INSERT INTO thumbnail (photo_id, bytes, fetched_at) VALUES (?, ?, ?) ON CONFLICT (photo_id) DO NOTHING
                         """, arguments: [id, thumbnail, kept["thumbnail_fetched_at"] as Int64? ?? now])
                 }
@@ -129,7 +129,7 @@ extension PhotoWriter {
     /// Forgets what was kept of deleted photos first stored before `cutoff`, as a prune of
     /// photos that old forgets them; their ids stay deleted.
     static func forgetKept(storedBefore cutoff: Int64, _ db: Database) throws {
-        try db.execute(sql: """
+        try db.executeCached(sql: """
             UPDATE deleted_photo SET record = NULL, added_at = NULL, viewed_at = NULL, view_seq = NULL, thumbnail = NULL,
                 thumbnail_fetched_at = NULL
             WHERE record IS NOT NULL AND added_at < ?

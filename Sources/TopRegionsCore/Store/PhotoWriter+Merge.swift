@@ -11,8 +11,8 @@ extension PhotoWriter {
     /// photo counted for before and counts for now (and when it was uploaded) in `temp.count_delta`, and keeps the
     /// search index in step (`lastStored`: the largest photo rowid before the batch).
     static func merge(_ batch: PreparedBatch, now: Int64, lastStored: Int64, into result: inout BatchResult, _ db: Database) throws {
-        if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM deleted_photo)")! {
-            try db.execute(sql: "DELETE FROM incoming WHERE id IN (SELECT id FROM deleted_photo)")
+        if try Bool.fetchOneCached(db, sql: "SELECT EXISTS (SELECT 1 FROM deleted_photo)")! {
+            try db.executeCached(sql: "DELETE FROM incoming WHERE id IN (SELECT id FROM deleted_photo)")
             result.deletedEarlier = db.changesCount
         }
 
@@ -20,7 +20,7 @@ extension PhotoWriter {
         // same place keeps the stored photo's region (a less informed copy does not take
         // it away); a photo that moved to another place takes that place's answer, or
         // waits for it.
-        try db.execute(sql: """
+        try db.executeCached(sql: """
             UPDATE incoming SET
                 old_rowid = p.rowid, old_region = p.region, old_photographer = p.photographer, old_uploaded = p.uploaded,
                 region = CASE
@@ -35,13 +35,13 @@ extension PhotoWriter {
             """)
         let stored = db.changesCount
         if stored > 0 {
-            try db.execute(sql: """
+            try db.executeCached(sql: """
                 INSERT INTO count_delta (region, photographer, n, uploaded)
                     SELECT old_region, old_photographer, -1, old_uploaded FROM incoming
                     WHERE old_region IS NOT NULL AND (old_region IS NOT region OR old_photographer <> photographer OR old_uploaded IS NOT uploaded)
                 """)
         }
-        try db.execute(sql: """
+        try db.executeCached(sql: """
             INSERT INTO count_delta (region, photographer, n, uploaded)
                 SELECT region, photographer, COUNT(*), uploaded FROM incoming
                 WHERE region IS NOT NULL
@@ -53,7 +53,7 @@ extension PhotoWriter {
         if stored > 0 {
             // Stored photos whose indexed text changes leave the search index while they
             // still hold what it was made from, and come back once written.
-            try db.execute(sql: """
+            try db.executeCached(sql: """
                 INSERT INTO reindexing (photo)
                     SELECT i.old_rowid FROM incoming i JOIN photo p ON p.rowid = i.old_rowid
                     WHERE \(Self.indexedTextChanged)
@@ -66,7 +66,7 @@ extension PhotoWriter {
             // over the table (20k changed photos in a 1M store: 149 MB at the peak, 66 with
             // it). Nothing can be ignored: `incoming` declares photo's NOT NULLs, and the id
             // is not set.
-            try db.execute(sql: """
+            try db.executeCached(sql: """
                 UPDATE OR IGNORE photo SET \(Self.merged.map { "\($0) = i.\($0)" }.joined(separator: ", "))
                 FROM incoming i
                 WHERE photo.rowid = i.old_rowid AND (\(Self.merged.map { "photo.\($0) IS NOT i.\($0)" }.joined(separator: " OR ")))
@@ -74,11 +74,11 @@ extension PhotoWriter {
             result.updated = db.changesCount
             if reindexing {
                 try SearchIndex.add(db, photosWhere: changedText)
-                try db.execute(sql: "DELETE FROM reindexing")
+                try db.executeCached(sql: "DELETE FROM reindexing")
             }
         }
         if stored < batch.photoCount - result.deletedEarlier {
-            try db.execute(sql: """
+            try db.executeCached(sql: """
                 INSERT INTO photo (\(StagedColumn.names.joined(separator: ", ")), added_at)
                     SELECT \(StagedColumn.names.joined(separator: ", ")), ? FROM incoming WHERE old_rowid IS NULL
                 """, arguments: [now])

@@ -44,13 +44,13 @@ extension PhotoWriter {
             try stage.run()
         }
         // The same condition as the upsert's: who gets a new name.
-        try db.execute(sql: """
+        try db.executeCached(sql: """
             INSERT INTO renamed (id)
                 SELECT r.id FROM incoming_region i JOIN region r ON r.place_id = i.place_id
                 WHERE COALESCE(i.name, i.place_id) <> i.place_id AND COALESCE(i.name, i.place_id) <> r.name
             """)
         let renamed = db.changesCount > 0
-        try db.execute(sql: """
+        try db.executeCached(sql: """
             INSERT INTO region (place_id, name, sort_key, latitude, longitude)
                 SELECT place_id, COALESCE(name, place_id), COALESCE(sort_key, lower(place_id)), latitude, longitude
                 FROM incoming_region WHERE true
@@ -67,9 +67,9 @@ extension PhotoWriter {
             // Their photos, found through photo_in_region.
             let theirPhotos = "region IN (SELECT id FROM renamed)"
             try SearchIndex.reindexing(db, photosWhere: theirPhotos) {
-                try db.execute(sql: "UPDATE photo SET region_name = (SELECT name FROM region WHERE id = photo.region) WHERE \(theirPhotos)")
+                try db.executeCached(sql: "UPDATE photo SET region_name = (SELECT name FROM region WHERE id = photo.region) WHERE \(theirPhotos)")
             }
-            try db.execute(sql: "DELETE FROM renamed")
+            try db.executeCached(sql: "DELETE FROM renamed")
         }
         return try namedMap(db, sql: "SELECT r.place_id, r.id, r.name FROM incoming_region i JOIN region r ON r.place_id = i.place_id")
     }
@@ -97,12 +97,14 @@ extension PhotoWriter {
             stage.bind(3, place.answered ? 1 : 0 as Int64)
             try stage.run()
         }
-        try db.execute(sql: """
+        try db.executeCached(sql: """
             INSERT INTO learned_place (place_id, region_place_id)
                 SELECT place_id, region_place_id FROM incoming_place ip
-                WHERE answered AND NOT EXISTS (SELECT 1 FROM place WHERE place_id = ip.place_id);
+                WHERE answered AND NOT EXISTS (SELECT 1 FROM place WHERE place_id = ip.place_id)
+            """)
+        try db.executeCached(sql: """
             INSERT INTO place (place_id, region, resolved_at)
-                SELECT l.place_id, r.id, ? FROM learned_place l LEFT JOIN region r ON r.place_id = l.region_place_id;
+                SELECT l.place_id, r.id, ? FROM learned_place l LEFT JOIN region r ON r.place_id = l.region_place_id
             """, arguments: [now])
         return try attachPhotosAwaitingLearnedPlaces(db)
     }
@@ -112,7 +114,7 @@ extension PhotoWriter {
     /// each finds its photos in photo_awaiting_place; SQLite would read that whole index.)
     @discardableResult
     static func attachPhotosAwaitingLearnedPlaces(_ db: Database) throws -> Int {
-        try db.execute(sql: """
+        try db.executeCached(sql: """
             INSERT INTO attaching (photo, region)
                 SELECT p.rowid, pl.region
                 FROM learned_place l
@@ -123,18 +125,18 @@ extension PhotoWriter {
         let attached = db.changesCount
         guard attached > 0 else { return 0 }
         let theirPhotos = "rowid IN (SELECT photo FROM attaching)"
-        try db.execute(sql: """
+        try db.executeCached(sql: """
             INSERT INTO count_delta (region, photographer, n, uploaded)
                 SELECT a.region, p.photographer, 1, p.uploaded FROM attaching a JOIN photo p ON p.rowid = a.photo
             """)
         try SearchIndex.reindexing(db, photosWhere: theirPhotos) {
-            try db.execute(sql: """
+            try db.executeCached(sql: """
                 UPDATE photo SET region = a.region, region_name = r.name
                     FROM attaching a JOIN region r ON r.id = a.region
                     WHERE photo.rowid = a.photo
                 """)
         }
-        try db.execute(sql: "DELETE FROM attaching")
+        try db.executeCached(sql: "DELETE FROM attaching")
         return attached
     }
 }

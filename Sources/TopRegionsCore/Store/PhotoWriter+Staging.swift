@@ -7,7 +7,7 @@ import TopRegionsRecords
 extension PhotoWriter {
     static func prepareStaging(_ db: Database) throws {
         try CountDeltas.prepare(db)
-        try db.execute(sql: """
+        try db.createTemporaryTablesOnce(last: "reindexing", sql: """
             CREATE TEMP TABLE IF NOT EXISTS incoming (
                 \(StagedColumn.allCases.map(\.declaration).joined(separator: ",\n    ")),
                 old_rowid INTEGER,
@@ -39,7 +39,7 @@ extension PhotoWriter {
     }
 
     static func clearStaging(_ db: Database) throws {
-        try db.execute(sql: """
+        try db.executeCached(sql: """
             DELETE FROM incoming;
             DELETE FROM incoming_photographer;
             DELETE FROM incoming_region;

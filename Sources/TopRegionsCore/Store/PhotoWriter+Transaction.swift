@@ -78,7 +78,7 @@ public final class BatchGroup {
         self.ledger = ledger
         self.renames = renames ?? PendingRenames()
         defersRenames = renames != nil
-        defersNewPhotographers = try Bool.fetchOne(db, sql: "PRAGMA foreign_keys") == false
+        defersNewPhotographers = try Bool.fetchOneCached(db, sql: "PRAGMA foreign_keys") == false
         try PhotoWriter.prepareStaging(db)
     }
 
@@ -98,7 +98,7 @@ public final class BatchGroup {
     /// A row id for a photographer new to the store, as SQLite would give it: one more than
     /// the largest, counting those waiting here.
     func photographerID() throws -> Int64 {
-        let id = try nextPhotographerID ?? (Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(id), 0) + 1 FROM photographer") ?? 1)
+        let id = try nextPhotographerID ?? (Int64.fetchOneCached(db, sql: "SELECT COALESCE(MAX(id), 0) + 1 FROM photographer") ?? 1)
         nextPhotographerID = id + 1
         return id
     }
@@ -158,7 +158,7 @@ public final class BatchGroup {
             stage.bind(2, name)
             try stage.run()
         }
-        try db.execute(sql: """
+        try db.executeCached(sql: """
             UPDATE photographer SET name = r.name FROM renamed_photographer r WHERE photographer.id = r.id AND photographer.name <> r.name;
             INSERT INTO reindexing (photo)
                 SELECT rowid FROM photo INDEXED BY photo_window
@@ -170,22 +170,22 @@ public final class BatchGroup {
                 WHERE p.owner_name <> r.name;
             """)
         var after: Int64 = 0
-        while let last = try Int64.fetchOne(
+        while let last = try Int64.fetchOneCached(
             db, sql: "SELECT MAX(photo) FROM (SELECT photo FROM reindexing WHERE photo > ? ORDER BY photo LIMIT ?)",
             arguments: [after, Self.renamedPhotosPerStatement])
         {
             let theirPhotos = "rowid IN (SELECT photo FROM reindexing WHERE photo > ?1 AND photo <= ?2)"
             try SearchIndex.reindexing(db, photosWhere: theirPhotos, arguments: [after, last]) {
                 // OR IGNORE: no statement journal (see `merge`); nothing can be ignored.
-                try db.execute(sql: """
+                try db.executeCached(sql: """
                     UPDATE OR IGNORE photo SET owner_name = r.name FROM renamed_photographer r
                     WHERE photo.rowid IN (SELECT photo FROM reindexing WHERE photo > ?1 AND photo <= ?2) AND r.id = photo.photographer
                     """, arguments: [after, last])
             }
             after = last
         }
-        try db.execute(sql: "DELETE FROM reindexing")
-        try db.execute(sql: "DELETE FROM renamed_photographer")
+        try db.executeCached(sql: "DELETE FROM reindexing")
+        try db.executeCached(sql: "DELETE FROM renamed_photographer")
         renames.names = [:]
     }
 

@@ -83,12 +83,12 @@ public struct PhotoWriter: Sendable {
         } else {
             _ = try Self.insert(batch, references, into: .staging, db)
             try Self.merge(batch, now: now, lastStored: lastStored, into: &result, db)
-            newest = try Int64.fetchOne(
+            newest = try Int64.fetchOneCached(
                 db, sql: "SELECT MAX(uploaded) FROM incoming WHERE uploaded <= ?", arguments: [now + Self.futureUploadTolerance])
         }
 
         if let newest {
-            try db.execute(sql: """
+            try db.executeCached(sql: """
                 INSERT INTO store_state (key, value) VALUES ('newest_upload', ?1)
                 ON CONFLICT (key) DO UPDATE SET value = ?1 WHERE value IS NULL OR value < ?1
                 """, arguments: [newest])

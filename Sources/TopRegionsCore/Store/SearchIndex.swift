@@ -31,7 +31,7 @@ enum SearchIndex {
     /// Takes the photos that `condition` (over `photo`) selects out of the index. Call it
     /// before they change or go: it needs the values they were indexed with.
     static func remove(_ db: Database, photosWhere condition: String, arguments: StatementArguments = []) throws {
-        try db.execute(sql: """
+        try db.executeCached(sql: """
             INSERT INTO photo_fts (photo_fts, rowid, \(columns))
                 SELECT 'delete', rowid, \(columns) FROM photo WHERE \(condition)
             """, arguments: arguments)
@@ -40,7 +40,7 @@ enum SearchIndex {
     /// Puts the photos that `condition` (over `photo`) selects into the index, as they are
     /// now.
     static func add(_ db: Database, photosWhere condition: String, arguments: StatementArguments = []) throws {
-        try db.execute(sql: """
+        try db.executeCached(sql: """
             INSERT INTO photo_fts (rowid, \(columns))
                 SELECT rowid, \(columns) FROM photo WHERE \(condition)
             """, arguments: arguments)

@@ -134,7 +134,7 @@ enum UploadBuckets {
 
     /// The transaction's changes to the buckets, by slot, waiting for `flush`.
     static func prepare(_ db: Database) throws {
-        try db.execute(sql: """
+        try db.createTemporaryTablesOnce(last: "bucket_delta", sql: """
             CREATE TEMP TABLE IF NOT EXISTS bucket_delta (
                 slot INTEGER NOT NULL,
                 region INTEGER NOT NULL,
@@ -152,7 +152,7 @@ enum UploadBuckets {
         var negative = false
         for level in levels {
             let bucket = level.slots == 1 ? "slot" : floorDivideSQL("slot", level.slots)
-            try db.execute(sql: """
+            try db.executeCached(sql: """
                 INSERT INTO \(level.table) (\(level.key), region, photographers, photos)
                     SELECT \(bucket) AS bucket, region, SUM(photographers), SUM(photos) FROM bucket_delta
                     GROUP BY bucket, region HAVING SUM(photographers) <> 0 OR SUM(photos) <> 0
@@ -162,12 +162,12 @@ enum UploadBuckets {
                     WHERE (\(level.key), region) IN (SELECT \(bucket), region FROM bucket_delta)
                       AND photographers = 0 AND photos = 0;
                 """)
-            negative = try negative || Bool.fetchOne(db, sql: """
+            negative = try negative || Bool.fetchOneCached(db, sql: """
                 SELECT EXISTS (SELECT 1 FROM \(level.table) WHERE (\(level.key), region) IN (SELECT \(bucket), region FROM bucket_delta)
                                                                 AND (photographers < 0 OR photos < 0))
                 """)!
         }
-        try db.execute(sql: "DELETE FROM bucket_delta")
+        try db.executeCached(sql: "DELETE FROM bucket_delta")
         if negative {
             throw wentNegative
         }
