@@ -61,4 +61,37 @@ import TopRegionsRecords
             #expect(count == 3, "\(sql)")
         }
     }
+
+    /// Pages of photos read twice on one connection: the second read runs the statements the
+    /// first prepared, none prepared again. (The title order's SQL function was added to the
+    /// connection on every read, which expires every statement it has prepared.)
+    @Test func readingPhotosAgainPreparesNothingAgain() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("store.db")
+        do {
+            let writer = PhotoWriter(store: try Store.open(path: path))
+            _ = try writer.store((1...40).map { PhotoRecord(id: "\($0)", owner: "a@N01", title: "Photo \($0)", regionID: "R", region: "Somewhere") }, now: 1)
+        }
+        let store = try Store.openForReading(path: path)  // one connection
+        let queries = Queries(store: store)
+        for _ in 1...2 {
+            #expect(try queries.photos(inRegion: "R", order: .uploaded, limit: 30).count == 30)
+            #expect(try queries.photos(inRegion: "R", order: .title, limit: 30, offset: 30).count == 10)
+        }
+        let statements = try store.read { db -> [(sql: String, runs: Int32, reprepared: Int32)] in
+            var found: [(sql: String, runs: Int32, reprepared: Int32)] = []
+            var statement = sqlite3_next_stmt(db.sqliteConnection, nil)
+            while let current = statement {
+                found.append((String(cString: sqlite3_sql(current)), sqlite3_stmt_status(current, Int32(SQLITE_STMTSTATUS_RUN), 0),
+                              sqlite3_stmt_status(current, Int32(SQLITE_STMTSTATUS_REPREPARE), 0)))
+                statement = sqlite3_next_stmt(db.sqliteConnection, current)
+            }
+            return found
+        }
+        let pages = statements.filter { $0.sql.contains("FROM photo") }
+        #expect(pages.count >= 3, "\(statements.map(\.sql))")
+        for page in pages {
+            #expect(page.runs == 2 && page.reprepared == 0, "\(page)")
+        }
+    }
 }

@@ -14,7 +14,7 @@ extension Queries {
             try rows.map { row in
                 guard row.latitude == nil || row.longitude == nil else { return row }
                 var row = row
-                if let centre = try Row.fetchOne(db, sql: """
+                if let centre = try Row.fetchOneCached(db, sql: """
                     SELECT AVG(latitude), AVG(longitude) FROM (
                         SELECT latitude, longitude FROM photo
                         WHERE region = (SELECT id FROM region WHERE place_id = ?) AND latitude IS NOT NULL AND longitude IS NOT NULL

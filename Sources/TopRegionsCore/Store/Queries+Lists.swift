@@ -24,11 +24,11 @@ extension Queries {
         return try store.read { db in
             switch list.kind {
             case .region(let region):
-                return try Int.fetchOne(db, sql: "SELECT photos FROM region WHERE place_id = ?", arguments: [region.regionID]) ?? 0
+                return try Int.fetchOneCached(db, sql: "SELECT photos FROM region WHERE place_id = ?", arguments: [region.regionID]) ?? 0
             case .all:
-                return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM photo")!
+                return try Int.fetchOneCached(db, sql: "SELECT COUNT(*) FROM photo")!
             case .recents:
-                return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM photo WHERE view_seq IS NOT NULL")!
+                return try Int.fetchOneCached(db, sql: "SELECT COUNT(*) FROM photo WHERE view_seq IS NOT NULL")!
             case .search(let query, let region):
                 let regionID = region?.regionID
                 var sql = "SELECT COUNT(*) FROM photo_fts"
@@ -40,7 +40,7 @@ extension Queries {
                 } else {
                     sql += " WHERE photo_fts MATCH ?"
                 }
-                return try Self.sayingProblems(of: query) { try Int.fetchOne(db, sql: sql, arguments: arguments)! }
+                return try Self.sayingProblems(of: query) { try Int.fetchOneCached(db, sql: sql, arguments: arguments)! }
             }
         }
     }
@@ -50,7 +50,7 @@ extension Queries {
         let photos = Self.photos(of: list)
         return try store.read { db in
             try Self.sayingSearchProblems(of: list) {
-                try Int.fetchOne(db, sql: "SELECT COUNT(*)" + photos.sql + " AND " + window.sql, arguments: photos.arguments + window.arguments)!
+                try Int.fetchOneCached(db, sql: "SELECT COUNT(*)" + photos.sql + " AND " + window.sql, arguments: photos.arguments + window.arguments)!
             }
         }
     }
@@ -72,7 +72,7 @@ extension Queries {
         return try store.read { db in
             try Self.sayingSearchProblems(of: list) {
                 var spots = SpotCounter(decimals: decimals)
-                let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+                let rows = try Row.fetchCursorCached(db, sql: sql, arguments: arguments)
                 while let row = try rows.next() { spots.add(latitude: row[0], longitude: row[1]) }
                 return spots.spots.sorted { ($0.latitude, $0.longitude) < ($1.latitude, $1.longitude) }
             }
@@ -147,7 +147,7 @@ extension Queries {
     /// The region with this Flickr place id, with its counts; nil when the store has none.
     public func region(id regionID: String) throws -> RegionRank? {
         try store.read { db in
-            try Row.fetchOne(db, sql: """
+            try Row.fetchOneCached(db, sql: """
                 SELECT place_id, name, photographers, photos, latitude, longitude FROM region WHERE place_id = ?
                 """, arguments: [regionID]).map {
                 RegionRank(rank: 0, regionID: $0[0], name: $0[1], photographers: $0[2], photos: $0[3], latitude: $0[4], longitude: $0[5])
@@ -159,7 +159,7 @@ extension Queries {
     /// (at the first of its places), at most `limit`.
     public func places(inRegion regionID: String, limit: Int = 400) throws -> [(name: String, latitude: Double, longitude: Double)] {
         try store.read { db in
-            try Row.fetchAll(db, sql: """
+            try Row.fetchAllCached(db, sql: """
                 SELECT name, latitude, longitude FROM place
                 WHERE region = (SELECT id FROM region WHERE place_id = ?) AND name IS NOT NULL
                   AND latitude IS NOT NULL AND longitude IS NOT NULL

@@ -130,7 +130,7 @@ extension Queries {
             arguments += [limit ?? -1, offset]
         }
         return try sayingProblems(of: query) {
-            let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+            let rows = try Row.fetchCursorCached(db, sql: sql, arguments: arguments)
             var values: [Value] = []
             while let row = try rows.next() { values.append(value(row)) }
             return values
@@ -151,26 +151,23 @@ extension Queries {
     static func photos(rowids: [Int64], _ db: Database) throws -> [StoredPhoto] {
         guard !rowids.isEmpty else { return [] }
         var byRowid: [Int64: StoredPhoto] = [:]
-        try inChunks(rowids) { marks, chunk in
-            try eachPhoto(db, sql: """
-                SELECT \(photoColumns), photo.rowid
-                FROM photo
-                JOIN photographer ON photographer.id = photo.photographer
-                LEFT JOIN region ON region.id = photo.region
-                WHERE photo.rowid IN (\(marks))
-                """, arguments: StatementArguments(chunk)) { photo, column in
-                byRowid[column.int(PhotoColumn.count) ?? 0] = photo
-            }
+        // The row ids bound as one JSON array: one statement, prepared once per connection.
+        try eachPhoto(db, sql: """
+            SELECT \(photoColumns), photo.rowid
+            FROM photo
+            JOIN photographer ON photographer.id = photo.photographer
+            LEFT JOIN region ON region.id = photo.region
+            WHERE photo.rowid IN (SELECT value FROM json_each(?))
+            """, arguments: [jsonArray(rowids)]) { photo, column in
+            byRowid[column.int(PhotoColumn.count) ?? 0] = photo
         }
         return rowids.compactMap { byRowid[$0] }
     }
 
-    /// A read with the functions photo orders use.
+    /// A read of photos. (The functions photo orders use are every connection's, added as it
+    /// opens: `Store.configuration`.)
     func readPhotos<T>(_ body: (Database) throws -> T) throws -> T {
-        try store.read { db in
-            db.add(function: PhotoOrder.titleKey)
-            return try body(db)
-        }
+        try store.read(body)
     }
 
     /// The condition over `photo.uploaded` that keeps to `window`; nil for every stored photo.

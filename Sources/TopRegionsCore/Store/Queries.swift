@@ -44,7 +44,7 @@ public struct Queries: Sendable {
         guard var region = try region(id: regionID) else { return nil }
         guard let condition = Self.windowCondition(window) else { return region }
         let row = try store.read { db in
-            try Row.fetchOne(db, sql: """
+            try Row.fetchOneCached(db, sql: """
                 SELECT COUNT(DISTINCT photo.photographer), COUNT(*) FROM photo
                 WHERE photo.region = (SELECT id FROM region WHERE place_id = ?) AND \(condition.sql)
                 """, arguments: [regionID] + condition.arguments)!
@@ -55,7 +55,7 @@ public struct Queries: Sendable {
     }
 
     static func topRegions(_ db: Database, limit: Int) throws -> [RegionRank] {
-        let rows = try Row.fetchAll(db, sql: topRegionsSQL, arguments: [limit])
+        let rows = try Row.fetchAllCached(db, sql: topRegionsSQL, arguments: [limit])
         return rows.enumerated().map { index, row in
             RegionRank(
                 rank: index + 1, regionID: row[0], name: row[1], photographers: row[2], photos: row[3],
@@ -74,7 +74,7 @@ public struct Queries: Sendable {
     /// then region id.
     public func allRegions(limit: Int? = nil) throws -> [RegionRank] {
         try store.read { db in
-            try Row.fetchAll(db, sql: """
+            try Row.fetchAllCached(db, sql: """
                 SELECT place_id, name, photographers, photos, latitude, longitude FROM region
                 ORDER BY sort_key, place_id LIMIT ?
                 """, arguments: [limit ?? -1]).map {
@@ -86,7 +86,7 @@ public struct Queries: Sendable {
     /// Whether any photo is stored (an empty store is refreshed before it is asked).
     public func hasPhotos() throws -> Bool {
         try store.read { db in
-            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM photo)")!
+            try Bool.fetchOneCached(db, sql: "SELECT EXISTS (SELECT 1 FROM photo)")!
         }
     }
 
@@ -95,8 +95,9 @@ public struct Queries: Sendable {
         try store.read { db in
             var found: [String: StoredPhoto] = [:]
             try Self.inChunks(ids) { marks, chunk in
+                // (Not through the statement cache: one statement for each number of ids.)
                 for photo in try Self.fetchPhotos(db, where: "photo.id IN (\(marks))", order: "photo.id",
-                                                  arguments: StatementArguments(chunk), limit: nil) {
+                                                  arguments: StatementArguments(chunk), limit: nil, cached: false) {
                     found[photo.record.id] = photo
                 }
             }
@@ -107,14 +108,14 @@ public struct Queries: Sendable {
     /// The oldest upload time of a stored photo; nil when none has one.
     public func oldestUpload() throws -> Int64? {
         try store.read { db in
-            try Int64.fetchOne(db, sql: "SELECT MIN(uploaded) FROM photo")
+            try Int64.fetchOneCached(db, sql: "SELECT MIN(uploaded) FROM photo")
         }
     }
 
     /// The newest upload time ever stored: where an incremental fetch starts.
     public func newestUpload() throws -> Int64? {
         try store.read { db in
-            try Int64.fetchOne(db, sql: "SELECT value FROM store_state WHERE key = 'newest_upload'")
+            try Int64.fetchOneCached(db, sql: "SELECT value FROM store_state WHERE key = 'newest_upload'")
         }
     }
 
@@ -143,7 +144,7 @@ public struct Queries: Sendable {
     /// Places of stored photos that have never been looked up.
     public func pendingPlaces() throws -> [String] {
         try store.read { db in
-            try String.fetchAll(db, sql: """
+            try String.fetchAllCached(db, sql: """
                 SELECT DISTINCT place_id FROM photo
                 WHERE region IS NULL AND place_id IS NOT NULL
                   AND NOT EXISTS (SELECT 1 FROM place WHERE place.place_id = photo.place_id)
@@ -161,16 +162,22 @@ public struct Queries: Sendable {
         }
     }
 
+    /// `[1,2,3]`: integers bound as one value, for `IN (SELECT value FROM json_each(?))`.
+    static func jsonArray(_ values: [Int64]) -> String {
+        "[" + values.map(String.init).joined(separator: ",") + "]"
+    }
+
     static let photoColumns = PhotoColumn.selectList
 
     static func fetchPhotos(
-        _ db: Database, where condition: String, order: String, arguments: StatementArguments, limit: Int?, offset: Int = 0
+        _ db: Database, where condition: String, order: String, arguments: StatementArguments, limit: Int?, offset: Int = 0,
+        cached: Bool = true
     ) throws -> [StoredPhoto] {
         if offset > 0 {
             // SQLite makes every row an OFFSET skips, joins and long texts included: page 400
             // of a region read 12,000 whole photos. The skipping walks the order's index alone
             // (row ids), and only the page's photos are read whole.
-            let rowids = try Int64.fetchAll(db, sql: """
+            let rowids = try Int64.fetchAllCached(db, sql: """
                 SELECT photo.rowid FROM photo WHERE \(condition) ORDER BY \(order) LIMIT ? OFFSET ?
                 """, arguments: arguments + [limit ?? -1, offset])
             return try photos(rowids: rowids, db)
@@ -189,7 +196,7 @@ public struct Queries: Sendable {
             arguments += [limit ?? -1, offset]
         }
         var photos: [StoredPhoto] = []
-        try eachPhoto(db, sql: sql, arguments: arguments) { photo, _ in photos.append(photo) }
+        try eachPhoto(db, sql: sql, arguments: arguments, cached: cached) { photo, _ in photos.append(photo) }
         return photos
     }
 
@@ -198,9 +205,10 @@ public struct Queries: Sendable {
     /// listing of thousands of photos otherwise spends most of its time copying each row
     /// and decoding each value through generic code.
     static func eachPhoto(
-        _ db: Database, sql: String, arguments: StatementArguments, _ body: (StoredPhoto, ColumnReader) throws -> Void
+        _ db: Database, sql: String, arguments: StatementArguments, cached: Bool = true, _ body: (StoredPhoto, ColumnReader) throws -> Void
     ) throws {
-        let statement = try db.makeStatement(sql: sql)
+        // Through the statement cache unless the SQL varies with the data.
+        let statement = try cached ? db.cachedStatement(sql: sql) : db.makeStatement(sql: sql)
         let rows = try Row.fetchCursor(statement, arguments: arguments)
         let columns = ColumnReader(statement: statement.sqliteStatement)
         while try rows.next() != nil {
@@ -235,7 +243,7 @@ extension Queries {
             try rows.map { row in
                 guard row.latitude == nil || row.longitude == nil else { return row }
                 var row = row
-                if let centre = try Row.fetchOne(db, sql: """
+                if let centre = try Row.fetchOneCached(db, sql: """
                     SELECT AVG(latitude), AVG(longitude) FROM photo
                     WHERE region = (SELECT id FROM region WHERE place_id = ?) AND latitude IS NOT NULL AND longitude IS NOT NULL
                     """, arguments: [row.regionID]) {

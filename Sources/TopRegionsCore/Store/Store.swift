@@ -2,6 +2,7 @@ import CSupport
 import Foundation
 import GRDB
 import GRDBSQLite
+import TopRegionsRecords
 import TopRegionsSupport
 
 /// The one SQLite file every stage shares.
@@ -253,6 +254,9 @@ public final class Store: Sendable {
         configuration.label = "topregions"
         // The schema relies on them; GRDB's default, stated here because it matters.
         configuration.foreignKeysEnabled = true
+        // Added once per connection, as it opens: adding a function to a connection expires
+        // every statement it has prepared (its cached ones were prepared again on each read).
+        configuration.prepareDatabase { db in db.add(function: PhotoOrder.titleKey) }
         return configuration
     }
 
