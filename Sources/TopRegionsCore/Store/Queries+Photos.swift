@@ -28,30 +28,50 @@ extension Queries {
     public func photos(
         inRegion regionID: String, order: PhotoOrder, window: TimeWindow? = nil, view: GeoBox? = nil, limit: Int?, offset: Int = 0
     ) throws -> [StoredPhoto] {
-        // Newest first walks photo_in_region (region, uploaded DESC, id), within a window too.
-        let terms = order == .uploaded ? "photo.region, " + order.sql : order.sql
-        let (condition, arguments) = Self.keeping("photo.region = (SELECT id FROM region WHERE place_id = ?)", [regionID], to: window, view: view)
-        return try readPhotos { db in
-            try Self.fetchPhotos(db, where: condition, order: terms, arguments: arguments, limit: limit, offset: offset)
-        }
+        let selection = Self.regionSelection(regionID, order: order, window: window, view: view)
+        return try readPhotos { db in try Self.fetchPhotos(db, selection, limit: limit, offset: offset) }
     }
 
     /// Every stored photo, in `order`. Newest first walks photo_by_upload, so the first
     /// `limit` photos cost the same at any size (tests check the plan).
     public func allPhotos(order: PhotoOrder, window: TimeWindow? = nil, view: GeoBox? = nil, limit: Int?, offset: Int = 0) throws -> [StoredPhoto] {
-        let (condition, arguments) = Self.keeping("true", [], to: window, view: view)
-        return try readPhotos { db in
-            try Self.fetchPhotos(db, where: condition, order: order.sql, arguments: arguments, limit: limit, offset: offset)
-        }
+        let selection = Self.allSelection(order: order, window: window, view: view)
+        return try readPhotos { db in try Self.fetchPhotos(db, selection, limit: limit, offset: offset) }
     }
 
     /// Photos viewed through photo-cache, in `order` (`viewed`: latest view first).
     public func recents(order: PhotoOrder, window: TimeWindow? = nil, view: GeoBox? = nil, limit: Int?, offset: Int = 0) throws -> [StoredPhoto] {
-        let (condition, arguments) = Self.keeping("photo.view_seq IS NOT NULL", [], to: window, view: view)
-        return try readPhotos { db in
-            try Self.fetchPhotos(db, where: condition, order: order == .viewed ? "photo.view_seq DESC" : order.sql,
-                                 arguments: arguments, limit: limit, offset: offset)
-        }
+        let selection = Self.recentsSelection(order: order, window: window, view: view)
+        return try readPhotos { db in try Self.fetchPhotos(db, selection, limit: limit, offset: offset) }
+    }
+
+    /// Which photos a list holds (`condition` over `photo`, with its `arguments`) and their
+    /// order (SQL).
+    struct Selection {
+        var condition: String
+        var order: String
+        var arguments: StatementArguments
+    }
+
+    static func regionSelection(_ regionID: String, order: PhotoOrder, window: TimeWindow?, view: GeoBox?) -> Selection {
+        // Newest first walks photo_in_region (region, uploaded DESC, id), within a window too.
+        let terms = order == .uploaded ? "photo.region, " + order.sql : order.sql
+        let (condition, arguments) = keeping("photo.region = (SELECT id FROM region WHERE place_id = ?)", [regionID], to: window, view: view)
+        return Selection(condition: condition, order: terms, arguments: arguments)
+    }
+
+    static func allSelection(order: PhotoOrder, window: TimeWindow?, view: GeoBox?) -> Selection {
+        let (condition, arguments) = keeping("true", [], to: window, view: view)
+        return Selection(condition: condition, order: order.sql, arguments: arguments)
+    }
+
+    static func recentsSelection(order: PhotoOrder, window: TimeWindow?, view: GeoBox?) -> Selection {
+        let (condition, arguments) = keeping("photo.view_seq IS NOT NULL", [], to: window, view: view)
+        return Selection(condition: condition, order: order == .viewed ? "photo.view_seq DESC" : order.sql, arguments: arguments)
+    }
+
+    static func fetchPhotos(_ db: Database, _ selection: Selection, limit: Int?, offset: Int) throws -> [StoredPhoto] {
+        try fetchPhotos(db, where: selection.condition, order: selection.order, arguments: selection.arguments, limit: limit, offset: offset)
     }
 
     /// How many photos are stored.
