@@ -85,6 +85,36 @@ import TopRegionsStore
         #expect(shown.west <= box.west && shown.east >= box.east && shown.south <= box.south && shown.north >= box.north)
     }
 
+    /// A list of at most `ListSummary.rowidsKeptUpTo` photos keeps its row ids in order, and
+    /// each of its pages read by them is the page read past the photos before it: the same
+    /// photos in the same order, in every order, zoomed and windowed too; a longer list keeps
+    /// none.
+    @Test func aListsPagesReadByItsKeptRowIDsAreItsPagesReadInOrder() throws {
+        let directory = TemporaryDirectory()
+        let (store, _) = try Self.regionStore(directory)
+        let queries = Queries(store: store)
+        let region = try #require(try queries.region(id: "R"))
+        let window = try TimeWindow("10h", end: 1_700_000_000 + 299 * 360, endsNow: false)
+        let box = try GeoBox(parsing: "-63.5,44.4,-62.7,45")
+        for order in PhotoOrder.allCases {
+            for list in [PhotoList(.region(region), order: order), PhotoList(.all, order: order),
+                         PhotoList(.region(region), order: order, window: window), PhotoList(.all, order: order, view: box)] {
+                let summary = try ListSummary(list, queries)
+                let kept = try #require(summary.ranked, "\(list)")
+                let counted = try queries.count(of: list)
+                #expect(summary.total == kept.count && summary.total == counted, "\(list)")
+                for number in 1...Paging(page: 1, total: summary.total).pages {
+                    let paging = Paging(page: number, total: summary.total)
+                    let read = try queries.photos(in: list, limit: Paging.size, offset: paging.offset).map(\.record.id)
+                    let page = try #require(try queries.page(number, of: list, summary: summary))
+                    #expect(page.photos.map(\.record.id) == read, "\(list) page \(number)")
+                }
+            }
+        }
+        #expect(try queries.rowids(of: PhotoList(.region(region)), atMost: 300)?.count == 300)
+        #expect(try queries.rowids(of: PhotoList(.region(region)), atMost: 299) == nil)
+    }
+
     /// The links over a map lead into its quarters that hold photos, each a box whose list is
     /// what the link says; a zoomed page says how many are in view and leads out and back.
     @Test func aMapLeadsIntoItsQuartersWithPhotosAndBackOut() throws {

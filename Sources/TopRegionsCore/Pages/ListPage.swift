@@ -4,7 +4,9 @@ import TopRegionsStore
 
 /// What a page says of its whole list: how many photos and the map of all of them (a
 /// region's with its places named); for a search, its matches in order, so each page reads
-/// its 30 by row id instead of ranking every match again. What regions-top's page, the
+/// its 30 by row id instead of ranking every match again, and for any other list of at most
+/// `rowidsKeptUpTo` photos its row ids in order, so each page reads its 30 by row id
+/// instead of walking past the photos before them. What regions-top's page, the
 /// served pages (which keep it until the photos change) and the export compute once per list.
 public struct ListSummary: Sendable {
     public var total: Int
@@ -25,6 +27,12 @@ public struct ListSummary: Sendable {
             ranked = matches.rowids
             total = matches.rowids.count
             map = try queries.listMap(of: list, positions: matches.positions)
+        } else if let rowids = try queries.rowids(of: list, atMost: Self.rowidsKeptUpTo) {
+            // Kept so that any page reads its photos by row id, not past those before it;
+            // counted from them, so that the count and the pages agree.
+            ranked = rowids
+            total = rowids.count
+            map = try queries.listMap(of: list)
         } else {
             total = try queries.count(of: list)
             map = try queries.listMap(of: list)
@@ -38,6 +46,11 @@ public struct ListSummary: Sendable {
             ranked = ranked.map { Array($0.prefix(cap)) }
         }
     }
+
+    /// Up to how many photos a list's row ids are kept (8 bytes each): a region's, Recents',
+    /// a zoomed view's; not the whole store's, whose every page reads past the photos before
+    /// it in an index.
+    public static let rowidsKeptUpTo = 50_000
 
     /// What keeping it costs, about.
     public var bytes: Int { 64 + (map?.bytes ?? 0) + 8 * (ranked?.count ?? 0) }

@@ -45,6 +45,27 @@ extension Queries {
         return try readPhotos { db in try Self.fetchPhotos(db, selection, limit: limit, offset: offset) }
     }
 
+    /// The row ids of `list`'s photos in its order, when it holds at most `most` photos
+    /// (nil: more, or a search, whose `searchMatches` gives them): what a list's summary keeps
+    /// so that any of its pages reads its 30 photos by row id, instead of walking past the
+    /// photos before them (a third of a deep page's time, in a 15,000-photo region).
+    public func rowids(of list: PhotoList, atMost most: Int) throws -> [Int64]? {
+        let (order, window, view) = (list.order, list.window, list.view)
+        let selection: Selection
+        switch list.kind {
+        case .region(let region): selection = Self.regionSelection(region.regionID, order: order ?? .uploaded, window: window, view: view)
+        case .all: selection = Self.allSelection(order: order ?? .uploaded, window: window, view: view)
+        case .recents: selection = Self.recentsSelection(order: order ?? .viewed, window: window, view: view)
+        case .search: return nil
+        }
+        let rowids = try store.read { db in
+            try Int64.fetchAllCached(db, sql: """
+                SELECT photo.rowid FROM photo WHERE \(selection.condition) ORDER BY \(selection.order) LIMIT ?
+                """, arguments: selection.arguments + [most + 1])
+        }
+        return rowids.count <= most ? rowids : nil
+    }
+
     /// Which photos a list holds (`condition` over `photo`, with its `arguments`) and their
     /// order (SQL).
     struct Selection {
