@@ -111,6 +111,9 @@ import TopRegionsStore
                 }
             }
         }
+        // Kept by list and order: a list's row ids in one order are not its pages in another.
+        #expect(PhotoList(.region(region), order: .title).summaryKey != PhotoList(.region(region), order: .uploaded).summaryKey)
+        #expect(PhotoList(.all, order: .title).summaryKey != PhotoList(.all, order: .uploaded).summaryKey)
         #expect(try queries.rowids(of: PhotoList(.region(region)), atMost: 300)?.count == 300)
         #expect(try queries.rowids(of: PhotoList(.region(region)), atMost: 299) == nil)
     }

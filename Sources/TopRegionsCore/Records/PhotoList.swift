@@ -66,16 +66,16 @@ public struct PhotoList: Sendable, Equatable {
         }
     }
 
-    /// What names the list's count, map and, for a search, ranked matches (so a search's
-    /// order too: its matches are kept in it; the other lists' count and map are the same in
-    /// any order).
+    /// What names the list's count, map and its photos' row ids in order (a search's ranked
+    /// matches; any other list's when it is not too long): so its order too.
     public var summaryKey: String {
         let window = (self.window.map { " " + $0.key } ?? "") + (view.map { " view " + $0.text } ?? "")
+        let order = " " + (self.order?.rawValue ?? "")
         switch kind {
-        case .region(let region): return "region " + region.regionID + window
-        case .all: return "all" + window
-        case .recents: return "recents" + window
-        case .search(let query, let region): return "search \(order?.rawValue ?? "") \(region?.regionID ?? "")\(window) \(query.match)"
+        case .region(let region): return "region" + order + " " + region.regionID + window
+        case .all: return "all" + order + window
+        case .recents: return "recents" + order + window
+        case .search(let query, let region): return "search" + order + " \(region?.regionID ?? "")\(window) \(query.match)"
         }
     }
 }
