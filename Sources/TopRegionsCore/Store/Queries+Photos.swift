@@ -29,20 +29,20 @@ extension Queries {
         inRegion regionID: String, order: PhotoOrder, window: TimeWindow? = nil, view: GeoBox? = nil, limit: Int?, offset: Int = 0
     ) throws -> [StoredPhoto] {
         let selection = Self.regionSelection(regionID, order: order, window: window, view: view)
-        return try readPhotos { db in try Self.fetchPhotos(db, selection, limit: limit, offset: offset) }
+        return try store.read { db in try Self.fetchPhotos(db, selection, limit: limit, offset: offset) }
     }
 
     /// Every stored photo, in `order`. Newest first walks photo_by_upload, so the first
     /// `limit` photos cost the same at any size (tests check the plan).
     public func allPhotos(order: PhotoOrder, window: TimeWindow? = nil, view: GeoBox? = nil, limit: Int?, offset: Int = 0) throws -> [StoredPhoto] {
         let selection = Self.allSelection(order: order, window: window, view: view)
-        return try readPhotos { db in try Self.fetchPhotos(db, selection, limit: limit, offset: offset) }
+        return try store.read { db in try Self.fetchPhotos(db, selection, limit: limit, offset: offset) }
     }
 
     /// Photos viewed through photo-cache, in `order` (`viewed`: latest view first).
     public func recents(order: PhotoOrder, window: TimeWindow? = nil, view: GeoBox? = nil, limit: Int?, offset: Int = 0) throws -> [StoredPhoto] {
         let selection = Self.recentsSelection(order: order, window: window, view: view)
-        return try readPhotos { db in try Self.fetchPhotos(db, selection, limit: limit, offset: offset) }
+        return try store.read { db in try Self.fetchPhotos(db, selection, limit: limit, offset: offset) }
     }
 
     /// The row ids of `list`'s photos in its order, when it holds at most `most` photos
@@ -111,7 +111,7 @@ extension Queries {
         _ query: SearchQuery, inRegion regionID: String? = nil, order: PhotoOrder? = nil, window: TimeWindow? = nil, view: GeoBox? = nil,
         limit: Int?, offset: Int = 0
     ) throws -> [StoredPhoto] {
-        try readPhotos { db in
+        try store.read { db in
             let rowids = try Self.searchRows(
                 query, inRegion: regionID, order: order, window: window, view: view, limit: limit, offset: offset, db) { $0[0] as Int64 }
             return try Self.photos(rowids: rowids, db)
@@ -128,7 +128,7 @@ extension Queries {
         decimals: Int
     ) throws -> (rowids: [Int64], positions: [MapSpot]) {
         let located = "photo.rowid, photo.latitude, photo.longitude"
-        let matches = try readPhotos { db in
+        let matches = try store.read { db in
             try Self.searchRows(query, inRegion: regionID, order: order, window: window, view: view, limit: nil, offset: 0, columns: located, db) { row in
                 (rowid: row[0] as Int64, latitude: row[1] as Double?, longitude: row[2] as Double?)
             }
@@ -144,7 +144,7 @@ extension Queries {
 
     /// Whole photos by row id (as `searchMatches` gives them), in the order given.
     public func photos(rowids: [Int64]) throws -> [StoredPhoto] {
-        try readPhotos { db in try Self.photos(rowids: rowids, db) }
+        try store.read { db in try Self.photos(rowids: rowids, db) }
     }
 
     /// `columns` of the photos `search` finds, in its order, each row made a value by `value`.
@@ -203,12 +203,6 @@ extension Queries {
             byRowid[column.int(PhotoColumn.count) ?? 0] = photo
         }
         return rowids.compactMap { byRowid[$0] }
-    }
-
-    /// A read of photos. (The functions photo orders use are every connection's, added as it
-    /// opens: `Store.configuration`.)
-    func readPhotos<T>(_ body: (Database) throws -> T) throws -> T {
-        try store.read(body)
     }
 
     /// The condition over `photo.uploaded` that keeps to `window`; nil for every stored photo.
