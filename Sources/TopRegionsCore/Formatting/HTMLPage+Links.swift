@@ -49,22 +49,26 @@ extension HTMLPage {
     }
 
     static func percentEncoded(_ text: String, keeping kept: Character? = nil) -> String {
-        var out = ""
+        let kept = kept?.asciiValue
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count + 8)
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                out.append(Character(Unicode.Scalar(byte)))
+                out.append(byte)
+            case kept:
+                out.append(byte)
             default:
-                if let kept, kept.asciiValue == byte {
-                    out.append(kept)
-                } else {
-                    out += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
-                }
+                out.append(UInt8(ascii: "%"))
+                out.append(upperHexDigits[Int(byte >> 4)])
+                out.append(upperHexDigits[Int(byte & 15)])
             }
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
+
+    private static let upperHexDigits = Array("0123456789ABCDEF".utf8)
 
     /// An element id for a photo: its safe file name without the extension.
     static func anchor(_ photoID: String) -> String {

@@ -47,38 +47,68 @@ extension HTMLPage {
     }
 
     /// Text for HTML content and quoted attribute values: markup characters become
-    /// references, and control characters (which HTML forbids) become U+FFFD.
+    /// references, and control characters and noncharacters (which HTML forbids) become U+FFFD.
     public static func escape(_ text: String) -> String {
-        // Printable ASCII without a markup character, as most titles and names are, is its
-        // own escape.
-        let plain = text.utf8.allSatisfy { byte in
+        // Text with nothing to change, as most titles and names are (in any script), is its
+        // own escape: no copy. (A native string's bytes are contiguous; a bridged one's are copied.)
+        let escaped = text.utf8.withContiguousStorageIfAvailable(escaped) ?? Array(text.utf8).withUnsafeBufferPointer(escaped)
+        return escaped ?? text
+    }
+
+    /// `escape` of valid UTF-8, or nil when it changes nothing.
+    private static func escaped(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        guard let first = firstByteToEscape(bytes, from: 0) else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 16)
+        var copied = 0
+        var at: Int? = first
+        while let index = at {
+            out.append(contentsOf: bytes[copied..<index])
+            switch bytes[index] {
+            case UInt8(ascii: "&"): out.append(contentsOf: "&amp;".utf8)
+            case UInt8(ascii: "<"): out.append(contentsOf: "&lt;".utf8)
+            case UInt8(ascii: ">"): out.append(contentsOf: "&gt;".utf8)
+            case UInt8(ascii: "\""): out.append(contentsOf: "&quot;".utf8)
+            case UInt8(ascii: "'"): out.append(contentsOf: "&#39;".utf8)
+            case UInt8(ascii: "\r"): out.append(UInt8(ascii: "\n"))
+            default: out.append(contentsOf: [0xEF, 0xBF, 0xBD])  // U+FFFD
+            }
+            copied = index + scalarLength(bytes, at: index)
+            at = firstByteToEscape(bytes, from: copied)
+        }
+        out.append(contentsOf: bytes[copied...])
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Where the next scalar `escape` changes starts in valid UTF-8, from `start`: a markup
+    /// character, a control but tab and line feed (C0, DEL, C1: C2 80–9F), a noncharacter
+    /// (U+FDD0–FDEF: EF B7 90–AF; U+xFFFE and U+xFFFF in every plane: EF BF BE–BF, or four
+    /// bytes ending xF BF BE–BF).
+    private static func firstByteToEscape(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        var index = start
+        while index < bytes.count {
+            let byte = bytes[index]
             switch byte {
-            case UInt8(ascii: "&"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\""), UInt8(ascii: "'"): false
-            default: (0x20...0x7E).contains(byte)
+            case UInt8(ascii: "&"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\""), UInt8(ascii: "'"), 0x7F: return index
+            case 0x00..<0x20 where byte != UInt8(ascii: "\t") && byte != UInt8(ascii: "\n"): return index
+            case 0xC2 where bytes[index + 1] <= 0x9F: return index
+            case 0xEF where (bytes[index + 1] == 0xB7 && (0x90...0xAF).contains(bytes[index + 2]))
+                || (bytes[index + 1] == 0xBF && bytes[index + 2] >= 0xBE): return index
+            case 0xF0...0xF4 where bytes[index + 1] & 0x0F == 0x0F && bytes[index + 2] == 0xBF && bytes[index + 3] >= 0xBE: return index
+            default: index += 1
             }
         }
-        if plain { return text }
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            case "\t", "\n": out.unicodeScalars.append(scalar)
-            case "\r": out += "\n"
-            default:
-                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || (0xFDD0...0xFDEF).contains(scalar.value)
-                    || scalar.value & 0xFFFE == 0xFFFE {
-                    out += "\u{FFFD}"
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
+        return nil
+    }
+
+    /// The length in bytes of the scalar starting at `index` (valid UTF-8).
+    private static func scalarLength(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int {
+        switch bytes[index] {
+        case 0xF0...: 4
+        case 0xE0...: 3
+        case 0xC0...: 2
+        default: 1
         }
-        return out
     }
 
     static func count(_ n: Int, _ noun: String) -> String {
