@@ -85,6 +85,7 @@ struct PageServer {
         }
         CurlSession.stopAll()
         await app.get()?.blocking.shutdown()
+        await app.get()?.reads.shutdown()
         app.get()?.views?.close()
     }
 

@@ -13,7 +13,7 @@ extension ServedApp {
     func regionFeed(_ regionID: String, query: [(String, String)], headers: HTTPFields, authority: String?) async throws -> Response {
         let window = try await window(query)
         let queries = self.queries
-        guard let region = try await blocking.run({ try queries.region(id: regionID, window: window) }) else {
+        guard let region = try await reads.run({ try queries.region(id: regionID, window: window) }) else {
             throw HTTPAnswer.notFound("No region has the id <q>\(HTMLPage.escape(String(regionID.prefix(80))))</q>.")
         }
         let list = PhotoList(.region(region), window: window)
@@ -22,7 +22,7 @@ extension ServedApp {
         let links = AtomFeed.Links(
             feed: base + site.feed(regionID: regionID), page: base + site.region(regionID),
             region: { base + site.region($0) })
-        let feed = try await blocking.run {
+        let feed = try await reads.run {
             AtomFeed.photos(try queries.photos(in: list, limit: Paging.size), list: list, links: links, now: now, times: times)
         }
         return Responses.feed(feed, headers: headers)
@@ -34,7 +34,7 @@ extension ServedApp {
         let links = AtomFeed.Links(
             feed: base + site.risingFeed(window: window.lengthText), page: base + site.rising(window: window.lengthText),
             region: { base + site.windowed(window.lengthText).region($0) })
-        let feed = try await blocking.run {
+        let feed = try await reads.run {
             AtomFeed.rising(try queries.risingRegions(window: window, limit: 50), window: window, links: links, times: times)
         }
         return Responses.feed(feed, headers: headers)

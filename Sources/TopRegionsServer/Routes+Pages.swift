@@ -68,7 +68,7 @@ extension ServedApp {
         }
         guard recentByDefault else { return nil }
         let queries = self.queries
-        let newest = try await blocking.run { try queries.newestUpload() }
+        let newest = try await reads.run { try queries.newestUpload() }
         guard let newest, newest > end - 86_400 else { return nil }
         return try TimeWindow("24h", end: end, endsNow: true)
     }
@@ -89,13 +89,13 @@ extension ServedApp {
     func topRegions(window: TimeWindow?) async throws -> Response {
         let queries = self.queries, site = self.site.windowed(window?.lengthText), times = self.times
         // An empty database is refreshed on the first visit, as the app refreshes on launch.
-        if canChange, refresher.hasKey, refresher.current == .idle, try await blocking.run({ try !queries.hasPhotos() }) {
+        if canChange, refresher.hasKey, refresher.current == .idle, try await reads.run({ try !queries.hasPhotos() }) {
             if case .started = refresher.start(photos: { (try? queries.count(of: .all)) ?? 0 }) {
                 return Responses.seeOther("/refresh")
             }
         }
         let store = self.store, topPage = self.topPage, end = Self.endOfMinute(now())
-        let page = try await blocking.run {
+        let page = try await reads.run {
             // The same page for everyone until the next commit: the top 50 and their markers' places.
             // Every stored photo's page says how long since the last refresh: kept a minute.
             try topPage.value(for: "top " + (window?.key ?? "all@\(end)"), stamp: try store.changeStamp()) {
@@ -113,7 +113,7 @@ extension ServedApp {
     /// The regions rising in `window` against the window before it.
     func rising(window: TimeWindow) async throws -> Response {
         let queries = self.queries, site = self.site, times = self.times, store = self.store, topPage = self.topPage
-        let page = try await blocking.run {
+        let page = try await reads.run {
             try topPage.value(for: "rising " + window.key, stamp: try store.changeStamp()) {
                 let rows = try queries.risingRegions(window: window, limit: 50)
                 let placed = try queries.sampledCentres(rows.map(\.region))
@@ -132,8 +132,8 @@ extension ServedApp {
     func region(_ regionID: String, query: [(String, String)]) async throws -> Response {
         let queries = self.queries
         let window = try await window(query, recentByDefault: true)
-        guard let region = try await blocking.run({ try queries.region(id: regionID, window: window) }) else {
-            let closest: [RegionRank] = try await blocking.run {
+        guard let region = try await reads.run({ try queries.region(id: regionID, window: window) }) else {
+            let closest: [RegionRank] = try await reads.run {
                 switch try queries.region(matching: regionID) {
                 case .found(let region): [region]
                 case .ambiguous(let regions, _): regions
@@ -168,13 +168,13 @@ extension ServedApp {
         let queries = self.queries
         var region: RegionRank?
         if let regionID = FormText.value("region", in: query), !regionID.isEmpty {
-            guard let found = try await blocking.run({ try queries.region(id: regionID) }) else {
+            guard let found = try await reads.run({ try queries.region(id: regionID) }) else {
                 throw HTTPAnswer.notFound("No region has the id <q>\(HTMLPage.escape(String(regionID.prefix(80))))</q>.")
             }
             region = found
         }
         // Words that name a region: the region itself is offered above the photos.
-        let named: RegionRank? = region == nil ? try await blocking.run {
+        let named: RegionRank? = region == nil ? try await reads.run {
             if case .found(let region) = try queries.region(matching: text) { return region }
             return nil
         } : nil
@@ -216,7 +216,7 @@ extension ServedApp {
         let carried = list.window?.lengthText ?? (FormText.value("window", in: query) == "all" ? "all" : nil)
         let queries = self.queries, site = self.site.windowed(carried), times = self.times, store = self.store, maps = self.maps
         let ordered = list
-        let (summary, shown) = try await blocking.run {
+        let (summary, shown) = try await reads.run {
             // The count and the map cover the whole list: computed once per list until the
             // photos change, so each page costs its 30 photos.
             let stamp = try store.changeStamp(views: ordered == .recents)
@@ -228,7 +228,7 @@ extension ServedApp {
         // A search that found nothing: the one it may have meant ("harbor" → "harbour").
         var mended: String?
         if summary.total == 0, case .search(let query, _) = list.kind {
-            mended = try await blocking.run { try queries.mendedSearch(query.text) }
+            mended = try await reads.run { try queries.mendedSearch(query.text) }
         }
         guard let shown else {
             let paging = Paging(page: number, total: summary.total)
@@ -254,7 +254,7 @@ extension ServedApp {
     /// the view is handed to `views` and written beside the answer, which never waits for it.
     func photoPage(_ photoID: String, recordsView: Bool) async throws -> Response {
         let queries = self.queries, views = self.views, site = self.site, times = self.times, now = self.now
-        let page: [UInt8]? = try await blocking.run {
+        let page: [UInt8]? = try await reads.run {
             guard var photo = try queries.photo(id: photoID) else { return nil }
             if recordsView {
                 views?.record(photoID, at: Int64(now()))

@@ -19,7 +19,14 @@ final class ServedApp: Sendable {
     let writer: PhotoWriter
     let site: Site
     let cache: PhotoCache
+    /// Writes, downloads and files: each holds a thread while it waits.
     let blocking: BlockingWork
+    /// The reads a page is made from: one thread per core. A read only computes (in WAL it
+    /// never waits on a writer), so more threads would only share the cores, and every page
+    /// under way would end later (16 connections on 2 cores, a region's random pages at 1M
+    /// photos: 786 pages/s with p99 35 ms when reads shared 12 threads, about 1,000 with p99
+    /// 26 ms on their own 2).
+    let reads: BlockingWork
     let thumbnails: ThumbnailService
     let photos: PhotoService
     let refresher: Refresher
@@ -63,8 +70,9 @@ final class ServedApp: Sendable {
         self.cache = cache
         self.refresher = refresher
         views = store.isReadOnly ? nil : try ViewRecorder(store: store, note: note)
-        // Reads, writes and downloads each hold a thread while they work.
+        // Writes and downloads each hold a thread while they wait.
         blocking = BlockingWork(threads: 4 + 2 * downloads)
+        reads = BlockingWork(threads: max(2, System.coreCount))
         thumbnails = try ThumbnailService(store: store, workers: downloads, limits: thumbnailLimits, network: network, retry: retry, now: now, trace: trace)
         photos = try PhotoService(cache: cache, workers: max(1, downloads / 2), limits: photoLimits, network: network, retry: retry, now: now, trace: trace)
         self.times = times

@@ -24,7 +24,7 @@ extension Store {
     /// The stamp of what lists show; `views`: of Recents too.
     public func changeStamp(views: Bool = false) throws -> ChangeStamp {
         try read { db in
-            let rows = try Row.fetchAll(db, sql: "SELECT key, value FROM store_state WHERE key IN ('content_version', 'view_seq')")
+            let rows = try Row.fetchAllCached(db, sql: "SELECT key, value FROM store_state WHERE key IN ('content_version', 'view_seq')")
             var stamp = (content: Int64(0), views: Int64(0))
             for row in rows {
                 if row[0] as String == "content_version" { stamp.content = row[1] ?? 0 } else { stamp.views = row[1] ?? 0 }
