@@ -6,15 +6,11 @@ extension Queries {
     /// One page of `list`: `limit` photos from `offset`, in `order` (nil: the list's own,
     /// which is best match first for a search and latest view first for Recents).
     public func photos(in list: PhotoList, limit: Int?, offset: Int = 0) throws -> [StoredPhoto] {
-        let (order, window, view) = (list.order, list.window, list.view)
-        switch list.kind {
-        case .region(let region):
-            return try photos(inRegion: region.regionID, order: order ?? .uploaded, window: window, view: view, limit: limit, offset: offset)
-        case .all: return try allPhotos(order: order ?? .uploaded, window: window, view: view, limit: limit, offset: offset)
-        case .recents: return try recents(order: order ?? .viewed, window: window, view: view, limit: limit, offset: offset)
-        case .search(let query, let region):
-            return try search(query, inRegion: region?.regionID, order: order, window: window, view: view, limit: limit, offset: offset)
+        if let selection = Self.selection(of: list) {
+            return try store.read { db in try Self.fetchPhotos(db, selection, limit: limit, offset: offset) }
         }
+        guard case .search(let query, let region) = list.kind else { preconditionFailure("only a search has no selection") }
+        return try search(query, inRegion: region?.regionID, order: list.order, window: list.window, view: list.view, limit: limit, offset: offset)
     }
 
     /// How many photos `list` holds. A region's and the whole store's are maintained counts;
@@ -115,11 +111,11 @@ extension Queries {
     private static func photos(of list: PhotoList) -> (sql: String, arguments: StatementArguments) {
         switch list.kind {
         case .region(let region):
-            (" FROM photo WHERE photo.region = (SELECT id FROM region WHERE place_id = ?)", [region.regionID])
+            (" FROM photo WHERE " + regionCondition, [region.regionID])
         case .all:
-            (" FROM photo WHERE true", [])
+            (" FROM photo WHERE " + everyPhotoCondition, [])
         case .recents:
-            (" FROM photo WHERE photo.view_seq IS NOT NULL", [])
+            (" FROM photo WHERE " + viewedCondition, [])
         case .search(let query, let region):
             region.map {
                 (" FROM photo JOIN photo_fts ON photo_fts.rowid = photo.rowid WHERE photo_fts MATCH ?"

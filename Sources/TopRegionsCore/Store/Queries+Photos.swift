@@ -50,20 +50,25 @@ extension Queries {
     /// so that any of its pages reads its 30 photos by row id, instead of walking past the
     /// photos before them (a third of a deep page's time, in a 15,000-photo region).
     public func rowids(of list: PhotoList, atMost most: Int) throws -> [Int64]? {
-        let (order, window, view) = (list.order, list.window, list.view)
-        let selection: Selection
-        switch list.kind {
-        case .region(let region): selection = Self.regionSelection(region.regionID, order: order ?? .uploaded, window: window, view: view)
-        case .all: selection = Self.allSelection(order: order ?? .uploaded, window: window, view: view)
-        case .recents: selection = Self.recentsSelection(order: order ?? .viewed, window: window, view: view)
-        case .search: return nil
-        }
+        guard let selection = Self.selection(of: list) else { return nil }
         let rowids = try store.read { db in
             try Int64.fetchAllCached(db, sql: """
                 SELECT photo.rowid FROM photo WHERE \(selection.condition) ORDER BY \(selection.order) LIMIT ?
                 """, arguments: selection.arguments + [most + 1])
         }
         return rowids.count <= most ? rowids : nil
+    }
+
+    /// Which photos `list` holds and in what order, each kind in its own order when the list
+    /// names none; nil for a search (the full-text index finds its photos).
+    static func selection(of list: PhotoList) -> Selection? {
+        let (order, window, view) = (list.order, list.window, list.view)
+        switch list.kind {
+        case .region(let region): return regionSelection(region.regionID, order: order ?? .uploaded, window: window, view: view)
+        case .all: return allSelection(order: order ?? .uploaded, window: window, view: view)
+        case .recents: return recentsSelection(order: order ?? .viewed, window: window, view: view)
+        case .search: return nil
+        }
     }
 
     /// Which photos a list holds (`condition` over `photo`, with its `arguments`) and their
@@ -74,20 +79,26 @@ extension Queries {
         var arguments: StatementArguments
     }
 
+    /// The photos of a region (its place id the argument), every photo, the photos viewed
+    /// (Recents): conditions over `photo`, for pages, counts and map spots alike.
+    static let regionCondition = "photo.region = (SELECT id FROM region WHERE place_id = ?)"
+    static let everyPhotoCondition = "true"
+    static let viewedCondition = "photo.view_seq IS NOT NULL"
+
     static func regionSelection(_ regionID: String, order: PhotoOrder, window: TimeWindow?, view: GeoBox?) -> Selection {
         // Newest first walks photo_in_region (region, uploaded DESC, id), within a window too.
         let terms = order == .uploaded ? "photo.region, " + order.sql : order.sql
-        let (condition, arguments) = keeping("photo.region = (SELECT id FROM region WHERE place_id = ?)", [regionID], to: window, view: view)
+        let (condition, arguments) = keeping(regionCondition, [regionID], to: window, view: view)
         return Selection(condition: condition, order: terms, arguments: arguments)
     }
 
     static func allSelection(order: PhotoOrder, window: TimeWindow?, view: GeoBox?) -> Selection {
-        let (condition, arguments) = keeping("true", [], to: window, view: view)
+        let (condition, arguments) = keeping(everyPhotoCondition, [], to: window, view: view)
         return Selection(condition: condition, order: order.sql, arguments: arguments)
     }
 
     static func recentsSelection(order: PhotoOrder, window: TimeWindow?, view: GeoBox?) -> Selection {
-        let (condition, arguments) = keeping("photo.view_seq IS NOT NULL", [], to: window, view: view)
+        let (condition, arguments) = keeping(viewedCondition, [], to: window, view: view)
         return Selection(condition: condition, order: order == .viewed ? "photo.view_seq DESC" : order.sql, arguments: arguments)
     }
 
