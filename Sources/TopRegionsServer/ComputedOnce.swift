@@ -77,22 +77,9 @@ final class ComputedOnce<Value: Sendable>: @unchecked Sendable {
     ) throws -> Value {
         condition.lock()
         while true {
-            if var entry = entries[key] {
-                let recent = !exact && now() - entry.computedAt < staleFor
-                if entry.stamp == stamp || computing.contains(key) || (keep && recent) {
-                    clock += 1
-                    entry.used = clock
-                    entries[key] = entry
-                    if entry.stamp != stamp && !computing.contains(key) {
-                        // Recent: served as it is, computed again beside the answer.
-                        computing.insert(key)
-                        DispatchQueue.global(qos: .utility).async { [self] in
-                            _ = try? computeAndKeep(key, stamp: stamp, compute)
-                        }
-                    }
-                    condition.unlock()
-                    return entry.value
-                }
+            if let value = servable(key, stamp: stamp, keep: keep, exact: exact, compute) {
+                condition.unlock()
+                return value
             }
             guard computing.contains(key) else { break }
             condition.wait()
@@ -104,6 +91,36 @@ final class ComputedOnce<Value: Sendable>: @unchecked Sendable {
         computing.insert(key)
         condition.unlock()
         return try computeAndKeep(key, stamp: stamp, compute)
+    }
+
+    /// What `value` answers at once, without computing or waiting: the value kept for `key`
+    /// when it is current, being computed anew, or recent (then computed again beside the
+    /// answer); nil when `value` would compute it or wait for it. For a caller that answers
+    /// quick requests on threads of their own and sends the rest where waiting costs nothing.
+    func kept(for key: String, stamp: ChangeStamp, keep: Bool = true, exact: Bool = false, _ compute: @escaping @Sendable () throws -> Value) -> Value? {
+        condition.lock()
+        defer { condition.unlock() }
+        return servable(key, stamp: stamp, keep: keep, exact: exact, compute)
+    }
+
+    /// `kept`'s answer, the lock held.
+    private func servable(
+        _ key: String, stamp: ChangeStamp, keep: Bool, exact: Bool, _ compute: @escaping @Sendable () throws -> Value
+    ) -> Value? {
+        guard var entry = entries[key] else { return nil }
+        let recent = !exact && now() - entry.computedAt < staleFor
+        guard entry.stamp == stamp || computing.contains(key) || (keep && recent) else { return nil }
+        clock += 1
+        entry.used = clock
+        entries[key] = entry
+        if entry.stamp != stamp && !computing.contains(key) {
+            // Recent: served as it is, computed again beside the answer.
+            computing.insert(key)
+            DispatchQueue.global(qos: .utility).async { [self] in
+                _ = try? computeAndKeep(key, stamp: stamp, compute)
+            }
+        }
+        return entry.value
     }
 
     /// Computes `key`'s value (marked as computing by the caller) and keeps it.

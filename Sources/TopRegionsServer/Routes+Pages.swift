@@ -57,18 +57,27 @@ extension ServedApp {
     /// just brought, and every stored photo otherwise; the other lists every stored photo. A
     /// window that cannot mean anything is answered 400 with what would work.
     func window(_ query: [(String, String)], recentByDefault: Bool = false) async throws -> TimeWindow? {
-        let end = Self.endOfMinute(now())
-        if let text = FormText.value("window", in: query) {
-            do {
-                let window = try TimeWindow(text, end: end, endsNow: true)
-                return window.isEverything ? nil : window
-            } catch {
-                throw HTTPAnswer.badRequest("window: " + HTMLPage.escape(error.description))
-            }
-        }
+        if let asked = try askedWindow(query) { return asked }
         guard recentByDefault else { return nil }
-        let queries = self.queries
-        let newest = try await reads.run { try queries.newestUpload() }
+        let queries = self.queries, end = Self.endOfMinute(now())
+        return try await reads.run { try Self.recentWindow(newest: try queries.newestUpload(), end: end) }
+    }
+
+    /// The window the address asks for (`window=all`: nil, every stored photo), or nil when it
+    /// asks for none.
+    func askedWindow(_ query: [(String, String)]) throws -> TimeWindow?? {
+        guard let text = FormText.value("window", in: query) else { return nil }
+        do {
+            let window = try TimeWindow(text, end: Self.endOfMinute(now()), endsNow: true)
+            return .some(window.isEverything ? nil : window)
+        } catch {
+            throw HTTPAnswer.badRequest("window: " + HTMLPage.escape(error.description))
+        }
+    }
+
+    /// A page's window when its address asks for none: the last 24 hours to `end` when the
+    /// newest stored upload is in them, else every stored photo (nil).
+    static func recentWindow(newest: Int64?, end: Int64) throws -> TimeWindow? {
         guard let newest, newest > end - 86_400 else { return nil }
         return try TimeWindow("24h", end: end, endsNow: true)
     }
@@ -130,9 +139,13 @@ extension ServedApp {
     }
 
     func region(_ regionID: String, query: [(String, String)]) async throws -> Response {
-        let queries = self.queries
-        let window = try await window(query, recentByDefault: true)
-        guard let region = try await reads.run({ try queries.region(id: regionID, window: window) }) else {
+        let queries = self.queries, asked = try askedWindow(query), end = Self.endOfMinute(now())
+        // The window and the region in one trip to the readers.
+        let (window, found) = try await reads.run {
+            let window = try asked ?? Self.recentWindow(newest: queries.newestUpload(), end: end)
+            return (window, try queries.region(id: regionID, window: window))
+        }
+        guard let region = found else {
             let closest: [RegionRank] = try await reads.run {
                 switch try queries.region(matching: regionID) {
                 case .found(let region): [region]
@@ -216,14 +229,22 @@ extension ServedApp {
         let carried = list.window?.lengthText ?? (FormText.value("window", in: query) == "all" ? "all" : nil)
         let queries = self.queries, site = self.site.windowed(carried), times = self.times, store = self.store, maps = self.maps
         let ordered = list
-        let (summary, shown) = try await reads.run {
-            // The count and the map cover the whole list: computed once per list until the
-            // photos change, so each page costs its 30 photos.
-            let stamp = try store.changeStamp(views: ordered == .recents)
-            let summary = try maps.value(for: ordered.summaryKey, stamp: stamp, keep: keep, exact: ordered == .recents) {
-                try ListSummary(ordered, queries)
-            }
+        // The count and the map cover the whole list: computed once per list until the photos
+        // change, so each page costs its 30 photos. A page whose summary is kept is read on
+        // the readers' threads; one that computes it (a second for the map of every photo of a
+        // big store) or waits for another request computing it does so on the threads that may
+        // wait, so that it never holds up the pages that are quick.
+        let key = ordered.summaryKey, exact = ordered == .recents
+        let compute: @Sendable () throws -> ListSummary = { try ListSummary(ordered, queries) }
+        let quick: (ListSummary, ListPage?)? = try await reads.run {
+            guard let summary = maps.kept(for: key, stamp: try store.changeStamp(views: exact), keep: keep, exact: exact, compute) else { return nil }
             return (summary, try queries.page(number, of: ordered, summary: summary))
+        }
+        let (summary, shown) = if let quick { quick } else {
+            try await blocking.run {
+                let summary = try maps.value(for: key, stamp: try store.changeStamp(views: exact), keep: keep, exact: exact, compute)
+                return (summary, try queries.page(number, of: ordered, summary: summary))
+            }
         }
         // A search that found nothing: the one it may have meant ("harbor" → "harbour").
         var mended: String?

@@ -98,4 +98,29 @@ import Testing
         cache.forget()
         #expect(try cache.value(for: "all", stamp: Self.stamp(3)) { 300 } == 300)
     }
+    /// `kept` answers what `value` would answer at once and nothing else: nil where `value`
+    /// would compute (nothing kept, a change past `staleFor`, `exact`) or wait (another request
+    /// computing it with nothing kept); never computing in the caller's thread. A served page
+    /// reads quick pages on its readers' threads by it and sends the others where waiting costs nothing.
+    @Test func keptAnswersOnlyWhatNeedsNoComputingNorWaiting() throws {
+        let clock = Mutex<Double>(0)
+        let cache = ComputedOnce<Int>(capacityBytes: 1_000, staleFor: 5, now: { clock.withLock { $0 } }) { _ in 8 }
+        let never: @Sendable () throws -> Int = { Issue.record("computed"); return 0 }
+        #expect(cache.kept(for: "all", stamp: Self.stamp(1), never) == nil)
+        _ = try cache.value(for: "all", stamp: Self.stamp(1)) { 100 }
+        #expect(cache.kept(for: "all", stamp: Self.stamp(1), never) == 100)
+        #expect(cache.kept(for: "region", stamp: Self.stamp(1), never) == nil)
+        // A change long after it was computed, or a list that must be exact: computed by `value`.
+        clock.withLock { $0 = 10 }
+        #expect(cache.kept(for: "all", stamp: Self.stamp(2), never) == nil)
+        #expect(try cache.value(for: "all", stamp: Self.stamp(2)) { 200 } == 200)
+        // A change soon after: served as kept, computed again beside the answer.
+        clock.withLock { $0 = 12 }
+        #expect(cache.kept(for: "all", stamp: Self.stamp(3), exact: true, never) == nil)
+        let computed = DispatchSemaphore(value: 0)
+        #expect(cache.kept(for: "all", stamp: Self.stamp(3)) { defer { computed.signal() }; return 300 } == 200)
+        computed.wait()
+        var next: Int?
+        repeat { next = cache.kept(for: "all", stamp: Self.stamp(3), never) } while next != 300
+    }
 }

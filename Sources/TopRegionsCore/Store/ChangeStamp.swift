@@ -23,7 +23,7 @@ public struct ChangeStamp: Sendable, Equatable, Hashable {
 extension Store {
     /// The stamp of what lists show; `views`: of Recents too.
     public func changeStamp(views: Bool = false) throws -> ChangeStamp {
-        try read { db in
+        try readStatement { db in
             let rows = try Row.fetchAllCached(db, sql: "SELECT key, value FROM store_state WHERE key IN ('content_version', 'view_seq')")
             var stamp = (content: Int64(0), views: Int64(0))
             for row in rows {

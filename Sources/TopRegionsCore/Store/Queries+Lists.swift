@@ -142,7 +142,7 @@ extension Queries {
 
     /// The region with this Flickr place id, with its counts; nil when the store has none.
     public func region(id regionID: String) throws -> RegionRank? {
-        try store.read { db in
+        try store.readStatement { db in
             try Row.fetchOneCached(db, sql: """
                 SELECT place_id, name, photographers, photos, latitude, longitude FROM region WHERE place_id = ?
                 """, arguments: [regionID]).map {

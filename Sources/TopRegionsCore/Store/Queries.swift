@@ -107,14 +107,14 @@ public struct Queries: Sendable {
 
     /// The oldest upload time of a stored photo; nil when none has one.
     public func oldestUpload() throws -> Int64? {
-        try store.read { db in
+        try store.readStatement { db in
             try Int64.fetchOneCached(db, sql: "SELECT MIN(uploaded) FROM photo")
         }
     }
 
     /// The newest upload time ever stored: where an incremental fetch starts.
     public func newestUpload() throws -> Int64? {
-        try store.read { db in
+        try store.readStatement { db in
             try Int64.fetchOneCached(db, sql: "SELECT value FROM store_state WHERE key = 'newest_upload'")
         }
     }

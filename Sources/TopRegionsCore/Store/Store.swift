@@ -294,8 +294,17 @@ public final class Store: Sendable {
         }
     }
 
+    /// Runs `body` in one read transaction: every statement in it sees the same snapshot.
     package func read<T>(_ body: (Database) throws -> T) throws -> T {
         try pool.read(body)
+    }
+
+    /// Runs `body`, which reads with one statement, outside a transaction: one SELECT sees
+    /// one snapshot by itself, and the savepoint `read` opens and releases around its body
+    /// (statements GRDB prepares anew each time) costs more than a lookup by key. For the
+    /// small reads every served page makes (its change stamp, the newest upload, its region).
+    package func readStatement<T>(_ body: (Database) throws -> T) throws -> T {
+        try pool.unsafeRead(body)
     }
 
     /// A read-only connection of its own, beside the store's, for one thread that asks many
