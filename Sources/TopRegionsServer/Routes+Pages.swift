@@ -231,7 +231,7 @@ extension ServedApp {
         let ordered = list
         // The count and the map cover the whole list: computed once per list until the photos
         // change, so each page costs its 30 photos. A page whose summary is kept is read on
-        // the readers' threads; one that computes it (a second for the map of every photo of a
+        // the readers' threads; one that computes it (the map of every photo of a
         // big store) or waits for another request computing it does so on the threads that may
         // wait, so that it never holds up the pages that are quick.
         let key = ordered.summaryKey, exact = ordered == .recents

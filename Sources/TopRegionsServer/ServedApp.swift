@@ -21,11 +21,11 @@ final class ServedApp: Sendable {
     let cache: PhotoCache
     /// Writes, downloads and files: each holds a thread while it waits.
     let blocking: BlockingWork
-    /// The reads a page is made from: one thread per core. A read only computes (in WAL it
-    /// never waits on a writer), so more threads would only share the cores, and every page
-    /// under way would end later (16 connections on 2 cores, a region's random pages at 1M
-    /// photos: 786 pages/s with p99 35 ms when reads shared 12 threads, about 1,000 with p99
-    /// 26 ms on their own 2).
+    /// The reads a page is made from, when they need no waiting: one thread per core. A read
+    /// only computes (in WAL it never waits on a writer), so more threads would only share the
+    /// cores, and every page under way would end later; a page that computes a whole list's
+    /// summary, or waits for another request computing it, goes to `blocking` instead
+    /// (docs/PERFORMANCE.md, "A served page's text and threads").
     let reads: BlockingWork
     let thumbnails: ThumbnailService
     let photos: PhotoService

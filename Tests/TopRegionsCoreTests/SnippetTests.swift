@@ -75,13 +75,21 @@ struct SnippetTests {
         #expect(Reports.snippet("Τι; <b>Πού</b> \u{37E}") == "Τι; Πού\u{37E}")
     }
 
-    /// Every scalar beyond ASCII of the Basic Multilingual Plane, the emoji and the tags, beside
-    /// each character the general path tests: where the byte path answers, it answers as the
-    /// general path does. Regression: U+037E GREEK QUESTION MARK is ";" to a character, so
-    /// no space went before it. Every White_Space scalar is found by value.
+    /// Every scalar beyond ASCII of the Basic Multilingual Plane (the CJK ideographs and Hangul
+    /// syllables sampled), the emoji and the tags, beside each character the general path
+    /// tests: where the byte path answers, it answers as the general path does. Regression:
+    /// U+037E GREEK QUESTION MARK is ";" to a character, so no space went before it. Every
+    /// White_Space scalar is found by value.
     @Test func everyScalarBesideMarkupGivesTheGeneralPathsSnippet() {
         var answered = 0
-        for value in Array(0x80...0xD7FF) + Array(0xE000...0xFFFF) + Array(0x1F000...0x1FAFF) + Array(0xE0000...0xE01EF) {
+        // The CJK ideographs and the Hangul syllables (32,000 scalars of one kind each: letters
+        // that join nothing) sampled, every other scalar tried.
+        let uniform = [0x4E00...0x9FFF, 0xAC00...0xD7A3]
+        let values = (Array(0x80...0xD7FF) + Array(0xE000...0xFFFF) + Array(0x1F000...0x1FAFF) + Array(0xE0000...0xE01EF)).filter { value in
+            guard let range = uniform.first(where: { $0.contains(value) }) else { return true }
+            return value % 17 == 0 || value == range.lowerBound || value == range.upperBound
+        }
+        for value in values {
             let scalar = Unicode.Scalar(value)!
             #expect(Reports.isWhitespaceBeyondASCII(scalar) == scalar.properties.isWhitespace, "U+\(String(value, radix: 16))")
             let s = String(Character(scalar))
@@ -90,7 +98,7 @@ struct SnippetTests {
             #expect(fast == Reports.generalSnippet(text), "U+\(String(value, radix: 16))")
             answered += 1
         }
-        #expect(answered > 50_000)
+        #expect(answered > 30_000)
     }
 
     /// A long description's snippet, read from its start only, is the one its whole plain

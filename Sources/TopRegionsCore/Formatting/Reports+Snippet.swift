@@ -66,8 +66,9 @@ extension Reports {
     /// way), the entities' search is a byte search, and whitespace is a scalar's White_Space
     /// property, which a character takes from its first scalar: so the same steps on bytes give
     /// what the general path gives, without walking the text by grapheme and through
-    /// Foundation's search (a quarter of a served page's time, in Greek, Russian or Japanese as
-    /// much as in English). Only the cut to 140 characters counts graphemes, on the result.
+    /// Foundation's search, in Greek, Russian or Japanese as much as in English (docs/PERFORMANCE.md,
+    /// "A served page's text and threads"). Only the cut to 140 characters counts graphemes, on
+    /// the result.
     /// SnippetTests holds the two paths together.
     static func byteSnippet(_ description: String) -> String? {
         var text: [UInt8] = []
