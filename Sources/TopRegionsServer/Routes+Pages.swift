@@ -82,6 +82,33 @@ extension ServedApp {
         return try TimeWindow("24h", end: end, endsNow: true)
     }
 
+    /// `cache`'s value for `key` as of the store's last change, and `then`'s answer from it,
+    /// read from the same trip. On the readers' threads when the value is kept (`kept`: no
+    /// computing, no waiting); else on the threads that may wait, which compute it or wait for
+    /// the request computing it, so that a slow page (a broad search's matches, the map of
+    /// every photo of a big store, a month's rising list) never holds up the quick ones.
+    /// `exact`: never a value from before a change, and the stamp counts views (Recents).
+    func kept<Value: Sendable, Answer: Sendable>(
+        in cache: ComputedOnce<Value>, key: String, keep: Bool = true, exact: Bool = false,
+        _ compute: @escaping @Sendable () throws -> Value,
+        then answer: @escaping @Sendable (Value) throws -> Answer
+    ) async throws -> Answer {
+        let store = self.store
+        let quick: Answer? = try await reads.run {
+            guard let value = cache.kept(for: key, stamp: try store.changeStamp(views: exact), keep: keep, exact: exact, compute) else { return nil }
+            return try answer(value)
+        }
+        if let quick { return quick }
+        return try await blocking.run {
+            try answer(try cache.value(for: key, stamp: try store.changeStamp(views: exact), keep: keep, exact: exact, compute))
+        }
+    }
+
+    /// `kept(in:key:…)` of the value itself.
+    func kept<Value: Sendable>(in cache: ComputedOnce<Value>, key: String, _ compute: @escaping @Sendable () throws -> Value) async throws -> Value {
+        try await kept(in: cache, key: key, compute) { $0 }
+    }
+
     /// The last second of the present minute: where a served window ends.
     static func endOfMinute(_ now: Double) -> Int64 {
         (Int64(now) / 60 + 1) * 60 - 1
@@ -103,37 +130,33 @@ extension ServedApp {
                 return Responses.seeOther("/refresh")
             }
         }
-        let store = self.store, topPage = self.topPage, end = Self.endOfMinute(now())
-        let page = try await reads.run {
-            // The same page for everyone until the next commit: the top 50 and their markers' places.
-            // Every stored photo's page says how long since the last refresh: kept a minute.
-            try topPage.value(for: "top " + (window?.key ?? "all@\(end)"), stamp: try store.changeStamp()) {
-                let counted = window ?? .all(now: end)
-                let coverage = try queries.coverage(start: counted.start, end: counted.end)
-                return HTMLPage.regions(
-                    try queries.sampledCentres(try queries.topRegions(limit: 50, window: window)), site: site, window: window, times: times,
-                    phrase: coverage.phrase(for: counted, stored: window == nil ? try queries.photoCount() : nil, times: times),
-                    coverage: coverage.sentences(for: counted, times: times))
-            }
+        let end = Self.endOfMinute(now())
+        // The same page for everyone until the next commit: the top 50 and their markers' places.
+        // Every stored photo's page says how long since the last refresh: kept a minute.
+        let page = try await kept(in: topPage, key: "top " + (window?.key ?? "all@\(end)")) {
+            let counted = window ?? .all(now: end)
+            let coverage = try queries.coverage(start: counted.start, end: counted.end)
+            return HTMLPage.regions(
+                try queries.sampledCentres(try queries.topRegions(limit: 50, window: window)), site: site, window: window, times: times,
+                phrase: coverage.phrase(for: counted, stored: window == nil ? try queries.photoCount() : nil, times: times),
+                coverage: coverage.sentences(for: counted, times: times))
         }
         return Responses.page(page)
     }
 
     /// The regions rising in `window` against the window before it.
     func rising(window: TimeWindow) async throws -> Response {
-        let queries = self.queries, site = self.site, times = self.times, store = self.store, topPage = self.topPage
-        let page = try await reads.run {
-            try topPage.value(for: "rising " + window.key, stamp: try store.changeStamp()) {
-                let rows = try queries.risingRegions(window: window, limit: 50)
-                let placed = try queries.sampledCentres(rows.map(\.region))
-                let counted = window.withPrevious
-                let coverage = try queries.coverage(start: counted.start, end: counted.end)
-                return HTMLPage.rising(zip(rows, placed).map { row, region in
-                    var row = row
-                    row.region = region
-                    return row
-                }, window: window, site: site, times: times, coverage: coverage.sentences(for: counted, times: times))
-            }
+        let queries = self.queries, site = self.site, times = self.times
+        let page = try await kept(in: topPage, key: "rising " + window.key) {
+            let rows = try queries.risingRegions(window: window, limit: 50)
+            let placed = try queries.sampledCentres(rows.map(\.region))
+            let counted = window.withPrevious
+            let coverage = try queries.coverage(start: counted.start, end: counted.end)
+            return HTMLPage.rising(zip(rows, placed).map { row, region in
+                var row = row
+                row.region = region
+                return row
+            }, window: window, site: site, times: times, coverage: coverage.sentences(for: counted, times: times))
         }
         return Responses.page(page)
     }
@@ -227,24 +250,17 @@ extension ServedApp {
         // window is: without it, a page of the list, another order or a part of its map would
         // fall back to the default window.
         let carried = list.window?.lengthText ?? (FormText.value("window", in: query) == "all" ? "all" : nil)
-        let queries = self.queries, site = self.site.windowed(carried), times = self.times, store = self.store, maps = self.maps
+        let queries = self.queries, site = self.site.windowed(carried), times = self.times
         let ordered = list
         // The count and the map cover the whole list: computed once per list until the photos
         // change, so each page costs its 30 photos. A page whose summary is kept is read on
         // the readers' threads; one that computes it (the map of every photo of a
         // big store) or waits for another request computing it does so on the threads that may
         // wait, so that it never holds up the pages that are quick.
-        let key = ordered.summaryKey, exact = ordered == .recents
-        let compute: @Sendable () throws -> ListSummary = { try ListSummary(ordered, queries) }
-        let quick: (ListSummary, ListPage?)? = try await reads.run {
-            guard let summary = maps.kept(for: key, stamp: try store.changeStamp(views: exact), keep: keep, exact: exact, compute) else { return nil }
-            return (summary, try queries.page(number, of: ordered, summary: summary))
-        }
-        let (summary, shown) = if let quick { quick } else {
-            try await blocking.run {
-                let summary = try maps.value(for: key, stamp: try store.changeStamp(views: exact), keep: keep, exact: exact, compute)
-                return (summary, try queries.page(number, of: ordered, summary: summary))
-            }
+        let (summary, shown) = try await kept(in: maps, key: ordered.summaryKey, keep: keep, exact: ordered == .recents) {
+            try ListSummary(ordered, queries)
+        } then: { summary in
+            (summary, try queries.page(number, of: ordered, summary: summary))
         }
         // A search that found nothing: the one it may have meant ("harbor" → "harbour").
         var mended: String?
