@@ -220,11 +220,23 @@ extension HTMLPage {
         _ photos: [StoredPhoto], map: ListMap? = nil, places: [PlaceLabel] = [], site: Site = .files, snippets: [String]? = nil,
         zoom: (list: PhotoList, total: Int)? = nil
     ) -> String? {
+        var text = PageText()
+        guard photoMap(photos, map: map, places: places, site: site, snippets: snippets, zoom: zoom, after: "", into: &text) else { return nil }
+        return String(decoding: text.bytes, as: UTF8.self)
+    }
+
+    /// `photoMap` written into `html` after `opening`: nothing when there is no map (false).
+    static func photoMap(
+        _ photos: [StoredPhoto], map: ListMap? = nil, places: [PlaceLabel] = [], site: Site = .files, snippets: [String]? = nil,
+        zoom: (list: PhotoList, total: Int)? = nil, after opening: String, into html: inout PageText
+    ) -> Bool {
         let placed = photos.filter { $0.record.latitude != nil && $0.record.longitude != nil }
         let points = placed.map { MapPoint(latitude: $0.record.latitude!, longitude: $0.record.longitude!) }
-        guard let map = map ?? listMap(of: points, places: places) else { return nil }
+        guard let map = map ?? listMap(of: points, places: places) else { return false }
         let controls = zoom.flatMap { zoomControls(list: $0.list, map: map, site: site, total: $0.total) }
-        return photoMap(photos, on: map, site: site, snippets: snippets, controls: controls)
+        html += opening
+        photoMap(photos, on: map, site: site, snippets: snippets, controls: controls, into: &html)
+        return true
     }
 
     /// One photo's locator map: the 3 degrees of latitude around it (its cities, coasts,
@@ -235,33 +247,55 @@ extension HTMLPage {
               let map = listMap(of: [MapPoint(latitude: latitude, longitude: longitude)], places: places, minimumDegrees: 3, inset: true)
         else { return nil }
         let caption = whereWords(latitude: latitude, longitude: longitude).map { "<figcaption dir=\"auto\">\(escape($0))</figcaption>\n" }
-        return photoMap([photo], on: map, site: site, controls: caption.map { ("", $0) })
+        var text = PageText()
+        photoMap([photo], on: map, site: site, controls: caption.map { ("", $0) }, into: &text)
+        return String(decoding: text.bytes, as: UTF8.self)
     }
 
     private static func photoMap(
-        _ photos: [StoredPhoto], on map: ListMap, site: Site, snippets: [String]? = nil, controls: (overlay: String, caption: String)? = nil
-    ) -> String {
+        _ photos: [StoredPhoto], on map: ListMap, site: Site, snippets: [String]? = nil, controls: (overlay: String, caption: String)? = nil,
+        into html: inout PageText
+    ) {
         let (x, y, width, height, xScale) = (map.x, map.y, map.width, map.height, map.xScale)
-        // The page's photos as pins over the map, placed in percent of its frame.
-        var pins = ""
+        let (overlay, caption) = controls ?? ("", "")
+        html += "<figure class=\"map photo-map\">\n<div class=\"frame\">\n"
+        html += map.svg
+        html += overlay
+        // The page's photos as pins over the map, placed in percent of its frame; written
+        // piece by piece into the page's bytes, as the cards are.
         for (index, photo) in photos.enumerated() where photo.record.latitude != nil && photo.record.longitude != nil {
             let record = photo.record
             let left = (projectX(record.longitude!) * xScale - x) / width * 100
             let top = (projectY(record.latitude!) - y) / height * 100
             let title = record.title.isEmpty ? "(untitled)" : record.title
-            let link = site.isServed ? site.photo(record.id) : "#photo-\(anchor(record.id))"
-            pins += "<a class=\"pin\" href=\"\(escape(link))\" style=\"left:\(number(left, places: 4))%;top:\(number(top, places: 4))%\">"
-            pins += "<span class=\"callout\">"
+            html += "<a class=\"pin\" href=\""
+            html.escaping(site.isServed ? site.photo(record.id) : "#photo-" + anchor(record.id))
+            html += "\" style=\"left:"
+            html += number(left, places: 4)
+            html += "%;top:"
+            html += number(top, places: 4)
+            html += "%\"><span class=\"callout\">"
             if site.isServed, record.thumbURL != nil {
-                pins += "<img src=\"\(site.thumbnail(record.id))\" loading=\"lazy\" alt=\"\" width=\"75\" height=\"75\">"
+                html += "<img src=\""
+                html += site.thumbnail(record.id)
+                html += "\" loading=\"lazy\" alt=\"\" width=\"75\" height=\"75\">"
             }
-            pins += "<b dir=\"auto\">\(escape(title))</b>"
+            html += "<b dir=\"auto\">"
+            html.escaping(title)
+            html += "</b>"
             let description = snippets?[index] ?? Reports.snippet(record.description)
-            if !description.isEmpty { pins += "<span dir=\"auto\">\(escape(description))</span>" }
-            pins += "</span></a>\n"
+            if !description.isEmpty {
+                html += "<span dir=\"auto\">"
+                html.escaping(description)
+                html += "</span>"
+            }
+            html += "</span></a>\n"
         }
-        let (overlay, caption) = controls ?? ("", "")
-        return "<figure class=\"map photo-map\">\n<div class=\"frame\">\n\(map.svg)\(overlay)\(pins)\(map.over)\(map.inset)</div>\n\(caption)</figure>\n"
+        html += map.over
+        html += map.inset
+        html += "</div>\n"
+        html += caption
+        html += "</figure>\n"
     }
 
     /// Text from Flickr inside a first-strong isolate, for places where it cannot be put in an

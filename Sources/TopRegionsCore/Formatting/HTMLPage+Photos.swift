@@ -51,8 +51,10 @@ extension HTMLPage {
         page.html.bytes.reserveCapacity(page.html.bytes.count + thumbnailBytes / 3 * 4 + photos.count * 1_024 + 64 << 10)
         // Each description's start is shown twice (the card's hover and the pin's callout): cut once.
         let snippets = photos.map { Reports.snippet($0.record.description) }
-        let map = photoMap(photos, map: listMap, site: site, snippets: snippets, zoom: (list, paging?.total ?? photos.count))
-        if let map { page.html += "<div class=\"split\">\n\(map)<div class=\"photos\">\n" }
+        let hasMap = photoMap(
+            photos, map: listMap, site: site, snippets: snippets, zoom: (list, paging?.total ?? photos.count),
+            after: "<div class=\"split\">\n", into: &page.html)
+        if hasMap { page.html += "<div class=\"photos\">\n" }
 
         if photos.isEmpty, list.view != nil {
             page.html += "<p class=\"notice\">No photo of this list is in this part of the map.</p>\n"
@@ -74,7 +76,7 @@ extension HTMLPage {
 
                 """
         }
-        if map != nil { page.html += "</div>\n</div>\n" }
+        if hasMap { page.html += "</div>\n</div>\n" }
         page.footer(site.isServed
             ? "Each photo links to its page here, with the full photo, and to its page on Flickr."
             : "A photo links to its full-size file when photo-cache holds it, else to its page on Flickr. <code>photo-cache ID</code> fetches one.")
@@ -228,7 +230,7 @@ extension HTMLPage {
         let photographer = record.ownerName.isEmpty ? (record.owner.isEmpty ? "(unknown)" : record.owner) : record.ownerName
         let flickr = flickrPage(owner: record.owner, photoID: record.id)
         let link: String
-        var hover: String
+        let hover: String
         if site.isServed {
             link = site.photo(record.id)
             hover = "Open the photo"
@@ -240,33 +242,80 @@ extension HTMLPage {
             hover = "Open on Flickr"
         }
         let description = snippet ?? Reports.snippet(record.description)
-        if !description.isEmpty { hover += ": " + description }
 
-        html += "<li class=\"card\" id=\"photo-\(anchor(record.id))\"><a class=\"thumb\" href=\"\(escape(link))\" title=\"\(escape(hover))\">"
+        // Written piece by piece into the page's bytes: a page's 30 cards were a seventh of
+        // a served page's time as interpolated strings.
+        html += "<li class=\"card\" id=\"photo-"
+        html += anchor(record.id)
+        html += "\"><a class=\"thumb\" href=\""
+        html.escaping(link)
+        html += "\" title=\""
+        html += hover
+        if !description.isEmpty {
+            html += ": "
+            html.escaping(description)
+        }
+        html += "\">"
         if site.isServed, record.thumbURL != nil {
             // Asked for only when it comes on screen; the server fetches it from Flickr once.
-            html += "<img src=\"\(site.thumbnail(record.id))\" loading=\"lazy\" alt=\"\(escape(title))\" width=\"150\" height=\"150\">"
+            html += "<img src=\""
+            html += site.thumbnail(record.id)
+            html += "\" loading=\"lazy\" alt=\""
+            html.escaping(title)
+            html += "\" width=\"150\" height=\"150\">"
         } else if !site.isServed, let bytes = images.thumbnails?[record.id], let type = imageType(of: bytes) {
             html += "<img src=\"data:\(type);base64,"
             base64(bytes, into: &html.bytes)
-            html += "\" alt=\"\(escape(title))\" width=\"150\" height=\"150\">"
+            html += "\" alt=\""
+            html.escaping(title)
+            html += "\" width=\"150\" height=\"150\">"
         } else {
             html += "<span class=\"placeholder\">no thumbnail</span>"
         }
-        html += "</a>\n<div class=\"title\" dir=\"auto\">\(escape(title))</div>\n<div class=\"meta\" dir=\"auto\">\(escape(photographer))</div>\n"
-        var times: [String] = []
-        if let uploaded = record.uploaded { times.append("uploaded \(escape(formatTime(uploaded)))") }
-        if case .recents = list.kind, let viewed = photo.viewedAt { times.insert("viewed \(escape(formatTime(viewed)))", at: 0) }
+        html += "</a>\n<div class=\"title\" dir=\"auto\">"
+        html.escaping(title)
+        html += "</div>\n<div class=\"meta\" dir=\"auto\">"
+        html.escaping(photographer)
+        html += "</div>\n<div class=\"meta\">"
+        // The lines under the names, each after a <br> but the first.
+        var lines = 0
+        func line() {
+            if lines > 0 { html += "<br>" }
+            lines += 1
+        }
+        if case .recents = list.kind, let viewed = photo.viewedAt {
+            line()
+            html += "viewed "
+            html.escaping(formatTime(viewed))
+        }
+        if let uploaded = record.uploaded {
+            line()
+            html += "uploaded "
+            html.escaping(formatTime(uploaded))
+        }
         if let region = record.region, list.showsRegions {
+            line()
             if site.isServed, let regionID = record.regionID {
-                times.append("<a href=\"\(escape(site.region(regionID)))\" dir=\"auto\">\(escape(region))</a>")
+                html += "<a href=\""
+                html.escaping(site.region(regionID))
+                html += "\" dir=\"auto\">"
+                html.escaping(region)
+                html += "</a>"
             } else {
-                times.append("<span dir=\"auto\">\(escape(region))</span>")
+                html += "<span dir=\"auto\">"
+                html.escaping(region)
+                html += "</span>"
             }
         }
-        times.append("<a class=\"flickr\" href=\"\(escape(flickr))\">on Flickr</a>")
-        if let license = record.license.map(PhotoLicense.of) { times.append(licenseHTML(license)) }
-        html += "<div class=\"meta\">\(times.joined(separator: "<br>"))</div>\n"
+        line()
+        html += "<a class=\"flickr\" href=\""
+        html.escaping(flickr)
+        html += "\">on Flickr</a>"
+        if let license = record.license.map(PhotoLicense.of) {
+            line()
+            html += licenseHTML(license)
+        }
+        html += "</div>\n"
         html += "</li>\n"
     }
 }

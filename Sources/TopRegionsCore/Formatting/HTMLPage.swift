@@ -32,6 +32,11 @@ public enum HTMLPage {
         static func += (page: inout PageText, text: String) {
             page.bytes.append(contentsOf: text.utf8)
         }
+
+        /// `HTMLPage.escape(text)` appended, with no string of it in between.
+        mutating func escaping(_ text: String) {
+            HTMLPage.escape(text, into: &bytes)
+        }
     }
 
     struct Page {

@@ -60,6 +60,25 @@ extension HTMLPage {
         guard let first = firstByteToEscape(bytes, from: 0) else { return nil }
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count + 16)
+        escape(bytes, from: first, into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `escape` of `text` appended to `out`: a page's text written in place, with no string
+    /// of it in between.
+    static func escape(_ text: String, into out: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { bytes in
+            guard let first = firstByteToEscape(bytes, from: 0) else {
+                out.append(contentsOf: bytes)
+                return
+            }
+            escape(bytes, from: first, into: &out)
+        }
+    }
+
+    /// The escape of valid UTF-8 whose first byte to change is at `first`, appended to `out`.
+    private static func escape(_ bytes: UnsafeBufferPointer<UInt8>, from first: Int, into out: inout [UInt8]) {
         var copied = 0
         var at: Int? = first
         while let index = at {
@@ -77,7 +96,6 @@ extension HTMLPage {
             at = firstByteToEscape(bytes, from: copied)
         }
         out.append(contentsOf: bytes[copied...])
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// Where the next scalar `escape` changes starts in valid UTF-8, from `start`: a markup
