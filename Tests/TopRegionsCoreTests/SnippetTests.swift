@@ -10,6 +10,11 @@ struct SnippetTests {
     /// A tag becomes a space, but not before closing punctuation. Regression: "More at
     /// <a>example.com</a>." read "More at example.com ." (and "at ." once the link went).
     @Test func noSpaceBeforeClosingPunctuation() {
+        // The byte path's test is the general one's for every byte standing alone.
+        for byte in UInt8(0)...0x7F {
+            #expect(Reports.closesText(byte: byte) == Reports.closesText(Character(Unicode.Scalar(byte))), "\(byte)")
+        }
+        for byte in UInt8(0x80)...0xFF { #expect(!Reports.closesText(byte: byte)) }
         #expect(Reports.snippet(#"More at <a href="https://example.com/walks">example.com</a>. Fog (<b>early</b>)!"#)
             == "More at example.com. Fog ( early)!")
         #expect(Reports.snippet("Été à <a href=\"x\">Lyon</a>, puis <i>Paris</i>.") == "Été à Lyon, puis Paris.")
@@ -165,6 +170,10 @@ struct SnippetTests {
             let scalar = String(Character(Unicode.Scalar(value)!))
             for text in [scalar, "a\(scalar)b\(scalar)"] {
                 #expect(HTMLPage.escape(text) == model(text), "U+\(String(value, radix: 16))")
+                // Written into a page's bytes, after what is there.
+                var page = Array("<p>".utf8)
+                HTMLPage.escape(text, into: &page)
+                #expect(page == Array(("<p>" + model(text)).utf8), "U+\(String(value, radix: 16)) into a page")
             }
         }
     }
