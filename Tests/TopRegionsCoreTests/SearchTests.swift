@@ -226,13 +226,14 @@ import Testing
         try writer.recordViews(["6", "1"], now: 5)
         try writer.recordViews(["3"], now: 6)
         let queries = Queries(store: store)
-        #expect(try queries.allPhotos(order: .uploaded, limit: nil).map(\.record.id) == ["7", "2", "4", "3", "1", "8", "6", "5"])
-        #expect(try queries.allPhotos(order: .title, limit: nil).map(\.record.id) == ["4", "5", "8", "1", "2", "6", "7", "3"])
-        #expect(try queries.allPhotos(order: .viewed, limit: nil).map(\.record.id) == ["3", "1", "6", "7", "2", "4", "8", "5"])
-        #expect(try queries.allPhotos(order: .title, limit: 3).map(\.record.id) == ["4", "5", "8"])
-        #expect(try queries.photos(inRegion: "R", order: .title, limit: nil).map(\.record.id) == ["4", "1", "2", "3"])
-        #expect(try queries.recents(order: .viewed, limit: nil).map(\.record.id) == ["3", "1", "6"])
-        #expect(try queries.recents(order: .title, limit: nil).map(\.record.id) == ["1", "6", "3"])
+        let region = RegionRank(rank: 1, regionID: "R", name: "R", photographers: 1, photos: 4, latitude: nil, longitude: nil)
+        #expect(try queries.photos(in: PhotoList(.all, order: .uploaded), limit: nil).map(\.record.id) == ["7", "2", "4", "3", "1", "8", "6", "5"])
+        #expect(try queries.photos(in: PhotoList(.all, order: .title), limit: nil).map(\.record.id) == ["4", "5", "8", "1", "2", "6", "7", "3"])
+        #expect(try queries.photos(in: PhotoList(.all, order: .viewed), limit: nil).map(\.record.id) == ["3", "1", "6", "7", "2", "4", "8", "5"])
+        #expect(try queries.photos(in: PhotoList(.all, order: .title), limit: 3).map(\.record.id) == ["4", "5", "8"])
+        #expect(try queries.photos(in: PhotoList(.region(region), order: .title), limit: nil).map(\.record.id) == ["4", "1", "2", "3"])
+        #expect(try queries.photos(in: PhotoList(.recents, order: .viewed), limit: nil).map(\.record.id) == ["3", "1", "6"])
+        #expect(try queries.photos(in: PhotoList(.recents, order: .title), limit: nil).map(\.record.id) == ["1", "6", "3"])
         #expect(try queries.search(SearchQuery("apple OR emile OR banana"), order: .title, limit: nil).map(\.record.id) == ["4", "5", "1", "2", "6"])
         #expect(try queries.photoCount() == 8)
     }
@@ -253,7 +254,7 @@ import Testing
         }
         #expect(plan.contains("SCAN photo USING INDEX photo_by_upload"))
         #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "\(plan)")
-        let newest = try Queries(store: store).allPhotos(order: .uploaded, limit: 50)
+        let newest = try Queries(store: store).photos(in: PhotoList(.all, order: .uploaded), limit: 50)
         #expect(newest.count == 50 && newest.first?.record.uploaded == 16)
     }
 

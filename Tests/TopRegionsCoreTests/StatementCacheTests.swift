@@ -74,9 +74,10 @@ import TopRegionsRecords
         }
         let store = try Store.openForReading(path: path)  // one connection
         let queries = Queries(store: store)
+        let region = RegionRank(rank: 1, regionID: "R", name: "Somewhere", photographers: 1, photos: 40, latitude: nil, longitude: nil)
         for _ in 1...2 {
-            #expect(try queries.photos(inRegion: "R", order: .uploaded, limit: 30).count == 30)
-            #expect(try queries.photos(inRegion: "R", order: .title, limit: 30, offset: 30).count == 10)
+            #expect(try queries.photos(in: PhotoList(.region(region)), limit: 30).count == 30)
+            #expect(try queries.photos(in: PhotoList(.region(region), order: .title), limit: 30, offset: 30).count == 10)
         }
         let statements = try store.read { db -> [(sql: String, runs: Int32, reprepared: Int32)] in
             var found: [(sql: String, runs: Int32, reprepared: Int32)] = []

@@ -24,27 +24,6 @@ extension PhotoOrder {
 }
 
 extension Queries {
-    /// Every stored photo in a region, in `order`.
-    public func photos(
-        inRegion regionID: String, order: PhotoOrder, window: TimeWindow? = nil, view: GeoBox? = nil, limit: Int?, offset: Int = 0
-    ) throws -> [StoredPhoto] {
-        let selection = Self.regionSelection(regionID, order: order, window: window, view: view)
-        return try store.read { db in try Self.fetchPhotos(db, selection, limit: limit, offset: offset) }
-    }
-
-    /// Every stored photo, in `order`. Newest first walks photo_by_upload, so the first
-    /// `limit` photos cost the same at any size (tests check the plan).
-    public func allPhotos(order: PhotoOrder, window: TimeWindow? = nil, view: GeoBox? = nil, limit: Int?, offset: Int = 0) throws -> [StoredPhoto] {
-        let selection = Self.allSelection(order: order, window: window, view: view)
-        return try store.read { db in try Self.fetchPhotos(db, selection, limit: limit, offset: offset) }
-    }
-
-    /// Photos viewed through photo-cache, in `order` (`viewed`: latest view first).
-    public func recents(order: PhotoOrder, window: TimeWindow? = nil, view: GeoBox? = nil, limit: Int?, offset: Int = 0) throws -> [StoredPhoto] {
-        let selection = Self.recentsSelection(order: order, window: window, view: view)
-        return try store.read { db in try Self.fetchPhotos(db, selection, limit: limit, offset: offset) }
-    }
-
     /// The row ids of `list`'s photos in its order, when it holds at most `most` photos
     /// (nil: more, or a search, whose `searchMatches` gives them): what a list's summary keeps
     /// so that any of its pages reads its 30 photos by row id, instead of walking past the
