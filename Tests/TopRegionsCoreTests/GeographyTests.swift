@@ -43,6 +43,26 @@ import Testing
         }
     }
 
+    /// The rivers a view may meet, looked up by 10° cell, include every river whose box meets
+    /// it, in the rivers' order, each once: boxes of every size, across cell edges and the
+    /// world's, up to the whole world.
+    @Test func theRiversOfAViewAreFoundByTheirCellsAsByReadingThemAll() {
+        var generator = SeededGenerator(seed: 3839)
+        let boxes = Geography.rivers.map(\.bounds)
+        for _ in 0..<300 {
+            let (width, height) = (Double.random(in: 0.5...1_200, using: &generator), Double.random(in: 0.5...900, using: &generator))
+            let (x, y) = (Double.random(in: -120...3600, using: &generator), Double.random(in: -120...1800, using: &generator))
+            let box = Geography.Bounds(minX: x, minY: y, maxX: x + width, maxY: y + height)
+            let candidates = Geography.riverGrid.candidates(box)
+            #expect(candidates == candidates.sorted() && Set(candidates).count == candidates.count, "\(box)")
+            let byCells = candidates.filter { boxes[$0].intersects(box) }
+            let byReading = boxes.indices.filter { boxes[$0].intersects(box) }
+            #expect(byCells == byReading, "\(box)")
+        }
+        let world = Geography.Bounds(minX: -10, minY: -10, maxX: 3_610, maxY: 1_810)
+        #expect(Geography.riverGrid.candidates(world) == Array(boxes.indices))
+    }
+
     @Test func anAreaHoldsWhatLiesInsideItAndNotWhatLiesInItsHoles() throws {
         let colorado = try #require(Geography.areas.first { $0.isSubdivision && $0.name == "Colorado" })
         #expect(colorado.contains(Self.point(39.74, -104.99)))  // Denver

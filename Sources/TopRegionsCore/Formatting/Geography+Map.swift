@@ -117,7 +117,9 @@ extension Geography {
     static func rivers(within box: Bounds, tolerance: Double) -> String {
         let least = max(box.width, box.height) / 50
         var path = PathText(tolerance: tolerance)
-        for river in rivers where river.bounds.intersects(box) && max(river.bounds.width, river.bounds.height) >= least {
+        for index in riverGrid.candidates(box) {
+            let river = rivers[index]
+            guard river.bounds.intersects(box), max(river.bounds.width, river.bounds.height) >= least else { continue }
             path.line(simplified(river.points, tolerance: tolerance))
         }
         return path.text
