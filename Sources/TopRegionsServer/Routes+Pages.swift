@@ -210,10 +210,12 @@ extension ServedApp {
             region = found
         }
         // Words that name a region: the region itself is offered above the photos.
-        let named: RegionRank? = region == nil ? try await reads.run {
-            if case .found(let region) = try queries.region(matching: text) { return region }
-            return nil
-        } : nil
+        var named: RegionRank?
+        if region == nil, case .found(let found) = try await kept(in: regionNames, key: "", {
+            RegionMatcher(regions: try queries.allRegions())
+        }, then: { $0.match(text, suggesting: false) }) {
+            named = found
+        }
         var notice = ""
         if let named {
             notice = "<p class=\"notice\">The region <a href=\"\(HTMLPage.escape(site.region(named.regionID)))\" dir=\"auto\">"

@@ -42,6 +42,9 @@ final class ServedApp: Sendable {
     /// (and 4 for the top page) 450 distinct broad searches left it at 76 MB, with 6 (and 2)
     /// at 64 MB.
     let maps = ComputedOnce<ListSummary>(capacityBytes: 6 << 20, staleFor: 5) { $0.bytes }
+    /// The regions' names folded for matching a search's words (`RegionMatcher`), until the
+    /// database changes (a few seconds behind during a load, as the lists are).
+    let regionNames = ComputedOnce<RegionMatcher>(capacityBytes: 4 << 20, staleFor: 5) { $0.bytes }
     /// The top regions' page, until the database changes.
     let topPage = ComputedOnce<[UInt8]>(capacityBytes: 2 << 20) { $0.count }
 
@@ -49,6 +52,7 @@ final class ServedApp: Sendable {
     /// compute what they show, rather than serve what was kept a moment ago (`ComputedOnce`).
     func forgetComputed() {
         maps.forget()
+        regionNames.forget()
         topPage.forget()
     }
     let times: TimeFormat

@@ -36,6 +36,20 @@ import Testing
         return nil
     }
 
+    /// A search only asks whether its words name a region: every tier answers as when
+    /// suggestions are wanted, and no name is looked for when none fits.
+    @Test func withoutSuggestionsOnlyTheNamesNotFoundChange() {
+        for query in ["R3", "alpha", "ALPHA", "nova scotia", "new", "york", "bangkok", "ile de france", "nova scotai", "zzzz", "", "tripod"] {
+            let asked = matcher.match(query, suggesting: false)
+            if case .unknown = matcher.match(query) {
+                #expect(asked == .unknown(closest: []), "\(query)")
+            } else {
+                #expect(asked == matcher.match(query), "\(query)")
+            }
+        }
+        #expect(suggested("nova scotai") == ["R1"])
+    }
+
     @Test func theIdThenTheNameInAnyCaseAndNormalization() {
         #expect(found("R3") == "R3")
         #expect(found("nova scotia, canada") == "R1")
