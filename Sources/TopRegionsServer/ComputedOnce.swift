@@ -15,12 +15,15 @@ import TopRegionsStore
 /// And while writes follow one another (a load commits every second or so; the map of all
 /// photos takes most of a second to compute at 600k), that one request does not wait
 /// either, where `staleFor` allows it (the lists' summaries: 5 s; not the top page, cheap to
-/// compute, nor Recents): when what is kept was computed less than `staleFor` seconds ago, it is served as
-/// it is and computed again beside the answer, so a list is at most a few seconds behind
-/// during a load (p99 of a mix of pages beside a 200k load: 913 ms before, each commit
-/// making someone wait for a whole list). Past `staleFor` (a change after a pause: a person
-/// deleting a photo from the command line), the request computes it and waits, as before;
-/// the server's own changes `forget` everything, so its next pages are exact.
+/// compute, nor Recents): when what is kept was known to be current less than `staleFor`
+/// seconds ago (computed then, or asked for then with the database unchanged), it is served
+/// as it is and computed again beside the answer, so a list is at most `staleFor` seconds
+/// behind the database (p99 of a mix of pages beside a 200k load: 913 ms before, each commit
+/// making someone wait for a whole list). Known current, not computed: a list computed once
+/// and read since (people browsing before a cron load starts) is served beside the load's
+/// first commit too. Past `staleFor` (a change after nobody looked for a while: a person
+/// deleting a photo from the command line, then reading), the request computes it and
+/// waits, as before; the server's own changes `forget` everything, so its next pages are exact.
 ///
 /// Bounded in bytes (`capacityBytes`, by each value's `cost`), not in entries: a broad
 /// search's matches take megabytes, and 64 of them made the server ten times its size.
@@ -30,8 +33,9 @@ final class ComputedOnce<Value: Sendable>: @unchecked Sendable {
         var value: Value
         var bytes: Int
         var used: UInt64
-        /// When it was computed (`clock`).
-        var computedAt: Double
+        /// When it was last known to be the database's (`now`): computed, or asked for with
+        /// the stamp it was computed at.
+        var currentAt: Double
     }
     // Guarded by `condition`.
     private var entries: [String: Kept] = [:]
@@ -108,10 +112,12 @@ final class ComputedOnce<Value: Sendable>: @unchecked Sendable {
         _ key: String, stamp: ChangeStamp, keep: Bool, exact: Bool, _ compute: @escaping @Sendable () throws -> Value
     ) -> Value? {
         guard var entry = entries[key] else { return nil }
-        let recent = !exact && now() - entry.computedAt < staleFor
+        let time = now()
+        let recent = !exact && time - entry.currentAt < staleFor
         guard entry.stamp == stamp || computing.contains(key) || (keep && recent) else { return nil }
         clock += 1
         entry.used = clock
+        if entry.stamp == stamp { entry.currentAt = time }
         entries[key] = entry
         if entry.stamp != stamp && !computing.contains(key) {
             // Recent: served as it is, computed again beside the answer.
@@ -131,13 +137,15 @@ final class ComputedOnce<Value: Sendable>: @unchecked Sendable {
             condition.broadcast()
             condition.unlock()
         }
+        // Current as of now, its stamp read just before: not as of when the computing ends.
+        let started = now()
         let value = try compute()
         let size = cost(value)
         condition.lock()
         clock += 1
         if let old = entries.removeValue(forKey: key) { bytes -= old.bytes }
         if size <= capacityBytes {
-            entries[key] = Kept(stamp: stamp, value: value, bytes: size, used: clock, computedAt: now())
+            entries[key] = Kept(stamp: stamp, value: value, bytes: size, used: clock, currentAt: started)
             bytes += size
             while bytes > capacityBytes, let oldest = entries.min(by: { $0.value.used < $1.value.used })?.key {
                 bytes -= entries.removeValue(forKey: oldest)!.bytes

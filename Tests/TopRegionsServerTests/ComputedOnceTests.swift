@@ -98,6 +98,29 @@ import Testing
         cache.forget()
         #expect(try cache.value(for: "all", stamp: Self.stamp(3)) { 300 } == 300)
     }
+    /// What was computed long ago but asked for since with the database unchanged is as
+    /// recent as that asking: the first change after it (a cron load's first commit while
+    /// people browse lists computed minutes before) is served at once and computed beside.
+    /// Regression: that one request per list waited for it (650 ms for All beside a load).
+    @Test func aValueAskedForUnchangedIsRecentFromThen() throws {
+        let clock = Mutex<Double>(0)
+        let cache = ComputedOnce<Int>(capacityBytes: 1_000, staleFor: 5, now: { clock.withLock { $0 } }) { _ in 8 }
+        let never: @Sendable () throws -> Int = { Issue.record("computed"); return 0 }
+        _ = try cache.value(for: "all", stamp: Self.stamp(1)) { 100 }
+        clock.withLock { $0 = 58 }
+        #expect(try cache.value(for: "all", stamp: Self.stamp(1), never) == 100)
+        clock.withLock { $0 = 60 }
+        let computed = DispatchSemaphore(value: 0)
+        #expect(cache.kept(for: "all", stamp: Self.stamp(2)) { defer { computed.signal() }; return 200 } == 100)
+        computed.wait()
+        var next: Int?
+        repeat { next = cache.kept(for: "all", stamp: Self.stamp(2), never) } while next != 200
+        // Nobody asked for 5 s before the next change: its first request computes and waits.
+        clock.withLock { $0 = 66 }
+        #expect(cache.kept(for: "all", stamp: Self.stamp(3), never) == nil)
+        #expect(try cache.value(for: "all", stamp: Self.stamp(3)) { 300 } == 300)
+    }
+
     /// `kept` answers what `value` would answer at once and nothing else: nil where `value`
     /// would compute (nothing kept, a change past `staleFor`, `exact`) or wait (another request
     /// computing it with nothing kept); never computing in the caller's thread. A served page
