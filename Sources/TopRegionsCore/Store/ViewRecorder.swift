@@ -13,6 +13,12 @@ import TopRegionsSupport
 /// taken is tried again shortly (50 ms, doubling to 1 s); one that cannot be written (a full
 /// disk) is dropped, and `note` says so once per episode. At most `maxPending` views wait;
 /// past that the oldest are dropped, said the same way.
+///
+/// A batch's commit does not wait for the disk (`synchronous = NORMAL`, which WAL keeps
+/// consistent): Recents writes what waits before it reads, and a commit that waited for
+/// the disk (3 ms here, far longer while a load writes) was most of its time. A power cut
+/// may lose the views of the last moments, never the database's consistency nor anything
+/// but views (every other write of the toolkit still waits for the disk).
 public final class ViewRecorder: Sendable {
     private struct State {
         var pending: [(id: String, at: Int64)] = []
@@ -33,6 +39,7 @@ public final class ViewRecorder: Sendable {
 
     public init(store: Store, maxPending: Int = 10_000, note: @escaping @Sendable (String) -> Void) throws {
         connection = try store.separateWriter()
+        try connection.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = NORMAL") }
         self.note = note
         self.maxPending = maxPending
         let thread = Thread { [self] in run() }
