@@ -67,6 +67,7 @@ public enum Serving {
         // within 20 MB; two arenas, and large blocks mapped and given back when freed: 78 MB.
         _ = tr_malloc_arena_max(2)
         _ = tr_malloc_mmap_threshold(256 << 10)
+        try store.keepWriterCacheSmall()
         let address = settings.address
         if !address.isLoopback {
             settings.note("""
