@@ -109,6 +109,15 @@ extension ServedApp {
         try await kept(in: cache, key: key, compute) { $0 }
     }
 
+    /// The region `text` names (its id, or its name as `RegionMatcher` matches names), by the
+    /// regions' names folded once until the database changes (`regionNames`).
+    func regionMatch(_ text: String, suggesting: Bool) async throws -> RegionMatch {
+        let queries = self.queries
+        return try await kept(in: regionNames, key: "", {
+            RegionMatcher(regions: try queries.allRegions())
+        }, then: { $0.match(text, suggesting: suggesting) })
+    }
+
     /// The last second of the present minute: where a served window ends.
     static func endOfMinute(_ now: Double) -> Int64 {
         (Int64(now) / 60 + 1) * 60 - 1
@@ -169,12 +178,10 @@ extension ServedApp {
             return (window, try queries.region(id: regionID, window: window))
         }
         guard let region = found else {
-            let closest: [RegionRank] = try await reads.run {
-                switch try queries.region(matching: regionID) {
-                case .found(let region): [region]
-                case .ambiguous(let regions, _): regions
-                case .unknown(let closest): closest
-                }
+            let closest: [RegionRank] = switch try await regionMatch(regionID, suggesting: true) {
+            case .found(let region): [region]
+            case .ambiguous(let regions, _): regions
+            case .unknown(let closest): closest
             }
             var html = "No region has the id <q>\(HTMLPage.escape(String(regionID.prefix(80))))</q>."
             if !closest.isEmpty {
@@ -211,9 +218,7 @@ extension ServedApp {
         }
         // Words that name a region: the region itself is offered above the photos.
         var named: RegionRank?
-        if region == nil, case .found(let found) = try await kept(in: regionNames, key: "", {
-            RegionMatcher(regions: try queries.allRegions())
-        }, then: { $0.match(text, suggesting: false) }) {
+        if region == nil, case .found(let found) = try await regionMatch(text, suggesting: false) {
             named = found
         }
         var notice = ""
