@@ -36,13 +36,15 @@ extension PhotoWriter {
     }
 
     /// Records views, each at its time, in this order, in the transaction under way.
+    /// Its statements prepared once per connection: the server writes thousands of views a
+    /// second under load, and preparing the UPDATE anew for each was 6% of its CPU.
     static func recordViews(_ views: [(id: String, at: Int64)], _ db: Database) throws {
-        var next = try Int64.fetchOne(db, sql: "SELECT value FROM store_state WHERE key = 'view_seq'") ?? 0
+        var next = try Int64.fetchOneCached(db, sql: "SELECT value FROM store_state WHERE key = 'view_seq'") ?? 0
         for view in views {
             next += 1
-            try db.execute(sql: "UPDATE photo SET viewed_at = ?, view_seq = ? WHERE id = ?", arguments: [view.at, next, view.id])
+            try db.executeCached(sql: "UPDATE photo SET viewed_at = ?, view_seq = ? WHERE id = ?", arguments: [view.at, next, view.id])
         }
-        try db.execute(sql: "INSERT OR REPLACE INTO store_state (key, value) VALUES ('view_seq', ?)", arguments: [next])
+        try db.executeCached(sql: "INSERT OR REPLACE INTO store_state (key, value) VALUES ('view_seq', ?)", arguments: [next])
     }
 
     /// One scan of `photo` (NOT IN builds a set once), not one per photographer.
