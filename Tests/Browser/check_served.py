@@ -307,10 +307,13 @@ def main():
             const box = e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
             const map = document.querySelector('figure.map .frame'), inset = map && map.querySelector('svg.inset');
             const view = inset && inset.querySelector('rect.view'), pin = map && map.querySelector('a.pin');
-            return map && inset && view && pin ? [box(map), box(inset), box(view), box(pin)] : null""")
+            const names = map ? [...map.querySelectorAll('svg.over text')].map(box) : [];
+            return map && inset && view && pin ? [box(map), box(inset), box(view), box(pin), names] : null""")
         check(boxes is not None, "the photo's page has no locator map (a map with an inset, its view and the pin)")
         if boxes:
-            frame, inset, view, pin = boxes
+            frame, inset, view, pin, names = boxes
+            for name in names:
+                check(name[2] <= inset[0] or name[3] <= inset[1], "a city's name %s is under the inset %s" % (name, inset))
             check(frame[0] <= inset[0] and inset[2] <= frame[2] and frame[1] <= inset[1] and inset[3] <= frame[3],
                   "the inset %s is not inside the map %s" % (inset, frame))
             check(inset[2] - inset[0] >= 60, "the inset is %.0f px wide" % (inset[2] - inset[0]))

@@ -122,6 +122,28 @@ import Testing
         #expect(names.count <= HTMLPage.mostCities)
     }
 
+    /// A photo's locator map names no city where its inset lies (the bottom right corner,
+    /// 28% of the map's width and 8 px in, by the page's style; at a map 300 px wide, the
+    /// narrowest a phone shows, that is the last 30.5% across and 31.6% down): a name there
+    /// is hidden under it. Regression: "Barreirinha" ran under the inset on a photo's page.
+    @Test func aLocatorMapNamesNoCityUnderItsInset() throws {
+        var named = 0
+        for latitude in stride(from: 20.0, through: 55, by: 5) {
+            for longitude in stride(from: -10.0, through: 130, by: 10) {
+                let map = try #require(HTMLPage.listMap(of: [HTMLPage.MapPoint(latitude: latitude, longitude: longitude)], minimumDegrees: 3, inset: true))
+                let fontSize = map.width * 0.024
+                let (left, top) = (map.x + map.width * (1 - 0.305), map.y + map.height * (1 - 0.316))
+                for label in Self.labels(in: map.over) {
+                    named += 1
+                    let halfWidth = HTMLPage.labelHalfWidth(label.name, fontSize: fontSize)
+                    let under = label.x + halfWidth > left && label.y + fontSize * 0.3 > top
+                    #expect(!under, "\(label.name) at \(latitude), \(longitude) lies under the inset")
+                }
+            }
+        }
+        #expect(named > 200)
+    }
+
     /// A view wider than a continent is drawn from the world outline, without cities or
     /// subdivisions (a list spread over the world).
     @Test func aWorldWideListIsDrawnFromTheWorldOutline() throws {

@@ -11,9 +11,10 @@ extension HTMLPage {
     /// number is to be read), and lies wholly inside the view, so the biggest cities win and
     /// no label is cut by the frame; a name is tried above its dot (a place's on its spot),
     /// then under it, beyond any cluster on it.
+    /// `keepOut`: a part of the view where no name goes (what an inset covers).
     static func labels(
         cities: [Geography.City], places: [PlaceLabel], discs: [Disc] = [], x: Double, y: Double, width: Double, height: Double,
-        xScale: Double
+        xScale: Double, keepOut: Disc.Box? = nil
     ) -> String {
         let fontSize = width * 0.024
         var taken: [(x: Double, y: Double, halfWidth: Double)] = []
@@ -21,7 +22,8 @@ extension HTMLPage {
             let halfWidth = labelHalfWidth(name, fontSize: fontSize)
             guard px - halfWidth >= x, px + halfWidth <= x + width, py - fontSize >= y, py + fontSize * 0.3 <= y + height,
                   !taken.contains(where: { abs($0.x - px) < $0.halfWidth + halfWidth && abs($0.y - py) < fontSize * 1.2 }),
-                  !discs.contains(where: { $0.meets(left: px - halfWidth, top: py - fontSize, right: px + halfWidth, bottom: py + fontSize * 0.3) })
+                  !discs.contains(where: { $0.meets(left: px - halfWidth, top: py - fontSize, right: px + halfWidth, bottom: py + fontSize * 0.3) }),
+                  !(keepOut.map { px + halfWidth > $0.left && px - halfWidth < $0.right && py + fontSize * 0.3 > $0.top && py - fontSize < $0.bottom } ?? false)
             else { return false }
             taken.append((px, py, halfWidth))
             return true
@@ -71,6 +73,9 @@ extension HTMLPage {
     struct Disc {
         var x: Double, y: Double, radius: Double
 
+        /// A part of a map, in its units.
+        struct Box { var left: Double, top: Double, right: Double, bottom: Double }
+
         /// Whether it reaches into the box.
         func meets(left: Double, top: Double, right: Double, bottom: Double) -> Bool {
             let dx = x - min(max(x, left), right), dy = y - min(max(y, top), bottom)
@@ -86,6 +91,11 @@ extension HTMLPage {
         }
         return ems * fontSize / 2
     }
+
+    /// How much of a map its inset covers, with its margin, at most: the page's style sets it
+    /// 28% of the map's width (at most 150 px) and 8 px in from the bottom right corner, the
+    /// map and the inset both 4:3; 8 px is 2.7% of a map 300 px wide, 3.6% of its height.
+    static let insetCovers = (width: 0.31, height: 0.32)
 
     /// A small map in a corner of a map, with the map's `view` (the geography's units)
     /// marked: the country the view lies in when the view is a small part of it, else the

@@ -117,9 +117,13 @@ extension HTMLPage {
         svg += dots + "</svg>\n"
         var over = clusters
         if detailed || !places.isEmpty {
+            // No name where the inset hides it.
+            let keepOut = inset
+                ? Disc.Box(left: x + width * (1 - insetCovers.width), top: y + height * (1 - insetCovers.height), right: x + width, bottom: y + height)
+                : nil
             over += labels(
                 cities: detailed ? Geography.cities(within: view) : [], places: places, discs: discs,
-                x: x, y: y, width: width, height: height, xScale: xScale)
+                x: x, y: y, width: width, height: height, xScale: xScale, keepOut: keepOut)
         }
         if !over.isEmpty {
             let box = [x, y, width, height].map { number($0) }.joined(separator: " ")
