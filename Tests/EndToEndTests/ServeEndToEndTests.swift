@@ -40,6 +40,11 @@ import Testing
         }
 
         /// Image requests to the fake so far, as "<id>_<suffix>".
+        /// The stored photos' records, as regions-top --photos writes them, one a line.
+        func storedRecords() throws -> [Substring] {
+            try Tools.run("regions-top", ["--db", db, "--photos"], environment: environment).stdout.split(separator: "\n")
+        }
+
         func imageRequests() throws -> [String] {
             try fake.imageRequests().map { request in
                 let file = request.path.split(separator: "/").last!
@@ -47,6 +52,16 @@ import Testing
                 return "\(parts[0])_\(parts.last!.prefix { $0 != "." })"
             }
         }
+    }
+
+    /// `count` copies of `records` under new ids (copy N's ids start with 9N): new photos for
+    /// a load, NDJSON.
+    static func copies(of records: [Substring], _ count: Int) -> String {
+        var text = ""
+        for copy in 1...count {
+            for line in records { text += line.replacingOccurrences(of: "{\"id\":\"", with: "{\"id\":\"9\(copy)") + "\n" }
+        }
+        return text
     }
 
     static func lines(_ text: String) -> [[String: Any]] {
@@ -569,12 +584,8 @@ import Testing
     @Test func aPruneOfManyPhotosLeavesTheServerItsSize() throws {
         let setup = try Setup()
         // Copies of every stored photo under new ids: about 20,000 photos.
-        let photos = try Tools.run("regions-top", ["--db", setup.db, "--photos"], environment: setup.environment).stdout
-            .split(separator: "\n")
-        var records = ""
-        for copy in 1...(20_000 / photos.count + 1) {
-            for line in photos { records += line.replacingOccurrences(of: "{\"id\":\"", with: "{\"id\":\"9\(copy)") + "\n" }
-        }
+        let photos = try setup.storedRecords()
+        let records = Self.copies(of: photos, 20_000 / photos.count + 1)
         let load = try Tools.run("regions-load", ["--db", setup.db, "-q"], input: Array(records.utf8), environment: setup.environment)
         #expect(load.status == 0, "\(load.stderr)")
         let stored = try setup.regionsTop(["--photos"]).count
@@ -631,12 +642,8 @@ import Testing
         let setup = try Setup()
         let regionID = setup.top[0]["region_id"] as! String
         // Ten copies of every stored photo under new ids: a load of a few seconds.
-        let photos = try Tools.run("regions-top", ["--db", setup.db, "--photos"], environment: setup.environment).stdout
-            .split(separator: "\n")
-        var records = ""
-        for copy in 1...10 {
-            for line in photos { records += line.replacingOccurrences(of: "{\"id\":\"", with: "{\"id\":\"9\(copy)") + "\n" }
-        }
+        let photos = try setup.storedRecords()
+        let records = Self.copies(of: photos, 10)
         let load = try Tools.start("regions-load", ["--db", setup.db, "-q"], input: Array(records.utf8), environment: setup.environment)
         let paths = ["/", "/regions/\(regionID)", "/regions/\(regionID)?page=2", "/all", "/search?q=harbour", "/recents"]
         let clients = (0..<32).map { client in

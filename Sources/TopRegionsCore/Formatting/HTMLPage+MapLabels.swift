@@ -11,10 +11,10 @@ extension HTMLPage {
     /// number is to be read), and lies wholly inside the view, so the biggest cities win and
     /// no label is cut by the frame; a name is tried above its dot (a place's on its spot),
     /// then under it, beyond any cluster on it.
-    /// `keepOut`: a part of the view where no name goes (what an inset covers).
+    /// `keepOut`: a part of the view, in its units, where no name goes (what an inset covers).
     static func labels(
         cities: [Geography.City], places: [PlaceLabel], discs: [Disc] = [], x: Double, y: Double, width: Double, height: Double,
-        xScale: Double, keepOut: Disc.Box? = nil
+        xScale: Double, keepOut: Geography.Bounds? = nil
     ) -> String {
         let fontSize = width * 0.024
         var taken: [(x: Double, y: Double, halfWidth: Double)] = []
@@ -23,7 +23,7 @@ extension HTMLPage {
             guard px - halfWidth >= x, px + halfWidth <= x + width, py - fontSize >= y, py + fontSize * 0.3 <= y + height,
                   !taken.contains(where: { abs($0.x - px) < $0.halfWidth + halfWidth && abs($0.y - py) < fontSize * 1.2 }),
                   !discs.contains(where: { $0.meets(left: px - halfWidth, top: py - fontSize, right: px + halfWidth, bottom: py + fontSize * 0.3) }),
-                  !(keepOut.map { px + halfWidth > $0.left && px - halfWidth < $0.right && py + fontSize * 0.3 > $0.top && py - fontSize < $0.bottom } ?? false)
+                  !(keepOut?.intersects(Geography.Bounds(minX: px - halfWidth, minY: py - fontSize, maxX: px + halfWidth, maxY: py + fontSize * 0.3)) ?? false)
             else { return false }
             taken.append((px, py, halfWidth))
             return true
@@ -72,9 +72,6 @@ extension HTMLPage {
     /// A counted cluster's disc on a map, which no name may cover.
     struct Disc {
         var x: Double, y: Double, radius: Double
-
-        /// A part of a map, in its units.
-        struct Box { var left: Double, top: Double, right: Double, bottom: Double }
 
         /// Whether it reaches into the box.
         func meets(left: Double, top: Double, right: Double, bottom: Double) -> Bool {

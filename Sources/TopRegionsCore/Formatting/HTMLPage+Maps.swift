@@ -119,7 +119,7 @@ extension HTMLPage {
         if detailed || !places.isEmpty {
             // No name where the inset hides it.
             let keepOut = inset
-                ? Disc.Box(left: x + width * (1 - insetCovers.width), top: y + height * (1 - insetCovers.height), right: x + width, bottom: y + height)
+                ? Geography.Bounds(minX: x + width * (1 - insetCovers.width), minY: y + height * (1 - insetCovers.height), maxX: x + width, maxY: y + height)
                 : nil
             over += labels(
                 cities: detailed ? Geography.cities(within: view) : [], places: places, discs: discs,
