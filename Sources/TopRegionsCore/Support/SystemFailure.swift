@@ -83,19 +83,46 @@ public enum Descriptors {
         return limit - (openCount() ?? limit / 2)
     }
 
-    /// Starts libdispatch's event loop now, while descriptors are free. It opens two
-    /// (epoll, eventfd) the first time a worker thread starts, and traps if it cannot; a
-    /// tool that used its last descriptors first would die of SIGILL halfway through.
-    /// Returns the error to end with when not even those two are free.
+    /// Starts libdispatch's event loop now, while descriptors are free. It opens three, and
+    /// traps if it cannot: its manager thread's epoll and eventfd when the first worker thread
+    /// starts, and a timerfd when it first arms a timer, which it does on its own time for its
+    /// thread pool's monitor (a tool that used its last descriptors first would die of SIGILL
+    /// halfway through, or finish just before, as the race went). Returns the error to end
+    /// with when not even those three are free.
     public static func prepareDispatch() -> Failure? {
         if let free = free(), free < 4 {
             let limit = limit.map { " (limit \($0))" } ?? ""
             return Failure(.resourceExhausted, "out of file descriptors\(limit) before starting; raise ulimit -n")
         }
-        let started = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async { started.signal() }
-        started.wait()
+        let ran = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async { ran.signal() }
+        ran.wait()
+        // A timer of ours fires after the manager has programmed the timers it holds, the
+        // monitor's among them; rarely, late, it finds ours due and programs the rest after.
+        for _ in 0..<100 where !timerOpen() {
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(1)) { ran.signal() }
+            ran.wait()
+        }
         return nil
+    }
+
+    /// Whether one of this process's descriptors is a timerfd (libdispatch's); true when it
+    /// cannot tell.
+    static func timerOpen() -> Bool {
+        guard let directory = opendir("/proc/self/fd") else { return true }
+        defer { closedir(directory) }
+        var target = [CChar](repeating: 0, count: 64)
+        while let entry = readdir(directory) {
+            let length = withUnsafeBytes(of: entry.pointee.d_name) { name in
+                name.withMemoryRebound(to: CChar.self) { name in
+                    readlinkat(dirfd(directory), name.baseAddress!, &target, target.count - 1)
+                }
+            }
+            if length > 0, String(decoding: target.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self) == "anon_inode:[timerfd]" {
+                return true
+            }
+        }
+        return false
     }
 
     /// What to do about running out: tools with --parallel say so (`adviseParallel`).
