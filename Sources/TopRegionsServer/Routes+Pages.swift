@@ -114,7 +114,7 @@ extension ServedApp {
     func regionMatch(_ text: String, suggesting: Bool) async throws -> RegionMatch {
         let queries = self.queries
         return try await kept(in: regionNames, key: "", {
-            RegionMatcher(regions: try queries.allRegions())
+            try queries.regionMatcher()
         }, then: { $0.match(text, suggesting: suggesting) })
     }
 

@@ -1,4 +1,5 @@
 import GRDB
+import Synchronization
 import TopRegionsRecords
 
 // Places and regions: what Flickr answered (or records carry) about which region a place
@@ -34,13 +35,14 @@ extension PhotoWriter {
     /// name. A renamed region's stored photos take the new name, in the search index too.
     static func upsertRegions(_ regions: [RegionInfo], _ db: Database) throws -> [String: Named] {
         guard !regions.isEmpty else { return [:] }
-        let stage = try BulkStatement(db, sql: "INSERT OR REPLACE INTO incoming_region (place_id, name, sort_key, latitude, longitude) VALUES (?, ?, ?, ?, ?)")
+        let stage = try BulkStatement(db, sql: "INSERT OR REPLACE INTO incoming_region (place_id, name, sort_key, latin_parts, latitude, longitude) VALUES (?, ?, ?, ?, ?, ?)")
         for region in regions {
             stage.bind(1, region.placeID)
             stage.bind(2, region.name.isEmpty ? nil : region.name)
             stage.bind(3, region.name.isEmpty ? nil : RegionName.sortKey(region.name))
-            stage.bind(4, region.latitude)
-            stage.bind(5, region.longitude)
+            stage.bind(4, region.name.isEmpty || region.name == region.placeID ? nil : latinParts(region.name))
+            stage.bind(5, region.latitude)
+            stage.bind(6, region.longitude)
             try stage.run()
         }
         // The same condition as the upsert's: who gets a new name.
@@ -51,12 +53,13 @@ extension PhotoWriter {
             """)
         let renamed = db.changesCount > 0
         try db.executeCached(sql: """
-            INSERT INTO region (place_id, name, sort_key, latitude, longitude)
-                SELECT place_id, COALESCE(name, place_id), COALESCE(sort_key, lower(place_id)), latitude, longitude
+            INSERT INTO region (place_id, name, sort_key, latin_parts, latitude, longitude)
+                SELECT place_id, COALESCE(name, place_id), COALESCE(sort_key, lower(place_id)), latin_parts, latitude, longitude
                 FROM incoming_region WHERE true
                 ON CONFLICT (place_id) DO UPDATE SET
                     name = CASE WHEN excluded.name <> excluded.place_id THEN excluded.name ELSE name END,
                     sort_key = CASE WHEN excluded.name <> excluded.place_id THEN excluded.sort_key ELSE sort_key END,
+                    latin_parts = CASE WHEN excluded.name <> excluded.place_id THEN excluded.latin_parts ELSE latin_parts END,
                     latitude = COALESCE(excluded.latitude, latitude),
                     longitude = COALESCE(excluded.longitude, longitude)
                 WHERE (excluded.name <> excluded.place_id AND excluded.name <> name)
@@ -73,6 +76,18 @@ extension PhotoWriter {
         }
         return try namedMap(db, sql: "SELECT r.place_id, r.id, r.name FROM incoming_region i JOIN region r ON r.place_id = i.place_id")
     }
+
+    /// `RegionName.latinParts`, once for each name in this process: every batch names its
+    /// regions again, and transliterating a name each time cost a load 5 to 10% of its time.
+    /// (Bounded by the regions a load names, which it stores anyway.)
+    static func latinParts(_ name: String) -> String? {
+        if let known = knownLatinParts.withLock({ $0[name] }) { return known }
+        let parts = RegionName.latinParts(name)
+        knownLatinParts.withLock { $0[name] = .some(parts) }
+        return parts
+    }
+
+    private static let knownLatinParts = Mutex<[String: String?]>([:])
 
     /// The region of every place in the batch, as far as the store knows it, after learning
     /// the places whose region the records carry. Returns place id → region row id and

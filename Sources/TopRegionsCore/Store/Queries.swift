@@ -67,7 +67,26 @@ public struct Queries: Sendable {
     /// normalization), the start of its name or words of it; else the nearest names (see
     /// `RegionMatcher`).
     public func region(matching query: String) throws -> RegionMatch {
-        RegionMatcher(regions: try allRegions()).match(query)
+        try regionMatcher().match(query)
+    }
+
+    /// Every region (as `allRegions` orders them), ready to match words against, with the
+    /// Latin keys of names in other scripts as the loads stored them.
+    package func regionMatcher() throws -> RegionMatcher {
+        let (regions, latinParts) = try store.read { db in
+            var regions: [RegionRank] = []
+            var latinParts: [String?] = []
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT place_id, name, photographers, photos, latitude, longitude, latin_parts FROM region
+                ORDER BY sort_key, place_id
+                """)
+            while let row = try rows.next() {
+                regions.append(RegionRank(rank: 0, regionID: row[0], name: row[1], photographers: row[2], photos: row[3], latitude: row[4], longitude: row[5]))
+                latinParts.append(row[6])
+            }
+            return (regions, latinParts)
+        }
+        return RegionMatcher(regions: regions, latinParts: latinParts)
     }
 
     /// Every region the store knows, with or without photos now, by name (case-insensitive)
