@@ -81,8 +81,9 @@ public final class FakeFlickrServer: Sendable {
         running.withLock { $0?.baseURL }
     }
 
-    /// Stops accepting connections, lets responses in flight finish (for at most 5 seconds)
-    /// and returns when the server is down.
+    /// Stops accepting connections, lets responses in flight finish (for at most 5 seconds;
+    /// one held by a latency, a drip or a trickle ends at once) and returns when the server
+    /// is down.
     public func stop() async throws {
         guard let running = running.withLock({ $0 }) else { return }
         await running.group.triggerGracefulShutdown()

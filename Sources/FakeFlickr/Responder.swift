@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import ServiceLifecycle
 import Synchronization
 
 /// Hummingbird's basic request context plus the connection's channel, which the fake needs to
@@ -140,7 +141,7 @@ struct FakeFlickrResponder: HTTPResponder {
             planned = PlannedResponse(status: .ok, contentType: reply.contentType, body: Body(reply.body))
         case .body(let body):
             if decision.latencyMilliseconds > 0 {
-                try await Task.sleep(for: .milliseconds(decision.latencyMilliseconds))
+                try await Self.pause(.milliseconds(decision.latencyMilliseconds))
             }
             let logRequest = RequestLog.Request(
                 kind: kind, method: kind == .rest ? query["method"] : nil, path: path, parameters: query.loggable,
@@ -150,7 +151,7 @@ struct FakeFlickrResponder: HTTPResponder {
             planned = answer(kind: kind, path: path, query: query, authority: request.head.authority, quotedKey: quotedKey)
         }
         if decision.latencyMilliseconds > 0 {
-            try await Task.sleep(for: .milliseconds(decision.latencyMilliseconds))
+            try await Self.pause(.milliseconds(decision.latencyMilliseconds))
         }
         let logRequest = RequestLog.Request(
             kind: kind, method: kind == .rest ? query["method"] : nil, path: path, parameters: query.loggable,
@@ -219,7 +220,7 @@ struct FakeFlickrResponder: HTTPResponder {
             do {
                 while sent < bytesToSend {
                     if drip > 0 && sent > 0 {
-                        try await Task.sleep(for: .milliseconds(drip))
+                        try await Self.pause(.milliseconds(drip))
                     }
                     let end = min(sent + chunkSize, bytesToSend)
                     // The line is logged just before the bytes that complete the response go
@@ -269,7 +270,7 @@ extension FakeFlickrResponder {
             sent += start.count
             while sent < Self.endlessBytes {
                 try Task.checkCancellation()
-                if let pause { try await Task.sleep(for: pause) }
+                if let pause { try await Self.pause(pause) }
                 let buffer = fault == .endlessHTML ? html.getSlice(at: 0, length: min(chunk, html.readableBytes))! : Self.noise(sent..<(sent + chunk))
                 try await writer.write(buffer)
                 sent += buffer.readableBytes
@@ -298,4 +299,13 @@ extension FakeFlickrResponder {
 }
 
 /// Thrown to make Hummingbird drop the connection after a deliberately short body.
+extension FakeFlickrResponder {
+    /// Waits, as a latency, a drip or a trickle asks, unless the server is stopping: then it
+    /// throws, and the answer ends there. A stop waited out every pause under way (up to its
+    /// 5 s limit), which every test stopping the fake mid-answer paid.
+    static func pause(_ duration: Duration) async throws {
+        try await cancelWhenGracefulShutdown { try await Task.sleep(for: duration) }
+    }
+}
+
 struct DeliberateTruncation: Error {}
