@@ -167,12 +167,18 @@ import Testing
         #expect(answers(try queries.regionMatcher()) == answers(RegionMatcher(regions: try queries.allRegions())))
         #expect(try queries.region(matching: "sankt peterburg") == .found(try queries.allRegions().first { $0.regionID == "SPB" }!))
 
-        // Renamed into Latin letters, and out of them.
-        _ = try writer.store([record(5, "ATH", "Attica, Greece"), record(6, "LIS", "Лиссабон, Португалия")], now: 2)
+        // Renamed into Latin letters, and out of them; named again as it is (kept as it was).
+        _ = try writer.store([
+            record(5, "ATH", "Attica, Greece"), record(6, "LIS", "Лиссабон, Португалия"), record(7, "SPB", "Санкт-Петербург, Россия"),
+        ], now: 2)
         #expect(try kept(store) == [
             "SPB": "sankt peterburg,rossia", "TYO": "dong jing dou,japan", "LIS": RegionName.latinParts("Лиссабон, Португалия")!,
         ])
         #expect(answers(try queries.regionMatcher()) == answers(RegionMatcher(regions: try queries.allRegions())))
+        // Its centre learned, its name as it was: kept as it was.
+        _ = try writer.record([PlaceResolution(placeID: "PSPB", region: RegionInfo(placeID: "SPB", name: "Санкт-Петербург, Россия", latitude: 59.9, longitude: 30.3))], now: 3)
+        #expect(try kept(store)["SPB"] == "sankt peterburg,rossia")
+        #expect(try queries.allRegions().first { $0.regionID == "SPB" }?.latitude == 59.9)
 
         // A database from before (schema v13) gets them on first open.
         let path = directory.file("old.db")

@@ -1,5 +1,4 @@
 import GRDB
-import Synchronization
 import TopRegionsRecords
 
 // Places and regions: what Flickr answered (or records carry) about which region a place
@@ -35,14 +34,13 @@ extension PhotoWriter {
     /// name. A renamed region's stored photos take the new name, in the search index too.
     static func upsertRegions(_ regions: [RegionInfo], _ db: Database) throws -> [String: Named] {
         guard !regions.isEmpty else { return [:] }
-        let stage = try BulkStatement(db, sql: "INSERT OR REPLACE INTO incoming_region (place_id, name, sort_key, latin_parts, latitude, longitude) VALUES (?, ?, ?, ?, ?, ?)")
+        let stage = try BulkStatement(db, sql: "INSERT OR REPLACE INTO incoming_region (place_id, name, sort_key, latitude, longitude) VALUES (?, ?, ?, ?, ?)")
         for region in regions {
             stage.bind(1, region.placeID)
             stage.bind(2, region.name.isEmpty ? nil : region.name)
             stage.bind(3, region.name.isEmpty ? nil : RegionName.sortKey(region.name))
-            stage.bind(4, region.name.isEmpty || region.name == region.placeID ? nil : latinParts(region.name))
-            stage.bind(5, region.latitude)
-            stage.bind(6, region.longitude)
+            stage.bind(4, region.latitude)
+            stage.bind(5, region.longitude)
             try stage.run()
         }
         // The same condition as the upsert's: who gets a new name.
@@ -54,12 +52,18 @@ extension PhotoWriter {
         let renamed = db.changesCount > 0
         try db.executeCached(sql: """
             INSERT INTO region (place_id, name, sort_key, latin_parts, latitude, longitude)
-                SELECT place_id, COALESCE(name, place_id), COALESCE(sort_key, lower(place_id)), latin_parts, latitude, longitude
-                FROM incoming_region WHERE true
+                SELECT i.place_id, COALESCE(i.name, i.place_id), COALESCE(i.sort_key, lower(i.place_id)),
+                    -- Only a name new to the store is transliterated (making ICU's
+                    -- transliterator ready takes a process 70 ms; every batch names its regions).
+                    CASE WHEN i.name IS NULL OR i.name = i.place_id
+                        OR EXISTS (SELECT 1 FROM region r WHERE r.place_id = i.place_id AND r.name = i.name) THEN NULL
+                        ELSE topregions_latin_parts(i.name) END,
+                    i.latitude, i.longitude
+                FROM incoming_region i WHERE true
                 ON CONFLICT (place_id) DO UPDATE SET
                     name = CASE WHEN excluded.name <> excluded.place_id THEN excluded.name ELSE name END,
                     sort_key = CASE WHEN excluded.name <> excluded.place_id THEN excluded.sort_key ELSE sort_key END,
-                    latin_parts = CASE WHEN excluded.name <> excluded.place_id THEN excluded.latin_parts ELSE latin_parts END,
+                    latin_parts = CASE WHEN excluded.name <> excluded.place_id AND excluded.name <> name THEN excluded.latin_parts ELSE latin_parts END,
                     latitude = COALESCE(excluded.latitude, latitude),
                     longitude = COALESCE(excluded.longitude, longitude)
                 WHERE (excluded.name <> excluded.place_id AND excluded.name <> name)
@@ -77,17 +81,10 @@ extension PhotoWriter {
         return try namedMap(db, sql: "SELECT r.place_id, r.id, r.name FROM incoming_region i JOIN region r ON r.place_id = i.place_id")
     }
 
-    /// `RegionName.latinParts`, once for each name in this process: every batch names its
-    /// regions again, and transliterating a name each time cost a load 5 to 10% of its time.
-    /// (Bounded by the regions a load names, which it stores anyway.)
-    static func latinParts(_ name: String) -> String? {
-        if let known = knownLatinParts.withLock({ $0[name] }) { return known }
-        let parts = RegionName.latinParts(name)
-        knownLatinParts.withLock { $0[name] = .some(parts) }
-        return parts
+    /// `RegionName.latinParts` in SQL (added to every connection as it opens).
+    static let latinParts = DatabaseFunction("topregions_latin_parts", argumentCount: 1, pure: true) { values in
+        String.fromDatabaseValue(values[0]).flatMap { RegionName.latinParts($0) }
     }
-
-    private static let knownLatinParts = Mutex<[String: String?]>([:])
 
     /// The region of every place in the batch, as far as the store knows it, after learning
     /// the places whose region the records carry. Returns place id → region row id and

@@ -19,7 +19,7 @@ extension PhotoWriter {
                 nsid TEXT PRIMARY KEY, name TEXT NOT NULL
             ) WITHOUT ROWID;
             CREATE TEMP TABLE IF NOT EXISTS incoming_region (
-                place_id TEXT PRIMARY KEY, name TEXT, sort_key TEXT, latin_parts TEXT, latitude REAL, longitude REAL
+                place_id TEXT PRIMARY KEY, name TEXT, sort_key TEXT, latitude REAL, longitude REAL
             ) WITHOUT ROWID;
             CREATE TEMP TABLE IF NOT EXISTS incoming_place (
                 place_id TEXT PRIMARY KEY, region_place_id TEXT, answered INTEGER NOT NULL

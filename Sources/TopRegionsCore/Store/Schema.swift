@@ -220,12 +220,10 @@ enum Schema {
             // and 6.5 MB of regions-serve's memory. NULL: a name in Latin letters (or not
             // known yet).
             try db.execute(sql: "ALTER TABLE region ADD COLUMN latin_parts TEXT")
-            let parts = DatabaseFunction("topregions_latin_parts", argumentCount: 1, pure: true) { values in
-                String.fromDatabaseValue(values[0]).flatMap { RegionName.latinParts($0) }
-            }
-            db.add(function: parts)
+            // The function every connection of the store has (added again here for one that
+            // has not: the same function, never removed, which would take it from the store's).
+            db.add(function: PhotoWriter.latinParts)
             try db.execute(sql: "UPDATE region SET latin_parts = topregions_latin_parts(name) WHERE name <> place_id")
-            db.remove(function: parts)
         }
 
         return migrator

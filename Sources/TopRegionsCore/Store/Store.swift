@@ -256,7 +256,10 @@ public final class Store: Sendable {
         configuration.foreignKeysEnabled = true
         // Added once per connection, as it opens: adding a function to a connection expires
         // every statement it has prepared (its cached ones were prepared again on each read).
-        configuration.prepareDatabase { db in db.add(function: PhotoOrder.titleKey) }
+        configuration.prepareDatabase { db in
+            db.add(function: PhotoOrder.titleKey)
+            db.add(function: PhotoWriter.latinParts)
+        }
         return configuration
     }
 
