@@ -99,9 +99,11 @@ public enum Descriptors {
         ran.wait()
         // A timer of ours fires after the manager has programmed the timers it holds, the
         // monitor's among them; rarely, late, it finds ours due and programs the rest after.
-        for _ in 0..<100 where !timerOpen() {
+        var rounds = 0
+        while rounds < 100 && !timerOpen() {
             DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(1)) { ran.signal() }
             ran.wait()
+            rounds += 1
         }
         return nil
     }
