@@ -73,31 +73,24 @@ public struct Queries: Sendable {
     /// Every region (as `allRegions` orders them), ready to match words against, with the
     /// Latin keys of names in other scripts as the loads stored them.
     package func regionMatcher() throws -> RegionMatcher {
-        let (regions, latinParts) = try store.read { db in
-            var regions: [RegionRank] = []
-            var latinParts: [String?] = []
-            let rows = try Row.fetchCursor(db, sql: """
-                SELECT place_id, name, photographers, photos, latitude, longitude, latin_parts FROM region
-                ORDER BY sort_key, place_id
-                """)
-            while let row = try rows.next() {
-                regions.append(RegionRank(rank: 0, regionID: row[0], name: row[1], photographers: row[2], photos: row[3], latitude: row[4], longitude: row[5]))
-                latinParts.append(row[6])
-            }
-            return (regions, latinParts)
-        }
-        return RegionMatcher(regions: regions, latinParts: latinParts)
+        let rows = try regionRows(limit: nil)
+        return RegionMatcher(regions: rows.map(\.region), latinParts: rows.map(\.latinParts))
     }
 
     /// Every region the store knows, with or without photos now, by name (case-insensitive)
     /// then region id.
     public func allRegions(limit: Int? = nil) throws -> [RegionRank] {
+        try regionRows(limit: limit).map(\.region)
+    }
+
+    /// `allRegions`, each with its stored Latin parts.
+    private func regionRows(limit: Int?) throws -> [(region: RegionRank, latinParts: String?)] {
         try store.read { db in
             try Row.fetchAllCached(db, sql: """
-                SELECT place_id, name, photographers, photos, latitude, longitude FROM region
+                SELECT place_id, name, photographers, photos, latitude, longitude, latin_parts FROM region
                 ORDER BY sort_key, place_id LIMIT ?
                 """, arguments: [limit ?? -1]).map {
-                RegionRank(rank: 0, regionID: $0[0], name: $0[1], photographers: $0[2], photos: $0[3], latitude: $0[4], longitude: $0[5])
+                (RegionRank(rank: 0, regionID: $0[0], name: $0[1], photographers: $0[2], photos: $0[3], latitude: $0[4], longitude: $0[5]), $0[6])
             }
         }
     }
