@@ -166,26 +166,34 @@ let package = Package(
             dependencies: ["FakeFlickr", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict),
 
+        // What the test suites share: temporary directories, running a tool or a server as a
+        // process, the fake Flickr in process or as a process, a network in memory.
+        .target(
+            name: "TopRegionsTestSupport",
+            dependencies: ["FakeFlickr", "TopRegionsHTTP"],
+            path: "Tests/TestSupport",
+            swiftSettings: strict),
         .testTarget(
             name: "TopRegionsCoreTests",
             dependencies: [
                 "TopRegionsSupport", "TopRegionsRecords", "TopRegionsIngest", "TopRegionsStore", "TopRegionsHTTP", "TopRegionsFlickr",
                 "TopRegionsCache", "TopRegionsFormatting", "TopRegionsPages", "TopRegionsRefresh", "TopRegionsCLI", "TopRegionsToolkit",
+                "TopRegionsTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             swiftSettings: strict),
         .testTarget(
             name: "TopRegionsServerTests",
-            dependencies: ["TopRegionsServer", "TopRegionsStore"],
+            dependencies: ["TopRegionsServer", "TopRegionsStore", "TopRegionsTestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "FakeFlickrTests",
-            dependencies: ["FakeFlickr"],
+            dependencies: ["FakeFlickr", "TopRegionsTestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["FakeFlickr", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["FakeFlickr", "TopRegionsTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict),
     ]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TopRegionsTestSupport
 
 /// The completion scripts the tools print, loaded into real bash, zsh and fish: options,
 /// files where a file is meant (--db, file arguments), directories for --out and
@@ -7,7 +8,7 @@ import Testing
 @Suite struct CompletionEndToEndTests {
     /// A directory holding one file and one directory, to complete in.
     struct Place {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         var directory: String { scratch.file("work") }
 
         init() throws {

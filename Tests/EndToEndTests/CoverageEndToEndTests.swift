@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TopRegionsTestSupport
 
 /// Honest coverage: a window's counts are only as good as the refreshes that fed it. Each
 /// flickr-recent run records the span of upload time it fetched; an answer whose window holds

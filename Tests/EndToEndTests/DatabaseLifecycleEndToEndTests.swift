@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TopRegionsTestSupport
 
 /// Issues 26.4 and 25.4 through the built binaries: which files the tools make their
 /// database, which they leave alone, and when a new database comes to be.
@@ -51,7 +52,7 @@ import Testing
     }
 
     @Test func anotherProgramsSQLiteFileIsRefusedAndLeftAsItWas() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let directory = scratch.file("d")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let db = directory + "/o.db"
@@ -76,7 +77,7 @@ import Testing
     }
 
     @Test func aDatabaseANewerVersionUpgradedIsRefusedByWritersAndReaders() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let directory = scratch.file("d")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let db = directory + "/photos.db"
@@ -96,7 +97,7 @@ import Testing
 
     /// What is still ours to create: a new path, an empty file, a blank SQLite file.
     @Test func anEmptyOrBlankFileIsStillOursToCreate() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let environment = Tools.environment(home: scratch.path)
         let empty = scratch.file("empty.db")
         #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
@@ -118,7 +119,7 @@ import Testing
     /// directory empty: no database, -wal, -shm or lock file. So regions-top still says there
     /// is no database, instead of answering from an empty one.
     @Test func aRunThatWritesNothingCreatesNoDatabase() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let directory = scratch.file("d")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let db = directory + "/new.db"
@@ -188,7 +189,7 @@ extension DatabaseLifecycleEndToEndTests {
     /// its own checkpoint at close while another process has the database open, and readers
     /// (read-only) never make one. Before, it kept what the writers had written.
     @Test func theWALIsEmptyOnceTheWritersFinishWhileReadersHaveTheDatabaseOpen() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let environment = Tools.environment(home: scratch.path)
         let db = scratch.file("c.db")
         let lines = try String(contentsOfFile: Tools.fixtures.appendingPathComponent("photos.ndjson").path, encoding: .utf8)
@@ -242,7 +243,7 @@ extension DatabaseLifecycleEndToEndTests {
     /// lock file, 0644, and the owner's writers ended with 73).
     @Test(.enabled(if: getuid() == 0, "only root can give a file away"))
     func aLockFileRootMakesIsTheDatabaseOwners() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let environment = Tools.environment(home: scratch.path)
         let directory = scratch.file("d")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

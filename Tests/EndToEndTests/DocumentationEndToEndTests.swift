@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TopRegionsTestSupport
 
 /// The documentation is said once, in the commands: --help, the man pages and the README's
 /// tables come from the same declarations, and stay in step with the code.
@@ -8,7 +9,7 @@ import Testing
 
     /// man/*.1 and the README's tables are what bin/gen-man makes from the code now.
     @Test func manPagesAndReadmeTablesAreUpToDate() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let check = try Tools.run("topregions-docs", ["--root", Tools.packageRoot.path, "--check"], environment: Tools.environment(home: scratch.path))
         #expect(check.status == 0, "run bin/gen-man: \(check.stderr)")
         #expect(check.stderr == "")
@@ -16,7 +17,7 @@ import Testing
 
     /// The check fails when a page or the README differs from the code.
     @Test func theCheckNoticesAStalePage() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let root = scratch.file("root")
         try FileManager.default.createDirectory(atPath: root + "/man", withIntermediateDirectories: true)
         for name in Self.tools + ["topregions", "flickr-fake"] {
@@ -49,7 +50,7 @@ import Testing
 
     /// Names keep their letters in the rendered man pages ("Île-de-France", "Tōkyō").
     @Test func manPagesKeepNonASCIILetters() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         var environment = Tools.environment(home: scratch.path)
         environment["MANWIDTH"] = "100"
         for (tool, name) in [("regions-top", "Île-de-France, France"), ("photo-cache", "Tōkyō, Japan")] {
@@ -63,7 +64,7 @@ import Testing
     /// Each tool lists the variables it reads, and only those: the tools that never call
     /// Flickr's API do not list its key; the same in --help and in the man page.
     @Test func eachToolListsTheVariablesItReads() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let environment = Tools.environment(home: scratch.path)
         // regions-top reads it to know whether it may refresh an empty database.
         let readsKey: Set = ["flickr-recent", "place-resolve", "regions-top", "regions-serve"]

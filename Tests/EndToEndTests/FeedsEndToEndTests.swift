@@ -1,12 +1,13 @@
 import Foundation
 import Testing
+import TopRegionsTestSupport
 
 /// Atom feeds to follow a region or the rising list: written by regions-top --format atom, by
 /// the export, and served with ETag and Last-Modified; each checked by Python's feedparser and
 /// by xmllint against RFC 4287's RELAX NG schema (Tests/Feeds/check_feed.py).
 @Suite struct FeedsEndToEndTests {
     /// Runs check_feed.py on `feeds` (file, a word of its title, its entries as expected).
-    static func checkFeeds(_ feeds: [(file: String, title: String, entries: [[String: String]])], scratch: Scratch) throws {
+    static func checkFeeds(_ feeds: [(file: String, title: String, entries: [[String: String]])], scratch: TemporaryDirectory) throws {
         let expect = scratch.file("expect-\(UUID().uuidString).json")
         let object: [String: Any] = ["feeds": feeds.map { ["file": $0.file, "title": $0.title, "entries": $0.entries] }]
         try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: expect))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TopRegionsTestSupport
 
 /// Issue 26.8: a failure retrying cannot mend ends flickr-recent and place-resolve alike,
 /// with 69 and the same words (place-resolve said 75, as if a later run could do better,

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TopRegionsTestSupport
 
 /// `regions-top --format html` as built: exit statuses and stderr on bad input, links to the
 /// photo cache, and, in Chromium with the network off, the pages a person opens.
@@ -18,8 +19,8 @@ import Testing
         text.components(separatedBy: needle).count - 1
     }
 
-    func loadedFixture() throws -> (Scratch, [String: String], String) {
-        let scratch = Scratch()
+    func loadedFixture() throws -> (TemporaryDirectory, [String: String], String) {
+        let scratch = TemporaryDirectory()
         let environment = Tools.environment(home: scratch.path)
         let db = scratch.file("photos.db")
         let load = try Tools.run("regions-load", ["--db", db, "-q", Self.fixture], environment: environment)
@@ -31,7 +32,7 @@ import Testing
     /// shown, also in the map's hover text (an SVG <title>, which cannot carry dir="auto"):
     /// the counts after it read in their own order (issue 26.10).
     @Test func aRightToLeftOverrideInANameEndsWithTheName() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let environment = Tools.environment(home: scratch.path)
         let db = scratch.file("photos.db")
         let name = "Evil\u{202E}Name, Place"
@@ -123,7 +124,7 @@ import Testing
     /// other), with a hash for a long one. --page-name prints it, for a region named by id or
     /// name, and the other pages' names; the top page's footer says so (issue 26.12).
     @Test func pageNamePrintsTheFileTheTopPageLinksTo() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let environment = Tools.environment(home: scratch.path)
         let db = scratch.file("photos.db")
         let ids = ["R061.TguWePmt", "x-_.y", ".E5rP.6CGy4E0vRbeE", String(repeating: "x", count: 120)]
@@ -241,7 +242,7 @@ import Testing
     /// Tests/Browser/check_pages.py. UPDATE_SCREENSHOTS=1 copies its screenshots of the top
     /// regions and of a region into docs/ (for the README).
     @Test func pagesOpenInChromiumOfflineWithMapsThumbnailsAndHostileTextAsText() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let fake = try FakeFlickrProcess(["--seed", "2013"], scratch: scratch)
         let db = scratch.file("photos.db")
         var environment = fake.environment(home: scratch.path, ["TOPREGIONS_CACHE": scratch.file("cache"), "TOPREGIONS_DB": db])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TopRegionsTestSupport
 
 /// thumb-get and photo-cache against flickr-fake: what is downloaded, how often, and what
 /// stays where.
@@ -10,7 +11,7 @@ import Testing
     static func entry(_ id: String) -> String { "\(id).topregions.jpg" }
 
     struct Setup {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let fake: FakeFlickrProcess
         let db: String
         let cache: String

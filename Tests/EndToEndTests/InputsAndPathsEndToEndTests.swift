@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TopRegionsTestSupport
 
 /// Issue 13.3–13.7 and issue 12.2, 12.3, 12.5 through the built binaries: what the tools
 /// accept as input, paths and times, whose locks they share, what a reader without write
@@ -75,7 +76,7 @@ import Testing
     // MARK: 13.5 empty paths
 
     @Test func anEmptyPathIsAUsageErrorNamingTheOption() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let env = Tools.environment(home: scratch.path, ["FLICKR_API_KEY": "k", "FLICKR_API_BASE": "http://127.0.0.1:9/services/rest/"])
         for tool in ["flickr-recent", "place-resolve", "regions-load", "regions-top", "thumb-get", "photo-cache"] {
             let run = try Tools.run(tool, ["--db", ""], input: [], environment: env)
@@ -100,7 +101,7 @@ import Testing
     // MARK: 13.6 paths that are not databases
 
     @Test func aPathThatIsNotADatabaseIsRefusedAndNothingIsLeftBesideIt() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let env = Tools.environment(home: scratch.path)
         try FileManager.default.createDirectory(atPath: scratch.file("directory"), withIntermediateDirectories: true)
         #expect(mkfifo(scratch.file("fifo"), 0o644) == 0)
@@ -134,7 +135,7 @@ import Testing
     // MARK: 13.7 input edges
 
     @Test func inputEdgesAreAcceptedOrRefusedAsTheRecordReferenceSays() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let env = Tools.environment(home: scratch.path)
         let db = scratch.file("photos.db")
         let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
@@ -184,7 +185,7 @@ import Testing
     /// Issue 26.11: a number too large for a Double is out of range (it was "null"), and a
     /// long value is quoted cut, with its length (a 5,000-digit number made a 5 KB message).
     @Test func messagesSayOutOfRangeAndCutLongValues() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let env = Tools.environment(home: scratch.path)
         let digits = String(repeating: "7", count: 5000)
         let cut = String(repeating: "7", count: 40) + "… (5000 characters)"
@@ -235,7 +236,7 @@ import Testing
     /// `nobody` when the tests run as root (root ignores permissions), else the current
     /// user, against files and directories without write permission. The binary is copied
     /// where that user can run it.
-    static func asReader(_ scratch: Scratch, _ tool: String, _ arguments: [String], environment: [String: String]) throws -> RunResult {
+    static func asReader(_ scratch: TemporaryDirectory, _ tool: String, _ arguments: [String], environment: [String: String]) throws -> RunResult {
         let binary = scratch.file("bin/\(tool)")
         if !FileManager.default.fileExists(atPath: binary) {
             try FileManager.default.createDirectory(atPath: scratch.file("bin"), withIntermediateDirectories: true)
@@ -251,7 +252,7 @@ import Testing
     }
 
     @Test func aReaderWithoutWriteAccessCanQueryTheDatabase() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let env = Tools.environment(home: scratch.path)
         let directory = scratch.file("shared")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TopRegionsTestSupport
 
 /// The surface every tool shares: -q and -v, the same status for the same failure, messages
 /// that start with the tool's name and say what and where, argument errors that point at the
@@ -8,7 +9,7 @@ import Testing
     static let tools = ["flickr-recent", "place-resolve", "regions-load", "regions-top", "thumb-get", "photo-cache", "regions-serve"]
 
     @Test func everyToolHasTheSameQuietAndVerbose() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let environment = Tools.environment(home: scratch.path)
         for tool in Self.tools {
             let help = try Tools.run(tool, ["--help"], environment: environment)
@@ -144,7 +145,7 @@ import Testing
 
     /// Every message starts with the tool's name and says what failed where, in words.
     @Test func messagesNameTheToolAndSayWhatAndWhere() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let environment = Tools.environment(home: scratch.path)
         let db = scratch.file("photos.db")
         _ = try Tools.run("regions-load", ["-q", "--db", db, StoreEndToEndTests.fixture], environment: environment)
@@ -180,7 +181,7 @@ import Testing
 
     /// Argument errors point at the real mistake; a lone "help" is a request for help.
     @Test func argumentErrorsPointAtTheRealMistake() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let environment = Tools.environment(home: scratch.path)
         let db = scratch.file("photos.db")
         try Tools.makeEmptyDatabase(db, environment: environment)
@@ -239,7 +240,7 @@ import Testing
     /// flickr-fake answers --version; place-resolve asks for a key only when it must look a
     /// place up.
     @Test func versionsAndKeysOnlyWhenNeeded() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let fakeVersion = try Tools.run("flickr-fake", ["--version"], environment: Tools.environment(home: scratch.path))
         #expect(fakeVersion.status == 0)
         #expect(fakeVersion.stdout == "0.1.0\n")
@@ -268,7 +269,7 @@ import Testing
 
     /// CSV cells that a spreadsheet would run as formulas stay text; numbers stay numbers.
     @Test func csvGuardsAgainstFormulaInjection() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let environment = Tools.environment(home: scratch.path)
         let db = scratch.file("photos.db")
         let records = [
@@ -287,7 +288,7 @@ import Testing
 
     /// Times in tables are local time with their zone said; --utc shows UTC.
     @Test func tableTimesSayTheirZone() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let environment = Tools.environment(home: scratch.path)
         let db = scratch.file("photos.db")
         // 1763852400 is 2025-11-22 23:00 UTC.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TopRegionsTestSupport
 
 /// Issue 26.3: the API key never appears in what a tool prints, even when what came from
 /// outside quotes it: Flickr's invalid-key message ("Invalid API Key (the key)"), another

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TopRegionsTestSupport
 
 /// A photo's license, from Flickr to every output: flickr-recent asks for it (and, with
 /// `--license cc`, for Creative Commons photos only), place-resolve and regions-load carry
@@ -12,7 +13,7 @@ import Testing
     }
 
     @Test func theLicenseTravelsFromFlickrToEveryOutput() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory()
         let fake = try FakeFlickrProcess([], scratch: scratch)
         let db = scratch.file("photos.db")
         let environment = fake.environment(home: scratch.path, ["DB": db])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TopRegionsTestSupport
 
 /// Issue 26.2: every stage's work on a line is linear in its bytes, however many members
 /// one record has. A record of 80,000 unknown members (1.2 MB) took regions-load minutes
@@ -23,7 +24,7 @@ import Testing
     }
 
     @Test func aRecordWithEightyThousandMembersGoesThroughEveryStage() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let env = Tools.environment(home: scratch.path)
         let db = scratch.file("photos.db")
         // The first line takes the loader's fast way; the second repeats a member name, which

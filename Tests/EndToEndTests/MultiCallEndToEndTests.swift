@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TopRegionsTestSupport
 
 /// `topregions`, the one program an installation holds, with each tool's name a link to it:
 /// run by a link it is that tool, byte for byte the tool's own executable; as `topregions
@@ -10,7 +11,7 @@ import Testing
 
     /// A directory laid out as an installation's bin: the program (a hard link to the built
     /// one, or a copy), and each tool's name a symbolic link to it.
-    static func installedLayout(_ scratch: Scratch) throws -> String {
+    static func installedLayout(_ scratch: TemporaryDirectory) throws -> String {
         let bin = scratch.file("bin")
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
         let program = bin + "/topregions"
@@ -26,7 +27,7 @@ import Testing
     }
 
     @Test func eachLinkIsItsToolAsItsOwnExecutableIs() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let bin = try Self.installedLayout(scratch)
         let environment = Tools.environment(home: scratch.path)
         for tool in Self.tools {
@@ -49,7 +50,7 @@ import Testing
     }
 
     @Test func topregionsWithoutAToolIsAUsageError() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let environment = Tools.environment(home: scratch.path)
         let none = try Tools.run("topregions", [], environment: environment)
         #expect(none.status == 64)

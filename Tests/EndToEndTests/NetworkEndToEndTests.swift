@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TopRegionsTestSupport
 
 /// flickr-recent | place-resolve | regions-load against flickr-fake, with the fake's request
 /// log as the witness of what was asked.
@@ -7,7 +8,7 @@ import Testing
     static let world = ["--seed", "7", "--places-per-region", "3"]
 
     struct Setup {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let fake: FakeFlickrProcess
         let db: String
         let environment: [String: String]
@@ -210,7 +211,7 @@ import Testing
     }
 
     @Test func aMissingKeyIsAConfigurationError() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let run = try Tools.run("flickr-recent", ["--db", scratch.file("x.db")], environment: Tools.environment(home: scratch.path))
         #expect(run.status == 78)
         #expect(run.stderr.hasPrefix("flickr-recent: no Flickr API key: set FLICKR_API_KEY or give --api-key-file"))

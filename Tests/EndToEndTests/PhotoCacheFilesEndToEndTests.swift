@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TopRegionsTestSupport
 
 /// photo-cache against flickr-fake: which files the cache may touch, and how long the files
 /// it printed stay.

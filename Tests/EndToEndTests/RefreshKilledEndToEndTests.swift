@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TopRegionsTestSupport
 
 /// Issue 26.5 through the built binaries: the flickr-recent | place-resolve | regions-load
 /// that regions-top runs to fill an empty database dies with it, and a regions-top waiting
@@ -48,7 +49,7 @@ import Testing
     /// refresh had asked. (Before: the stages ran on as orphans, and the waiting regions-top
     /// refreshed beside them, every search asked twice.)
     @Test func killingARefreshingRegionsTopEndsItsStagesAndTheNextRefreshesAlone() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let fake = try FakeFlickrProcess(RefreshWhenEmptyEndToEndTests.world + ["--latency-ms", "10000"], scratch: scratch)
         let environment = fake.environment(home: scratch.path)
         let db = scratch.file("photos.db")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TopRegionsTestSupport
 
 /// regions-top on a missing or empty database: with a key it runs flickr-recent |
 /// place-resolve | regions-load itself (the executables beside it, joined by pipes) and then
@@ -19,7 +20,7 @@ import Testing
 
     /// The refresh typed in a shell, into `db`, against a fake of the same world: its
     /// requests, its stderr, and regions-top's answer from the database it filled.
-    static func byHand(_ scratch: Scratch, db: String, arguments: [String]) throws -> (requests: [String], stderr: String, answer: RunResult) {
+    static func byHand(_ scratch: TemporaryDirectory, db: String, arguments: [String]) throws -> (requests: [String], stderr: String, answer: RunResult) {
         let witness = try FakeFlickrProcess(world, scratch: scratch)
         var environment = witness.environment(home: scratch.path)
         environment["DB"] = db
@@ -30,7 +31,7 @@ import Testing
     }
 
     @Test func aMissingDatabaseIsRefreshedOnceThenAnswered() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let fake = try FakeFlickrProcess(Self.world, scratch: scratch)
         let environment = fake.environment(home: scratch.path)
         let db = scratch.file("photos.db")
@@ -66,7 +67,7 @@ import Testing
     }
 
     @Test func aDatabaseWithNoPhotosIsRefreshedTooWithTheKeyFromAFile() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let fake = try FakeFlickrProcess(Self.world, scratch: scratch)
         let db = scratch.file("photos.db")
         var environment = fake.environment(home: scratch.path)
@@ -84,7 +85,7 @@ import Testing
     }
 
     @Test func withoutAKeyItAnswersAtOnceAndSaysHow() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let fake = try FakeFlickrProcess(Self.world, scratch: scratch)
         var environment = fake.environment(home: scratch.path)
         environment["FLICKR_API_KEY"] = nil
@@ -107,7 +108,7 @@ import Testing
     }
 
     @Test func noRefreshTurnsItOff() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let fake = try FakeFlickrProcess(Self.world, scratch: scratch)
         let environment = fake.environment(home: scratch.path)
         let db = scratch.file("photos.db")
@@ -123,7 +124,7 @@ import Testing
     }
 
     @Test func aFailingStagesStatusAndMessageComeThroughUnchanged() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let fake = try FakeFlickrProcess(Self.world, scratch: scratch)
         var environment = fake.environment(home: scratch.path)
         environment["FLICKR_API_KEY"] = "wrong-key-5e7a1c"
@@ -153,7 +154,7 @@ import Testing
     /// answers from them (no region known yet: an empty ranking, said on stderr) without
     /// asking Flickr.
     @Test func aRefreshThatStoppedPartWayKeepsWhatItStoredAndIsNotRepeated() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let fake = try FakeFlickrProcess(Self.world, scratch: scratch)
         let environment = fake.environment(home: scratch.path, ["FLICKR_HOURLY_LIMIT": "1"])
         let db = scratch.file("photos.db")
@@ -180,7 +181,7 @@ import Testing
     /// On a terminal the stages show their progress there, as they would typed in a shell;
     /// the answer follows.
     @Test func onATerminalTheStagesShowTheirProgress() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let fake = try FakeFlickrProcess(Self.world, scratch: scratch)
         let out = scratch.file("out")
         let session = try TerminalSession(
@@ -198,7 +199,7 @@ import Testing
     /// order, decides the status (here one a signal ended: 128 + 15, as a shell says), not a
     /// later one failing after it.
     @Test func theFirstFailingStageDecidesEvenOneASignalEnded() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let beside = scratch.file("beside")
         try FileManager.default.createDirectory(atPath: beside, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: Tools.path("regions-top"), toPath: beside + "/regions-top")
@@ -230,7 +231,7 @@ import Testing
     }
 
     @Test func withoutTheOtherToolsBesideItTheRefreshIsUnavailable() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let fake = try FakeFlickrProcess(Self.world, scratch: scratch)
         let alone = scratch.file("alone")
         try FileManager.default.createDirectory(atPath: alone, withIntermediateDirectories: true)
@@ -243,7 +244,7 @@ import Testing
     }
 
     @Test func twoStartedAtOnceRefreshOnce() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let fake = try FakeFlickrProcess(Self.world, scratch: scratch)
         let environment = fake.environment(home: scratch.path)
         let db = scratch.file("photos.db")
@@ -260,7 +261,7 @@ import Testing
     /// The same, when one of them names the database through a symbolic link: the refresh
     /// lock belongs to the file, not to the path given.
     @Test func twoStartedAtOnceThroughASymbolicLinkRefreshOnce() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let fake = try FakeFlickrProcess(Self.world, scratch: scratch)
         let environment = fake.environment(home: scratch.path)
         let db = scratch.file("photos.db")

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import TopRegionsTestSupport
 
 /// Shell completion of `regions-top --region`: the region names `regions-top --regions`
 /// lists, quoted for the shell, in real bash, fish and zsh.
 @Suite struct RegionCompletionEndToEndTests {
     struct Place {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
 
         init() throws {
             let load = try Tools.run(

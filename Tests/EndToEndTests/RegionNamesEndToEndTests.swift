@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TopRegionsTestSupport
 
 /// `regions-top --region` as people type names, and `--regions`, through the built binary
 /// on the fixture.
@@ -9,7 +10,7 @@ import Testing
     static let ileDeFrance = "R000.Dti86wxK"
 
     struct Loaded {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let db: String
         let environment: [String: String]
 

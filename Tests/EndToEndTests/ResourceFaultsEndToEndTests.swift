@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import TopRegionsTestSupport
 
 /// One value from the database, through the sqlite3 command-line tool (read-only).
 func sqlite(_ db: String, _ sql: String) throws -> String {
@@ -113,7 +114,7 @@ func sqlite(_ db: String, _ sql: String) throws -> String {
     /// descriptor before it starts: the same answer every time. A hundred runs, four at a
     /// time: the old build failed this in each of three tries.
     @Test func aToolAtItsLastDescriptorsAnswersTheSameEveryTime() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let db = scratch.file("photos.db")
         let env = Tools.environment(home: scratch.path)
         let load = try Tools.run("regions-load", ["-q", "--db", db, Tools.fixtures.appendingPathComponent("photos.ndjson").path], environment: env)
@@ -232,7 +233,7 @@ func sqlite(_ db: String, _ sql: String) throws -> String {
     /// does not allow mounting (not root, or a container without the capability).
     final class SmallDisk {
         let path: String
-        init?(_ scratch: Scratch, size: String) {
+        init?(_ scratch: TemporaryDirectory, size: String) {
             path = scratch.file("disk-\(size)")
             try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
             guard let mount = try? Tools.run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(size)", "tmpfs", path], environment: Tools.environment(home: "/tmp")),

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TopRegionsTestSupport
 
 /// regions-top --search, --photos and --sort through the built binaries, and the same
 /// index used by sqlite3, sqlite-utils and Datasette (issue 11).
@@ -12,7 +13,7 @@ import Testing
     ].joined(separator: "\n") + "\n"
 
     struct Setup {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let db: String
         let environment: [String: String]
 

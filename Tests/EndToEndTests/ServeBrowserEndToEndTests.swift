@@ -1,12 +1,13 @@
 import Foundation
 import Testing
+import TopRegionsTestSupport
 
 /// regions-serve in a real browser: Chromium, loading images lazily as a person's browser
 /// does, in a small window, driven by Tests/Browser/check_served.py, with the fake Flickr's
 /// request log as the proof of what was asked for.
 @Suite struct ServeBrowserEndToEndTests {
     @Test func aPersonBrowsesAndFlickrIsAskedOnlyForWhatComesOnScreen() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         // A world with a surge (a region whose photographers tripled in its last 3 hours), and
         // the tools' clock at the fake's: the last hour and the rising regions are its own.
         let fake = try FakeFlickrProcess(NetworkEndToEndTests.world + ["--regions", "10", "--large-bytes", "30000", "--surge", "120"], scratch: scratch)

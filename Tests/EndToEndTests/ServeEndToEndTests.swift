@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import TopRegionsTestSupport
 
 /// regions-serve through its built binary, asked by curl, against flickr-fake: what each page
 /// shows, what Flickr is asked for (its request log), what is refused.
 @Suite struct ServeEndToEndTests {
     struct Setup {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let fake: FakeFlickrProcess
         let db: String
         let cache: String
@@ -430,7 +431,7 @@ import Testing
     }
 
     @Test func anEmptyDatabaseIsRefreshedOnTheFirstVisitWhenAKeyIsConfigured() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let fake = try FakeFlickrProcess(NetworkEndToEndTests.world, scratch: scratch)
         let environment = fake.environment(home: scratch.path)
         let db = scratch.file("new.db")
@@ -753,7 +754,7 @@ import Testing
     /// Regression: 1,260 slow connections held every descriptor, others timed out; HTTP/1.0
     /// was held open 60 s.
     @Test func slowAndExcessConnectionsDoNotHoldTheServer() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let db = scratch.file("photos.db")
         let load = try Tools.run("regions-load", ["-q", "--db", db, Tools.fixtures.appendingPathComponent("photos.ndjson").path],
                                  environment: Tools.environment(home: scratch.path))

@@ -1,13 +1,14 @@
 import Foundation
 import Testing
+import TopRegionsTestSupport
 
 /// regions-load and regions-top as built executables, on the committed fixture.
 @Suite struct StoreEndToEndTests {
     static let fixture = Tools.fixtures.appendingPathComponent("photos.ndjson").path
 
     /// Loads the fixture into a new database and returns the scratch space holding it.
-    func loadedFixture() throws -> (Scratch, [String: String], String) {
-        let scratch = Scratch()
+    func loadedFixture() throws -> (TemporaryDirectory, [String: String], String) {
+        let scratch = TemporaryDirectory()
         let environment = Tools.environment(home: scratch.path)
         let db = scratch.file("photos.db")
         let load = try Tools.run("regions-load", ["--db", db, Self.fixture], environment: environment)
@@ -98,7 +99,7 @@ import Testing
     }
 
     @Test func aBadLineStopsTheLoadAndItsBatchIsNotWritten() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let environment = Tools.environment(home: scratch.path)
         let db = scratch.file("photos.db")
         var lines = (1...25).map { #"{"id":"\#($0)","owner":"o\#($0 % 4)@N01","region_id":"R1","region":"Somewhere"}"# }
@@ -116,7 +117,7 @@ import Testing
     }
 
     @Test func aBadFirstBatchWritesNothing() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let environment = Tools.environment(home: scratch.path)
         let input = #"{"id":"1","owner":"o@N01","region_id":"R1"}"# + "\n{oops\n"
         let load = try Tools.run("regions-load", ["--db", scratch.file("x.db")], input: Array(input.utf8), environment: environment)
@@ -127,7 +128,7 @@ import Testing
     }
 
     @Test func skipBadLinesReportsEachAndExits65() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let environment = Tools.environment(home: scratch.path)
         let db = scratch.file("photos.db")
         let file = scratch.file("in.ndjson")
@@ -154,7 +155,7 @@ import Testing
 
     @Test func twoLoadersOnANewDatabaseAtOnceBothSucceed() throws {
         for round in 0..<6 {
-            let scratch = Scratch()
+            let scratch = TemporaryDirectory()
             let environment = Tools.environment(home: scratch.path)
             let db = scratch.file("new.db")
             let half = (0..<2).map { part in
@@ -182,7 +183,7 @@ import Testing
     }
 
     @Test func pruneAndDeleteKeepCountsExactAndDeletedPhotosStayDeleted() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let db = scratch.file("photos.db")
         let early = Tools.environment(home: scratch.path, ["TOPREGIONS_NOW": "1000000"])
         let later = Tools.environment(home: scratch.path, ["TOPREGIONS_NOW": "1090000"])
@@ -287,7 +288,7 @@ import Testing
 
     /// `--prune-older-than 7` once meant seven seconds and emptied the database.
     @Test func pruneNeedsAUnitAndDryRunChangesNothing() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let db = scratch.file("photos.db")
         let early = Tools.environment(home: scratch.path, ["TOPREGIONS_NOW": "1000000"])
         let later = Tools.environment(home: scratch.path, ["TOPREGIONS_NOW": "1090000"])
@@ -339,7 +340,7 @@ import Testing
     }
 
     @Test func everyToolAnswersHelpAndVersion() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let environment = Tools.environment(home: scratch.path)
         for tool in ["flickr-recent", "place-resolve", "regions-load", "regions-top", "thumb-get", "photo-cache", "regions-serve"] {
             let help = try Tools.run(tool, ["--help"], environment: environment)
@@ -363,7 +364,7 @@ import Testing
     }
 
     @Test func usageErrorsExit64() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let environment = Tools.environment(home: scratch.path)
         let limit = try Tools.run("regions-top", ["--limit", "0", "--db", scratch.file("x.db")], environment: environment)
         #expect(limit.status == 64)
@@ -389,7 +390,7 @@ import Testing
     }
 
     @Test func theDefaultDatabaseLivesUnderXDGDataHome() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let environment = Tools.environment(home: scratch.path)
         let load = try Tools.run("regions-load", [], input: Array(#"{"id":"1","owner":"a@N01","region_id":"R","region":"Here"}"#.utf8), environment: environment)
         #expect(load.status == 0)
@@ -404,7 +405,7 @@ import Testing
 
 extension StoreEndToEndTests {
     @Test func aChangedRecordUpdatesTheStoredPhotoAndItsCounts() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let environment = Tools.environment(home: scratch.path)
         let db = scratch.file("photos.db")
         let first = #"{"id":"1","owner":"a@N01","title":"Old","region_id":"R1","region":"One"}"# + "\n"
@@ -425,7 +426,7 @@ extension StoreEndToEndTests {
 extension StoreEndToEndTests {
     /// kill -9 in the middle of a load: what is stored is whole batches, with exact counts.
     @Test func aKilledLoadLeavesWholeBatchesAndExactCounts() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let environment = Tools.environment(home: scratch.path)
         let db = scratch.file("photos.db")
         let input = scratch.file("big.ndjson")
@@ -474,7 +475,7 @@ extension StoreEndToEndTests {
     /// leading dot included) is stored and has its page. Regression: `..` and `a/../ç"<x>`
     /// were stored, and their pages answered 400.
     @Test func regionIDsThatCannotNameAPageAreRefusedAtTheDoor() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let db = scratch.file("photos.db")
         let environment = Tools.environment(home: scratch.path)
         for (id, shown) in [("..", "\"..\""), (#"a/../ç\"<x>"#, "\"a/../ç\"<x>\""), (".", "\".\"")] {

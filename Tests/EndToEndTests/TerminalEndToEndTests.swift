@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TopRegionsTestSupport
 
 /// What a person at a terminal sees: tools that wait for input say so, downloads show
 /// progress, tables fit the width, photo-cache prints paths. Run through a pseudo-terminal;
@@ -14,7 +15,7 @@ import Testing
         ("photo-cache", "reading photo ids or records from the terminal; end with Ctrl-D", nil),
     ] as [(String, String, String?)])
     func aToolWaitingForTheTerminalSaysSoAndCtrlDEndsIt(tool: String, message: String, summary: String?) throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let environment = Tools.environment(home: scratch.path, ["TOPREGIONS_CACHE": scratch.file("cache")])
         let db = scratch.file("photos.db")
         try Tools.makeEmptyDatabase(db, environment: environment)
@@ -33,7 +34,7 @@ import Testing
 
     /// Records typed at the terminal are read; -q keeps it quiet.
     @Test func recordsTypedAtTheTerminalAreLoaded() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let environment = Tools.environment(home: scratch.path)
         let db = scratch.file("photos.db")
         let session = try TerminalSession("regions-load", ["--db", db], environment: environment)
@@ -187,7 +188,7 @@ import Testing
         (1, "page 1 (1 of 1 in this query), 1 photo", "1 page, 1 photo"),
     ])
     func recentProgressSaysWhatTheQueryFound(photos: Int, progress: String, summary: String) throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let fake = try FakeFlickrProcess(["--photos", "\(photos)", "--future-photos", "0"], scratch: scratch)
         let out = scratch.file("out")
         let session = try TerminalSession(

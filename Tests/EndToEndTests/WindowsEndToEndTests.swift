@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TopRegionsTestSupport
 
 /// Right now: regions-top --window and --until, and the served pages' windows, against the
 /// fake Flickr's ground truth for the same span of upload time (its own count, from its own

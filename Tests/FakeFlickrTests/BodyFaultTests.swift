@@ -1,6 +1,7 @@
 import FakeFlickr
 import Foundation
 import Testing
+import TopRegionsTestSupport
 
 /// The bodies that never end, which clients must bound: each goes on until the client hangs
 /// up, so curl is run with a limit of its own and the test checks what it got before that.

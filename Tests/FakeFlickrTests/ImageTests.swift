@@ -1,6 +1,7 @@
 @testable import FakeFlickr
 import Foundation
 import Testing
+import TopRegionsTestSupport
 
 @Suite("Image downloads")
 struct ImageTests {

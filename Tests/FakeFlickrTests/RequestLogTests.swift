@@ -1,6 +1,7 @@
 import FakeFlickr
 import Foundation
 import Testing
+import TopRegionsTestSupport
 
 @Suite("Request log")
 struct RequestLogTests {

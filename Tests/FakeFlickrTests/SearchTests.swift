@@ -1,6 +1,7 @@
 import FakeFlickr
 import Foundation
 import Testing
+import TopRegionsTestSupport
 
 /// The CS193p recent-photos call (flickr-api.md §1.1), plus a few image URL extras.
 let toolkitExtras = "original_format,description,geo,date_upload,owner_name"

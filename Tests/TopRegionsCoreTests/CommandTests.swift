@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-import TopRegionsHTTP
 @testable import TopRegionsCLI
+import TopRegionsHTTP
+import TopRegionsTestSupport
 
 /// The commands run in this process, through the context the executables get (streams,
 /// environment, clock), without spawning anything: usage errors, output formats and exit

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-import TopRegionsHTTP
 @testable import TopRegionsCLI
+import TopRegionsHTTP
+import TopRegionsTestSupport
 
 /// What the commands make of Flickr's answers, run in this process against canned answers
 /// (`MemoryNetwork` in the context): exact output, statuses, and the request log that says

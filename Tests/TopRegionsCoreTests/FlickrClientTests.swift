@@ -5,6 +5,7 @@ import Testing
 @testable import TopRegionsHTTP
 @testable import TopRegionsStore
 @testable import TopRegionsSupport
+import TopRegionsTestSupport
 
 @Suite struct FlickrClientTests {
     @Test func interpretsOkFailJSONPAndGarbage() {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TopRegionsFormatting
+import TopRegionsTestSupport
 
 /// The geography built into the program (bin/lib/make-geography.py) and the region maps drawn
 /// from it: the area found by where photos are, its outline holding them, the cities named

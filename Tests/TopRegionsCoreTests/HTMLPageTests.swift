@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TopRegionsFormatting
 import TopRegionsRecords
+import TopRegionsTestSupport
 
 /// The pages of `regions-top --format html`, as bytes: what they embed, link and escape. The
 /// browser test (EndToEndTests, HTMLPagesEndToEndTests) checks what Chromium makes of them.

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import TopRegionsSupport
+import TopRegionsTestSupport
 
 /// Named locks shared by threads and processes.
 @Suite struct KeyLockTests {

@@ -3,9 +3,10 @@ import GRDB
 import Synchronization
 import Testing
 import TopRegionsIngest
-@testable import TopRegionsStore
 import TopRegionsRecords
+@testable import TopRegionsStore
 import TopRegionsSupport
+import TopRegionsTestSupport
 
 /// The loader stores the batches its decoder has ready in one transaction (up to
 /// `batchSize` records): it never waits for input inside one, and a batch is still stored

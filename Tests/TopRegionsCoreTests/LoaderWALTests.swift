@@ -2,9 +2,10 @@ import Foundation
 import GRDB
 import Synchronization
 import Testing
-@testable import TopRegionsStore
 import TopRegionsRecords
+@testable import TopRegionsStore
 import TopRegionsSupport
+import TopRegionsTestSupport
 
 /// A load keeps the write-ahead log bounded: the checkpoint that runs beside the writer is
 /// let catch up whenever the log passes `maxWALBytes`, so SQLite starts it over instead of

@@ -2,8 +2,9 @@ import Foundation
 import GRDB
 import Testing
 import TopRegionsIngest
-@testable import TopRegionsStore
 import TopRegionsRecords
+@testable import TopRegionsStore
+import TopRegionsTestSupport
 
 /// The decoder looks a batch's photographers up in a snapshot while the writer stores the
 /// batch before (`PhotographerLookAhead`). The snapshot misses what changed since: the

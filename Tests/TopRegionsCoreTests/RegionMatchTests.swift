@@ -2,6 +2,7 @@ import GRDB
 import Testing
 @testable import TopRegionsRecords
 @testable import TopRegionsStore
+import TopRegionsTestSupport
 
 /// `--region`: which region a user's words name, tier by tier, and the names suggested when
 /// none does.

@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
 import Testing
-@testable import TopRegionsStore
 import TopRegionsRecords
+@testable import TopRegionsStore
+import TopRegionsTestSupport
 
 /// Records whose photographers' names go back and forth (as when old and new pages of a
 /// renamed account meet): a load ends with each photographer's last name on every photo, and

@@ -3,6 +3,7 @@ import Testing
 @testable import TopRegionsRecords
 @testable import TopRegionsStore
 @testable import TopRegionsSupport
+import TopRegionsTestSupport
 
 /// Full-text search and the orders of photo listings, on the store.
 @Suite struct SearchTests {

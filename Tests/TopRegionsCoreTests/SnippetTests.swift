@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TopRegionsFormatting
+import TopRegionsTestSupport
 
 /// The byte-level paths of the HTML page against what they stand in for.
 struct SnippetTests {

@@ -3,6 +3,7 @@ import GRDBSQLite
 import Testing
 import TopRegionsRecords
 @testable import TopRegionsStore
+import TopRegionsTestSupport
 
 /// The SQL a writer runs in every transaction is prepared once per connection
 /// (`Database.executeCached`): preparing it again each time was half of place-resolve's CPU.

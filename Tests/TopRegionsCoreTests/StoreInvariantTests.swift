@@ -4,6 +4,7 @@ import Testing
 @testable import TopRegionsRecords
 @testable import TopRegionsStore
 @testable import TopRegionsSupport
+import TopRegionsTestSupport
 
 /// The store's maintained counts and its full-text index against independent answers,
 /// after every step of random histories of loads, reloads (with renamed photographers and

@@ -5,6 +5,7 @@ import Testing
 @testable import TopRegionsRecords
 @testable import TopRegionsStore
 @testable import TopRegionsSupport
+import TopRegionsTestSupport
 
 /// The writer that stores downloaded thumbnails in batches.
 @Suite struct ThumbnailWriterTests {

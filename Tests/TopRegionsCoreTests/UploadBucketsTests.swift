@@ -3,6 +3,7 @@ import Testing
 @testable import TopRegionsRecords
 @testable import TopRegionsStore
 @testable import TopRegionsSupport
+import TopRegionsTestSupport
 
 /// The upload buckets (`UploadBuckets`): what a window reaching the newest upload is summed
 /// from. Random histories check them against recounts (StoreInvariantTests); these check the

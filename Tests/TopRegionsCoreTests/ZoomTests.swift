@@ -4,6 +4,7 @@ import Testing
 import TopRegionsPages
 import TopRegionsRecords
 import TopRegionsStore
+import TopRegionsTestSupport
 
 /// Looking closer at a map: a box in the address (`bbox=west,south,east,north`), the list
 /// beside the map keeping to the photos inside it (count, pages and order as the whole

@@ -4,14 +4,14 @@ import Testing
 /// A process whose standard input, output and error are a pseudo-terminal, as when a
 /// person runs it: the test reads what the person would see, types (Ctrl-D is EOF at the
 /// start of a line), and sets the terminal's width.
-final class TerminalSession {
-    let process = Process()
+public final class TerminalSession {
+    public let process = Process()
     private let master: Int32
     private(set) var output: [UInt8] = []
 
     /// `stdout`: a file for standard output instead of the terminal (stdin and stderr stay
     /// on the terminal), to see what a tool does when only its output is redirected.
-    init(_ executable: String, _ arguments: [String], environment: [String: String], columns: UInt16 = 80, stdout: String? = nil) throws {
+    public init(_ executable: String, _ arguments: [String], environment: [String: String], columns: UInt16 = 80, stdout: String? = nil) throws {
         // posix_openpt, unlockpt and ptsname the Linux way (Swift's Glibc does not export
         // them): /dev/ptmx, then unlock and ask for the number of the other end.
         master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
@@ -52,17 +52,17 @@ final class TerminalSession {
         close(master)
     }
 
-    struct TerminalError: Error, CustomStringConvertible {
-        var message: String
-        var description: String { message }
+    public struct TerminalError: Error, CustomStringConvertible {
+        public var message: String
+        public var description: String { message }
     }
 
-    var text: String { String(decoding: output, as: UTF8.self) }
+    public var text: String { String(decoding: output, as: UTF8.self) }
 
     /// Reads what the terminal shows until it holds `expected` (true) or `timeout` passes
     /// (false).
     @discardableResult
-    func read(until expected: String, timeout: Double = 30) -> Bool {
+    public func read(until expected: String, timeout: Double = 30) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while !text.contains(expected) {
             let left = deadline.timeIntervalSinceNow
@@ -72,14 +72,14 @@ final class TerminalSession {
     }
 
     /// Types `text` (a keystroke such as "\u{04}", Ctrl-D, included).
-    func type(_ text: String) {
+    public func type(_ text: String) {
         let bytes = Array(text.utf8)
         _ = bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
     }
 
     /// Waits for the process to end (reading what it still shows) and returns its status,
     /// or nil if it is still running after `timeout`.
-    func finish(timeout: Double = 60) -> Int32? {
+    public func finish(timeout: Double = 60) -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning && Date() < deadline {
             _ = readSome(timeout: 0.05)

@@ -2,36 +2,36 @@ import Foundation
 import Testing
 
 /// What one process run left behind.
-struct ProcessResult: Sendable {
-    let exitCode: Int32
-    let body: Data
-    let stderr: String
+public struct ProcessResult: Sendable {
+    public let exitCode: Int32
+    public let body: Data
+    public let stderr: String
 
-    var text: String { String(decoding: body, as: UTF8.self) }
+    public var text: String { String(decoding: body, as: UTF8.self) }
 }
 
 /// The HTTP client of these tests is the curl command-line tool, so that nothing of the
 /// server's own stack (or of Foundation's URL loading) can hide a protocol mistake.
-enum Curl {
-    static func run(_ arguments: [String]) async throws -> ProcessResult {
+public enum Curl {
+    public static func run(_ arguments: [String]) async throws -> ProcessResult {
         // --noproxy: a developer's proxy settings must not route loopback requests elsewhere.
         try await runProcess("/usr/bin/env", ["curl", "--silent", "--show-error", "--noproxy", "*"] + arguments)
     }
 
     /// GETs `url` and expects curl to succeed.
-    static func get(_ url: String, _ extraArguments: [String] = []) async throws -> ProcessResult {
+    public static func get(_ url: String, _ extraArguments: [String] = []) async throws -> ProcessResult {
         let result = try await run(extraArguments + [url])
         #expect(result.exitCode == 0, "curl \(url): \(result.stderr)")
         return result
     }
 
-    static func post(_ url: String, _ extraArguments: [String] = []) async throws -> ProcessResult {
+    public static func post(_ url: String, _ extraArguments: [String] = []) async throws -> ProcessResult {
         try await get(url, ["--request", "POST"] + extraArguments)
     }
 
     /// GETs every URL in one curl run (so over one kept-alive connection) and returns the
     /// bodies in order, and curl's stdout, which carries any `--write-out` output.
-    static func getMany(_ urls: [String], _ extraArguments: [String] = []) async throws -> (bodies: [Data], output: String) {
+    public static func getMany(_ urls: [String], _ extraArguments: [String] = []) async throws -> (bodies: [Data], output: String) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bodies-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -43,7 +43,7 @@ enum Curl {
 
     /// GETs `url` into a file and returns the body with the status and response headers
     /// (names lowercased), as curl saw them.
-    static func download(_ url: String) async throws -> (status: Int, headers: [String: String], body: Data) {
+    public static func download(_ url: String) async throws -> (status: Int, headers: [String: String], body: Data) {
         let bodyPath = FileManager.default.temporaryDirectory.appendingPathComponent("body-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: bodyPath) }
         let result = try await get(url, ["--output", bodyPath, "--write-out", "%{http_code}\n%{header_json}"])
@@ -53,7 +53,7 @@ enum Curl {
     }
 
     /// GETs `url` and parses the body as a JSON object.
-    static func json(_ url: String) async throws -> [String: Any] {
+    public static func json(_ url: String) async throws -> [String: Any] {
         try jsonObject(try await get(url).body)
     }
 }
@@ -62,7 +62,7 @@ enum Curl {
 /// rather than `waitUntilExit()`: blocking a Swift concurrency thread could starve the
 /// in-process server, which runs on the same small pool. Output goes to files, never to a pipe
 /// that could fill up.
-func runProcess(_ executable: String, _ arguments: [String]) async throws -> ProcessResult {
+public func runProcess(_ executable: String, _ arguments: [String]) async throws -> ProcessResult {
     let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("run-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: scratch) }
@@ -91,17 +91,17 @@ func runProcess(_ executable: String, _ arguments: [String]) async throws -> Pro
         stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
 }
 
-func jsonObject(_ data: Data) throws -> [String: Any] {
+public func jsonObject(_ data: Data) throws -> [String: Any] {
     guard let object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) as? [String: Any] else {
         throw TestFailure("not a JSON object: \(String(decoding: data.prefix(200), as: UTF8.self))")
     }
     return object
 }
 
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
+public struct TestFailure: Error, CustomStringConvertible {
+    public let description: String
 
-    init(_ description: String) {
+    public init(_ description: String) {
         self.description = description
     }
 }

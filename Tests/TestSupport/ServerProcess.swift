@@ -3,13 +3,13 @@ import Testing
 
 /// A `regions-serve` process for one test: started with its arguments, its address read from
 /// the first line of its stdout, stopped (SIGTERM) when the test is done with it.
-final class ServerProcess {
-    let process: Process
-    let url: String
-    let stderrPath: String
+public final class ServerProcess {
+    public let process: Process
+    public let url: String
+    public let stderrPath: String
     private var stopped: (status: Int32, stderr: String)?
 
-    init(_ arguments: [String], environment: [String: String], scratch: Scratch) throws {
+    public init(_ arguments: [String], environment: [String: String], scratch: TemporaryDirectory) throws {
         stderrPath = scratch.file("serve-\(UUID().uuidString).err")
         FileManager.default.createFile(atPath: stderrPath, contents: nil)
         process = Process()
@@ -37,8 +37,8 @@ final class ServerProcess {
     }
 
     /// "http://127.0.0.1:PORT/" without its last "/", to put paths after.
-    var base: String { String(url.dropLast()) }
-    var port: Int { Int(url.split(separator: ":").last!.dropLast())! }
+    public var base: String { String(url.dropLast()) }
+    public var port: Int { Int(url.split(separator: ":").last!.dropLast())! }
 
     /// Signalled when the process exits.
     private let exited = DispatchSemaphore(value: 0)
@@ -46,7 +46,7 @@ final class ServerProcess {
     /// Sends SIGTERM and waits: the exit status and everything written on stderr. A server
     /// still running two minutes later is killed, and the test fails (it did not stop).
     @discardableResult
-    func stop() -> (status: Int32, stderr: String) {
+    public func stop() -> (status: Int32, stderr: String) {
         if let stopped { return stopped }
         if process.isRunning {
             process.terminate()
@@ -67,15 +67,15 @@ final class ServerProcess {
 }
 
 /// One HTTP exchange through curl (an HTTP client independent of the toolkit's).
-struct HTTPExchange {
-    var status: Int
-    var headers: [String: String]
-    var body: [UInt8]
-    var text: String { String(decoding: body, as: UTF8.self) }
+public struct HTTPExchange {
+    public var status: Int
+    public var headers: [String: String]
+    public var body: [UInt8]
+    public var text: String { String(decoding: body, as: UTF8.self) }
 
     /// `method` to `url`, with extra `headers` and a form `body`.
-    static func request(
-        _ url: String, method: String = "GET", headers: [String: String] = [:], form: String? = nil, scratch: Scratch
+    public static func request(
+        _ url: String, method: String = "GET", headers: [String: String] = [:], form: String? = nil, scratch: TemporaryDirectory
     ) throws -> HTTPExchange {
         let bodyPath = scratch.file("body-\(UUID().uuidString)")
         let headersPath = scratch.file("headers-\(UUID().uuidString)")

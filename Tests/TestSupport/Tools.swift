@@ -2,23 +2,23 @@ import Foundation
 import Testing
 
 /// What a finished process left behind.
-struct RunResult: Sendable {
-    var status: Int32
-    var stdout: String
-    var stderr: String
-    var stdoutBytes: [UInt8]
+public struct RunResult: Sendable {
+    public var status: Int32
+    public var stdout: String
+    public var stderr: String
+    public var stdoutBytes: [UInt8]
 }
 
 /// Runs the built executables the way a user does: as processes, with arguments, stdin,
 /// environment, and their stdout, stderr and exit status captured.
-enum Tools {
-    static let packageRoot: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+public enum Tools {
+    public static let packageRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    static let fixtures = packageRoot.appendingPathComponent("Tests/Fixtures")
+    public static let fixtures = packageRoot.appendingPathComponent("Tests/Fixtures")
 
     /// Where `swift build` put the executables: next to the test bundle, or $TOPREGIONS_BIN.
-    static let binDirectory: URL = {
+    public static let binDirectory: URL = {
         if let explicit = ProcessInfo.processInfo.environment["TOPREGIONS_BIN"] {
             return URL(fileURLWithPath: explicit)
         }
@@ -31,12 +31,12 @@ enum Tools {
             ?? candidates.last!
     }()
 
-    static func path(_ tool: String) -> String {
+    public static func path(_ tool: String) -> String {
         binDirectory.appendingPathComponent(tool).path
     }
 
     /// A clean environment: nothing from the developer's own setup leaks in.
-    static func environment(home: String, _ extra: [String: String] = [:]) -> [String: String] {
+    public static func environment(home: String, _ extra: [String: String] = [:]) -> [String: String] {
         var environment = [
             "PATH": "/usr/local/bin:/usr/bin:/bin",
             "HOME": home,
@@ -50,12 +50,12 @@ enum Tools {
 
     /// Runs `tool` to completion. stdin comes from `input` (empty when nil); stdout and
     /// stderr go to files, so a chatty process can never block on a full pipe.
-    static func run(_ tool: String, _ arguments: [String], input: [UInt8]? = nil, environment: [String: String]) throws -> RunResult {
+    public static func run(_ tool: String, _ arguments: [String], input: [UInt8]? = nil, environment: [String: String]) throws -> RunResult {
         try start(tool, arguments, input: input, environment: environment).wait()
     }
 
     /// Starts `tool` and returns at once; `wait()` collects the result.
-    static func start(_ tool: String, _ arguments: [String], input: [UInt8]? = nil, environment: [String: String]) throws -> RunningTool {
+    public static func start(_ tool: String, _ arguments: [String], input: [UInt8]? = nil, environment: [String: String]) throws -> RunningTool {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         let inURL = scratch.appendingPathComponent("stdin")
@@ -78,7 +78,7 @@ enum Tools {
 
     /// Makes a database with no photo in it, as a user gets one: a photo loaded, then deleted
     /// (a run with nothing to store creates no database).
-    static func makeEmptyDatabase(_ db: String, environment: [String: String]) throws {
+    public static func makeEmptyDatabase(_ db: String, environment: [String: String]) throws {
         let load = try run("regions-load", ["-q", "--db", db], input: Array(#"{"id":"1","owner":"a@N01"}"#.utf8), environment: environment)
         let delete = try run("regions-load", ["-q", "--db", db, "--delete", "1"], environment: environment)
         guard load.status == 0, delete.status == 0 else {
@@ -87,7 +87,7 @@ enum Tools {
     }
 
     /// Runs a shell pipeline (for `| head` and friends).
-    static func shell(_ script: String, environment: [String: String]) throws -> RunResult {
+    public static func shell(_ script: String, environment: [String: String]) throws -> RunResult {
         var environment = environment
         environment["BIN"] = binDirectory.path
         return try run("/bin/bash", ["-c", script], environment: environment)
@@ -95,13 +95,13 @@ enum Tools {
 }
 
 /// A started process.
-struct RunningTool {
-    let process: Process
-    let scratch: URL
+public struct RunningTool {
+    public let process: Process
+    public let scratch: URL
 
-    var pid: Int32 { process.processIdentifier }
+    public var pid: Int32 { process.processIdentifier }
 
-    func wait() throws -> RunResult {
+    public func wait() throws -> RunResult {
         process.waitUntilExit()
         defer { try? FileManager.default.removeItem(at: scratch) }
         let out = try [UInt8](Data(contentsOf: scratch.appendingPathComponent("stdout")))
@@ -113,7 +113,7 @@ struct RunningTool {
 }
 
 /// Compares `actual` with a committed golden file; `UPDATE_GOLDEN=1` rewrites the file.
-func expectGolden(_ actual: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+public func expectGolden(_ actual: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
     let url = Tools.fixtures.appendingPathComponent("golden/\(name)")
     if ProcessInfo.processInfo.environment["UPDATE_GOLDEN"] == "1" {
         try Data(actual.utf8).write(to: url)
@@ -121,20 +121,4 @@ func expectGolden(_ actual: String, _ name: String, sourceLocation: SourceLocati
     }
     let expected = try String(contentsOf: url, encoding: .utf8)
     #expect(actual == expected, "output differs from golden/\(name) (UPDATE_GOLDEN=1 rewrites it)", sourceLocation: sourceLocation)
-}
-
-/// A fresh directory under the system temporary directory, removed when the test ends.
-final class Scratch {
-    let path: String
-
-    init() {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("topregions-e2e-\(UUID().uuidString)").path
-        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    func file(_ name: String) -> String { path + "/" + name }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: path)
-    }
 }

@@ -3,12 +3,12 @@ import Foundation
 /// Another process holding the database's write lock (`BEGIN IMMEDIATE`, as a load's
 /// transaction does) until `release()`: what a page does meanwhile shows whether it waits
 /// for writers. Python's sqlite3, so the holder is no code of the toolkit's.
-final class LockHolder {
+public final class LockHolder {
     private let process = Process()
     private let input = Pipe()
     private let output = Pipe()
 
-    init(_ db: String) throws {
+    public init(_ db: String) throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", """
             import sqlite3, sys
@@ -27,7 +27,7 @@ final class LockHolder {
     }
 
     /// Ends the transaction and waits for the process to exit.
-    func release() {
+    public func release() {
         guard process.isRunning else { return }
         input.fileHandleForWriting.write(Data("\n".utf8))
         process.waitUntilExit()

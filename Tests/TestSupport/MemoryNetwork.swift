@@ -6,8 +6,8 @@ import TopRegionsHTTP
 /// (only http and https, the size limit from Content-Length and as the body comes, the head
 /// seen before the body and able to stop it), so what a command makes of an answer is what
 /// it makes of the same answer from a server.
-final class MemoryNetwork: Sendable {
-    enum Answer: Sendable {
+public final class MemoryNetwork: Sendable {
+    public enum Answer: Sendable {
         case response(status: Int, headers: [String: String], body: [UInt8])
         case failure(HTTPError)
     }
@@ -18,27 +18,29 @@ final class MemoryNetwork: Sendable {
     }
     private let state = Mutex(State())
 
+    public init() {}
+
     /// Answers the next request for `url` with this response (Content-Length is its body's).
-    func answer(_ url: String, status: Int = 200, headers: [String: String] = [:], body: [UInt8]) {
+    public func answer(_ url: String, status: Int = 200, headers: [String: String] = [:], body: [UInt8]) {
         var headers = headers
         headers["content-length"] = String(body.count)
         state.withLock { $0.answers[url, default: []].append(.response(status: status, headers: headers, body: body)) }
     }
 
-    func answer(_ url: String, status: Int = 200, json: String) {
+    public func answer(_ url: String, status: Int = 200, json: String) {
         answer(url, status: status, headers: ["content-type": "application/json"], body: Array(json.utf8))
     }
 
     /// Fails the next request for `url` as a transfer fails.
-    func fail(_ url: String, with error: HTTPError) {
+    public func fail(_ url: String, with error: HTTPError) {
         state.withLock { $0.answers[url, default: []].append(.failure(error)) }
     }
 
     /// Every URL asked, in the order asked.
-    var requests: [String] { state.withLock { $0.requests } }
+    public var requests: [String] { state.withLock { $0.requests } }
 
     /// For `ToolContext.memory(network:)`.
-    var network: Network {
+    public var network: Network {
         Network(connect: { Connection(self) })
     }
 
@@ -55,14 +57,14 @@ final class MemoryNetwork: Sendable {
         }
     }
 
-    final class Connection: HTTPConnection {
+    public final class Connection: HTTPConnection {
         private let network: MemoryNetwork
 
         fileprivate init(_ network: MemoryNetwork) {
             self.network = network
         }
 
-        func get(
+        public func get(
             _ url: String, headers: [String], timeouts: HTTPTimeouts, maxBytes: Int64?,
             head: ((HTTPResponseHead) throws -> HeadDecision)?, body: (UnsafeRawBufferPointer) throws -> Void
         ) throws(HTTPError) -> HTTPResponseHead {

@@ -3,14 +3,14 @@ import Testing
 
 /// A `flickr-fake` process for one test: started on a free port, its request log in a
 /// scratch directory, stopped when the test lets go of it.
-final class FakeFlickrProcess {
-    let process: Process
-    let baseURL: String
-    let logPath: String
-    let arguments: [String]
-    static let apiKey = "fake-key-0123456789abcdef"
+public final class FakeFlickrProcess {
+    public let process: Process
+    public let baseURL: String
+    public let logPath: String
+    public let arguments: [String]
+    public static let apiKey = "fake-key-0123456789abcdef"
 
-    init(_ arguments: [String] = [], scratch: Scratch) throws {
+    public init(_ arguments: [String] = [], scratch: TemporaryDirectory) throws {
         logPath = scratch.file("fake-\(UUID().uuidString).log")
         self.arguments = ["--port", "0", "--api-key", Self.apiKey, "--log", logPath] + arguments
         process = Process()
@@ -40,15 +40,15 @@ final class FakeFlickrProcess {
         }
     }
 
-    struct FakeError: Error, CustomStringConvertible {
-        var message: String
-        var description: String { message }
+    public struct FakeError: Error, CustomStringConvertible {
+        public var message: String
+        public var description: String { message }
     }
 
-    var apiBase: String { baseURL + "/services/rest/" }
+    public var apiBase: String { baseURL + "/services/rest/" }
 
     /// The environment a tool needs to use this fake.
-    func environment(home: String, _ extra: [String: String] = [:]) -> [String: String] {
+    public func environment(home: String, _ extra: [String: String] = [:]) -> [String: String] {
         Tools.environment(home: home, [
             "FLICKR_API_BASE": apiBase,
             "FLICKR_API_KEY": Self.apiKey,
@@ -57,18 +57,18 @@ final class FakeFlickrProcess {
     }
 
     /// One line of the fake's request log.
-    struct LoggedRequest {
-        var kind: String
-        var method: String?
-        var path: String
-        var params: [String: String]
-        var status: Int
-        var bytes: Int
-        var fault: String
+    public struct LoggedRequest {
+        public var kind: String
+        public var method: String?
+        public var path: String
+        public var params: [String: String]
+        public var status: Int
+        public var bytes: Int
+        public var fault: String
     }
 
     /// Everything answered so far, in order.
-    func requests() throws -> [LoggedRequest] {
+    public func requests() throws -> [LoggedRequest] {
         guard let text = try? String(contentsOfFile: logPath, encoding: .utf8) else { return [] }
         return text.split(separator: "\n").map { line in
             let object = try! JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
@@ -79,18 +79,18 @@ final class FakeFlickrProcess {
         }
     }
 
-    func requests(method: String) throws -> [LoggedRequest] {
+    public func requests(method: String) throws -> [LoggedRequest] {
         try requests().filter { $0.method == method }
     }
 
-    func imageRequests() throws -> [LoggedRequest] {
+    public func imageRequests() throws -> [LoggedRequest] {
         try requests().filter { $0.kind == "image" }
     }
 
     /// A control request (`/_fake/...`), through curl so the test does not depend on the
     /// toolkit's own HTTP client.
     @discardableResult
-    func control(_ pathAndQuery: String, post: Bool = true) throws -> String {
+    public func control(_ pathAndQuery: String, post: Bool = true) throws -> String {
         let result = try Tools.run("/usr/bin/curl", ["-sS", "-f"] + (post ? ["-X", "POST"] : []) + [baseURL + pathAndQuery], environment: Tools.environment(home: "/tmp"))
         guard result.status == 0 else { throw FakeError(message: "control \(pathAndQuery) failed: \(result.stderr)") }
         return result.stdout
@@ -98,13 +98,13 @@ final class FakeFlickrProcess {
 
     /// Requests the fake has received so far, answered or not (its answers may be held back
     /// by --latency-ms).
-    func received() throws -> Int {
+    public func received() throws -> Int {
         let object = try JSONSerialization.jsonObject(with: Data(try control("/_fake/received", post: false).utf8)) as? [String: Any]
         return object?["requests"] as? Int ?? -1
     }
 
     /// The fake's ground truth as (region id, name, photographers, photos) lines.
-    static func truthLines(_ ndjson: String) -> [String] {
+    public static func truthLines(_ ndjson: String) -> [String] {
         ndjson.split(separator: "\n").map { line in
             let row = try! JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
             return "\(row["region_id"]!) | \(row["name"]!) | \(row["photographers"]!) | \(row["photos"]!)"

@@ -3,7 +3,7 @@ import Foundation
 
 /// A world small enough to build and page through quickly, yet with every feature: more than
 /// 50 regions, counties, country places, photos without places.
-func smallWorld(seed: UInt64 = 7) -> WorldOptions {
+public func smallWorld(seed: UInt64 = 7) -> WorldOptions {
     var options = WorldOptions()
     options.seed = seed
     options.photos = 700
@@ -14,13 +14,13 @@ func smallWorld(seed: UInt64 = 7) -> WorldOptions {
 }
 
 /// An in-process fake on a free port, and URL builders for talking to it with curl.
-struct RunningFake {
-    let server: FakeFlickrServer
-    let baseURL: String
-    let apiKey: String
+public struct RunningFake: Sendable {
+    public let server: FakeFlickrServer
+    public let baseURL: String
+    public let apiKey: String
 
     /// Starts a server, runs `body`, and stops the server whether `body` succeeds or not.
-    static func with<T>(
+    public static func with<T>(
         world: WorldOptions = smallWorld(),
         faults: FaultOptions = FaultOptions(),
         requestLogPath: String? = nil,
@@ -45,7 +45,7 @@ struct RunningFake {
 
     /// A REST URL with the toolkit's usual suffix (JSON, no callback, the key), the given
     /// parameters first.
-    func rest(_ parameters: [(String, String)], format: String? = "json", noCallback: Bool = true, apiKey: String? = nil)
+    public func rest(_ parameters: [(String, String)], format: String? = "json", noCallback: Bool = true, apiKey: String? = nil)
         -> String
     {
         var all = parameters
@@ -56,7 +56,7 @@ struct RunningFake {
     }
 
     /// `flickr.photos.search` with the given parameters; returns the `photos` object.
-    func search(_ parameters: [(String, String)]) async throws -> [String: Any] {
+    public func search(_ parameters: [(String, String)]) async throws -> [String: Any] {
         let response = try await Curl.json(rest([("method", "flickr.photos.search")] + parameters))
         guard response["stat"] as? String == "ok", let photos = response["photos"] as? [String: Any] else {
             throw TestFailure("search failed: \(response)")
@@ -66,7 +66,7 @@ struct RunningFake {
 
     /// Every photo of a search, following pages until `pages`, deduplicated by id (pages
     /// overlap by one photo by design). Also returns how many pages were read.
-    func searchAllPages(_ parameters: [(String, String)], perPage: Int = 500) async throws -> (photos: [[String: Any]], pages: Int) {
+    public func searchAllPages(_ parameters: [(String, String)], perPage: Int = 500) async throws -> (photos: [[String: Any]], pages: Int) {
         var seen: Set<String> = []
         var photos: [[String: Any]] = []
         var page = 1
@@ -82,23 +82,23 @@ struct RunningFake {
         return (photos, pageCount)
     }
 
-    func placeInfo(_ placeID: String) async throws -> [String: Any] {
+    public func placeInfo(_ placeID: String) async throws -> [String: Any] {
         try await Curl.json(rest([("method", "flickr.places.getInfo"), ("place_id", placeID)]))
     }
 
-    func control(_ path: String) -> String {
+    public func control(_ path: String) -> String {
         "\(baseURL)/_fake/\(path)"
     }
 }
 
-func queryEscaped(_ value: String) -> String {
+public func queryEscaped(_ value: String) -> String {
     var allowed = CharacterSet.urlQueryAllowed
     allowed.remove(charactersIn: "&=+")
     return value.addingPercentEncoding(withAllowedCharacters: allowed)!
 }
 
 /// Flickr's numbers come as JSON numbers or as numeric strings; both read as Int here.
-func intValue(_ value: Any?) throws -> Int {
+public func intValue(_ value: Any?) throws -> Int {
     if let string = value as? String {
         guard let number = Int(string) else { throw TestFailure("not a numeric string: \(string)") }
         return number
@@ -108,6 +108,6 @@ func intValue(_ value: Any?) throws -> Int {
 }
 
 /// A temporary file path, removed by the caller when it matters.
-func temporaryPath(_ name: String) -> String {
+public func temporaryPath(_ name: String) -> String {
     FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString)-\(name)").path
 }
