@@ -185,7 +185,13 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "TopRegionsServerTests",
-            dependencies: ["TopRegionsServer", "TopRegionsStore", "TopRegionsTestSupport"],
+            dependencies: [
+                "TopRegionsServer", "TopRegionsStore", "TopRegionsCache", "TopRegionsHTTP", "TopRegionsTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "FakeFlickrTests",

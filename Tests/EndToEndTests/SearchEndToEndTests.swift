@@ -54,6 +54,14 @@ import TopRegionsTestSupport
         #expect(html.stdout.contains("Search: <span dir=\"auto\">&lt;b&gt;harbour</span>"), "the query is text")
     }
 
+    /// A search that finds nothing says so on stderr, with the stored word a typo away.
+    @Test func aSearchThatFindsNothingOffersTheWordATypoAway() throws {
+        let setup = try Setup()
+        let said = try Tools.run("regions-top", ["--db", setup.db, "--search", "habour"], environment: setup.environment)
+        #expect(said.status == 0 && said.stdout.isEmpty, "\(said.stderr)")
+        #expect(said.stderr.hasSuffix("; did you mean \"harbour\"?\n"), "\(said.stderr)")
+    }
+
     @Test func aQueryTheIndexCannotReadIsAUsageError() throws {
         let setup = try Setup()
         let said = [

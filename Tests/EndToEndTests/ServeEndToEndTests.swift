@@ -2,8 +2,11 @@ import Foundation
 import Testing
 import TopRegionsTestSupport
 
-/// regions-serve through its built binary, asked by curl, against flickr-fake: what each page
-/// shows, what Flickr is asked for (its request log), what is refused.
+/// regions-serve through its built binary, asked by curl, against flickr-fake: what only a
+/// process and a socket show (Host headers, connections, signals, another process's writes,
+/// the Refresh button's stages, the server's size, a read-only filesystem). What each page
+/// shows, the images fetched once and the forms are tested in process
+/// (Tests/TopRegionsServerTests: ServedPagesTests, ServedImagesTests, ServedActionsTests).
 @Suite struct ServeEndToEndTests {
     struct Setup {
         let scratch = TemporaryDirectory()
@@ -83,165 +86,7 @@ import TopRegionsTestSupport
         html.components(separatedBy: "name=\"token\" value=\"").dropFirst().first.map { String($0.prefix { $0 != "\"" }) }
     }
 
-    // MARK: Pages
-
-    @Test func theTopRegionsPageListsWhatRegionsTopAnswers() throws {
-        let setup = try Setup()
-        let page = try setup.get("/")
-        #expect(page.status == 200)
-        #expect(page.headers["content-type"] == "text/html; charset=utf-8")
-        #expect(page.headers["content-security-policy"]?.contains("script-src 'none'") == true)
-        #expect(page.headers["cache-control"] == "no-store")
-        #expect(setup.top.count > 10)
-        // Every region regions-top lists, in its order, with its counts, linking to its photos.
-        // The map's markers (largest first), then the ranked list in regions-top's order.
-        let links = Self.attributes("href", in: page.text).filter { $0.hasPrefix("/regions/") }
-        let expected = setup.top.map { "/regions/\($0["region_id"] as! String)" }
-        #expect(Array(links.suffix(expected.count)) == expected)
-        #expect(links.prefix(links.count - expected.count).sorted() == expected.sorted())
-        for row in setup.top {
-            #expect(page.text.contains("<td class=\"n\">\(row["photographers"]!)</td><td class=\"n\">\(row["photos"]!)</td>"))
-        }
-        #expect(page.text.contains("This product uses the Flickr API but is not endorsed or certified by SmugMug, Inc."))
-        // Nothing of the page was fetched from Flickr.
-        #expect(try setup.imageRequests().isEmpty)
-    }
-
-    @Test func aRegionIsShownThirtyPhotosToAPageWithItsWholeCountAndMap() throws {
-        let setup = try Setup()
-        let row = try #require(setup.top.first { ($0["photos"] as! Int) > 60 })
-        let regionID = row["region_id"] as! String
-        let total = row["photos"] as! Int
-        let expected = try setup.regionsTop(["--region", regionID]).map { $0["id"] as! String }
-        #expect(expected.count == total)
-        let pages = (total + 29) / 30
-        var seen: [String] = []
-        for number in 1...pages {
-            let page = try setup.get("/regions/\(regionID)" + (number > 1 ? "?page=\(number)" : ""))
-            #expect(page.status == 200)
-            let cards = Self.attributes("id", in: page.text).filter { $0.hasPrefix("photo-") }.map { String($0.dropFirst(6)) }
-            #expect(cards.count == min(30, total - (number - 1) * 30))
-            seen += cards
-            #expect(page.text.contains("\(total) photos by \(row["photographers"]!) photographers; \((number - 1) * 30 + 1)–\((number - 1) * 30 + cards.count) here"))
-            #expect(page.text.contains("rel=\"prev\"") == (number > 1))
-            #expect(page.text.contains("rel=\"next\" href=\"/regions/\(regionID)?page=\(number + 1)\"") == (number < pages))
-            // Each card: its thumbnail asked for lazily, its page here, its page on Flickr.
-            #expect(Self.occurrences("loading=\"lazy\"", in: page.text) >= cards.count)
-            #expect(Self.occurrences("<a class=\"flickr\" href=\"https://www.flickr.com/photos/", in: page.text) == cards.count)
-            // The map's dots cover the whole region on every page; its pins are this page's.
-            #expect(Self.occurrences("<a class=\"pin\"", in: page.text) == cards.count)
-        }
-        #expect(seen == expected, "the pages, in order, are the region's photos newest first, each once")
-        let beyond = try setup.get("/regions/\(regionID)?page=\(pages + 1)")
-        #expect(beyond.status == 404 && beyond.text.contains("page \(pages)"))
-        #expect(try setup.get("/regions/\(regionID)?page=0").status == 400)
-        #expect(try setup.get("/regions/\(regionID)?sort=size").status == 400)
-
-        // By title: alphabetical headings, and the order regions-top --sort title gives.
-        let byTitle = try setup.regionsTop(["--region", regionID, "--sort", "title", "--limit", "30"]).map { $0["id"] as! String }
-        let titled = try setup.get("/regions/\(regionID)?sort=title")
-        #expect(Self.attributes("id", in: titled.text).filter { $0.hasPrefix("photo-") }.map { String($0.dropFirst(6)) } == byTitle)
-        #expect(titled.text.contains("<h2 class=\"section\" dir=\"auto\">"))
-        #expect(titled.text.contains("rel=\"next\" href=\"/regions/\(regionID)?sort=title&amp;page=2\""))
-    }
-
-    @Test func allRecentsAndSearchArePagedListsToo() throws {
-        let setup = try Setup()
-        let stored = try setup.regionsTop(["--photos"]).count
-        let all = try setup.get("/all")
-        #expect(all.status == 200 && all.text.contains("\(stored) photos stored; 1–30 here"))
-        let recents = try setup.get("/recents")
-        #expect(recents.status == 200 && recents.text.contains("No photo has been viewed yet"))
-
-        let word = "harbour"
-        let found = try setup.regionsTop(["--search", word]).map { $0["id"] as! String }
-        #expect(found.count > 30)
-        let search = try setup.get("/search?q=\(word)")
-        #expect(search.status == 200)
-        #expect(search.text.contains("\(found.count) photos matching <q>\(word)</q>"))
-        #expect(Self.attributes("id", in: search.text).filter { $0.hasPrefix("photo-") }.map { String($0.dropFirst(6)) } == Array(found.prefix(30)))
-        let second = try setup.get("/search?q=\(word)&page=2")
-        #expect(Self.attributes("id", in: second.text).filter { $0.hasPrefix("photo-") }.map { String($0.dropFirst(6)) } == Array(found.dropFirst(30).prefix(30)))
-        // The search language's mistakes are said in words, not SQL.
-        let unclosed = try setup.get("/search?q=%22harbour")
-        #expect(unclosed.status == 400 && !unclosed.text.contains("fts5"))
-        // Regressions: FTS5's own words ("syntax error near "NEAR"", "unterminated string")
-        // reached the page for a word beside a group and for a NUL.
-        for query in ["NEAR(harbour%20boat)", "harbour%00boat", "(harbour)%20boat"] {
-            let answer = try setup.get("/search?q=" + query)
-            #expect(answer.status == 200 && !answer.text.contains("syntax error") && !answer.text.contains("unterminated"), "\(query)")
-        }
-        // A malformed escape is named, not dropped with every other parameter.
-        let malformed = try setup.get("/search?q=harbour&page=%zz")
-        #expect(malformed.status == 400 && malformed.text.contains("<q>page=%zz</q> is not readable"), "\(malformed.text)")
-        // A search that finds nothing offers the word a typo away, and orders nothing.
-        let typo = try setup.get("/search?q=habour")
-        #expect(typo.status == 200 && typo.text.contains("No photo matches <q>habour</q>"), "\(typo.text)")
-        #expect(typo.text.contains("Did you mean <a href=\"/search?q=harbour\"><q dir=\"auto\">harbour</q></a>?"), "\(typo.text)")
-        #expect(!typo.text.contains("best match first"))
-        let said = try Tools.run("regions-top", ["--db", setup.db, "--search", "habour"], environment: setup.environment)
-        #expect(said.stderr.hasSuffix("; did you mean \"harbour\"?\n"), "\(said.stderr)")
-        // A region named in the words is offered.
-        let name = setup.top[0]["name"] as! String
-        let named = try setup.get("/search?q=" + name.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)
-        #expect(named.text.contains("The region <a href=\"/regions/\(setup.top[0]["region_id"] as! String)\""))
-    }
-
     // MARK: Images
-
-    @Test func aThumbnailIsFetchedOnlyWhenAskedForAndOnceEver() throws {
-        let setup = try Setup()
-        let regionID = setup.top[0]["region_id"] as! String
-        let ids = try setup.regionsTop(["--region", regionID, "--limit", "3"]).map { $0["id"] as! String }
-        _ = try setup.get("/regions/\(regionID)")
-        #expect(try setup.imageRequests().isEmpty, "a page alone asks Flickr for nothing")
-
-        let first = try setup.get("/thumbs/\(ids[0]).jpg")
-        #expect(first.status == 200 && first.headers["content-type"] == "image/jpeg")
-        #expect(first.body.starts(with: [0xFF, 0xD8, 0xFF]))
-        #expect(first.headers["cache-control"]?.contains("immutable") == true)
-        let again = try setup.get("/thumbs/\(ids[0]).jpg")
-        #expect(again.body == first.body)
-        #expect(try setup.imageRequests() == ["\(ids[0])_q"])
-        // thumb-get finds it in the database: the server stored it as thumb-get would.
-        let thumbGet = try Tools.run("thumb-get", ["--db", setup.db, ids[0]], environment: setup.environment)
-        #expect(thumbGet.status == 0)
-        #expect(try setup.imageRequests() == ["\(ids[0])_q"])
-
-        // Eight browsers at once on the same two new thumbnails: each fetched once.
-        let script = (0..<8).map { "curl -s -o /dev/null -w '%{http_code}\\n' '\(setup.server.base)/thumbs/\(ids[1 + $0 % 2]).jpg' &" }
-            .joined(separator: "\n") + "\nwait"
-        let parallel = try Tools.shell(script, environment: setup.environment)
-        #expect(parallel.stdout.split(separator: "\n") == Array(repeating: "200", count: 8))
-        #expect(try setup.imageRequests().sorted() == ["\(ids[0])_q", "\(ids[1])_q", "\(ids[2])_q"].sorted())
-    }
-
-    @Test func viewingAPhotoCachesItOnceAndPutsItAtTheTopOfRecents() throws {
-        let setup = try Setup()
-        let regionID = setup.top[0]["region_id"] as! String
-        let ids = try setup.regionsTop(["--region", regionID, "--limit", "2"]).map { $0["id"] as! String }
-        for id in ids.reversed() {
-            let page = try setup.get("/photos/\(id)")
-            #expect(page.status == 200)
-            #expect(page.text.contains("<img src=\"/photos/\(id).jpg\""))
-            #expect(page.text.contains("href=\"https://www.flickr.com/photos/"))
-            let image = try setup.get("/photos/\(id).jpg")
-            #expect(image.status == 200 && image.headers["content-type"] == "image/jpeg")
-            #expect(image.body.count == 20_000)
-            #expect(try setup.get("/photos/\(id).jpg").body == image.body)
-        }
-        #expect(try setup.imageRequests() == ids.reversed().map { "\($0)_b" }, "each photo downloaded once")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: setup.cache).filter { $0.hasSuffix(".jpg") }.count == 2)
-        // The latest viewed first, in Recents here and then for regions-top (views are written
-        // beside the pages: Recents writes those still waiting first).
-        let recents = try setup.get("/recents")
-        #expect(Self.attributes("id", in: recents.text).filter { $0.hasPrefix("photo-") }.map { String($0.dropFirst(6)) } == ids)
-        #expect(try setup.regionsTop(["--recents"]).map { $0["id"] as! String } == ids)
-        // photo-cache finds it cached: no download.
-        let cached = try Tools.run("photo-cache", ["--db", setup.db, "--cache-dir", setup.cache, "--path", ids[0]], environment: setup.environment)
-        #expect(cached.status == 0)
-        #expect(try setup.imageRequests().count == 2)
-    }
 
     /// While another process holds the database's write lock (a cron load's transaction),
     /// photo pages and lists answer without waiting for it: a view is written beside the
@@ -290,58 +135,6 @@ import TopRegionsTestSupport
     }
 
     // MARK: Actions
-
-    @Test func deletingAPhotoNeedsTheFormsTokenAndNoRefreshBringsItBackButUndoDoes() throws {
-        let setup = try Setup()
-        let row = setup.top[0]
-        let regionID = row["region_id"] as! String
-        let id = try setup.regionsTop(["--region", regionID, "--limit", "1"])[0]["id"] as! String
-        _ = try setup.get("/thumbs/\(id).jpg")
-        let page = try setup.get("/photos/\(id)")
-        let token = try #require(Self.token(in: page.text))
-        #expect(token.count == 32)
-
-        // Without the token, with another token, from another site: refused, nothing changed.
-        #expect(try setup.post("/photos/\(id)/delete", form: "").status == 403)
-        #expect(try setup.post("/photos/\(id)/delete", form: "token=" + String(repeating: "0", count: 32)).status == 403)
-        #expect(try setup.post("/photos/\(id)/delete", form: "token=\(token)", headers: ["Sec-Fetch-Site": "cross-site"]).status == 403)
-        #expect(try setup.regionsTop(["--region", regionID]).count == row["photos"] as! Int)
-
-        let deleted = try setup.post("/photos/\(id)/delete", form: "token=\(token)")
-        #expect(deleted.status == 200 && deleted.text.contains("Photo deleted"))
-        #expect(try setup.get("/photos/\(id)").status == 404)
-        let after = try setup.regionsTop(["--region", regionID]).map { $0["id"] as! String }
-        #expect(after.count == (row["photos"] as! Int) - 1 && !after.contains(id))
-        // A refresh does not bring it back.
-        var env = setup.environment
-        env["DB"] = setup.db
-        let refresh = try Tools.shell(#""$BIN/flickr-recent" -q --db "$DB" | "$BIN/place-resolve" -q --db "$DB" | "$BIN/regions-load" -q --db "$DB""#, environment: env)
-        #expect(refresh.status == 0)
-        #expect(!(try setup.regionsTop(["--region", regionID]).map { $0["id"] as! String }.contains(id)))
-
-        // Undo: the photo back, with its thumbnail (not asked for again), counts as before.
-        let undo = try #require(Self.attributes("action", in: deleted.text).first { $0.hasPrefix("/photos/") })
-        #expect(undo == "/photos/\(id)/undelete")
-        let undone = try setup.post(undo, form: "token=\(token)")
-        #expect(undone.status == 303 && undone.headers["location"] == "/photos/\(id)")
-        let top = try setup.regionsTop([])
-        #expect(top.first { $0["region_id"] as? String == regionID }?["photos"] as? Int == row["photos"] as? Int)
-        #expect(top.first { $0["region_id"] as? String == regionID }?["photographers"] as? Int == row["photographers"] as? Int)
-        #expect(try setup.get("/thumbs/\(id).jpg").status == 200)
-        #expect(try setup.imageRequests() == ["\(id)_q"])
-        // Undoing what is not deleted is no success: 404, saying so.
-        let twice = try setup.post(undo, form: "token=\(token)")
-        #expect(twice.status == 404 && twice.text.contains("Photo \(id) was not deleted: there is nothing to undo."))
-
-        // Deleted here, undone from the command line (and the other way): the same photo back.
-        #expect(try setup.post("/photos/\(id)/delete", form: "token=\(token)").status == 200)
-        let cli = try Tools.run("regions-load", ["--db", setup.db, "--undelete", id], environment: setup.environment)
-        #expect(cli.status == 0 && cli.stderr.hasSuffix("undeleted 1\n"), "\(cli.stderr)")
-        #expect(try setup.get("/photos/\(id)").status == 200)
-        #expect(try Tools.run("regions-load", ["--db", setup.db, "--delete", id], environment: setup.environment).status == 0)
-        #expect(try setup.post(undo, form: "token=\(token)").status == 303)
-        #expect(try setup.regionsTop([]).first { $0["region_id"] as? String == regionID }?["photos"] as? Int == row["photos"] as? Int)
-    }
 
     @Test func theRefreshButtonRunsThePipelineOnceAndShowsItsProgress() throws {
         let setup = try Setup()
@@ -548,35 +341,6 @@ import TopRegionsTestSupport
         let touched = try Tools.run("regions-serve", ["--db", setup.db, "--export", site], environment: setup.environment)
         #expect(touched.status == 73 && touched.stderr.contains("(index.html)"), "\(touched.stderr)")
         #expect(try String(contentsOfFile: site + "/index.html", encoding: .utf8) == "index")
-    }
-
-    @Test func pruningIsPreviewedFirstAndNeedsItsUnitAndTheToken() throws {
-        let setup = try Setup()
-        let all = try setup.get("/all")
-        #expect(all.text.contains("<form class=\"action\" action=\"/prune\" method=\"get\">"))
-        let stored = try setup.regionsTop(["--photos"]).count
-        // A number without its unit is refused, and nothing changes.
-        let bare = try setup.get("/prune?older_than=7")
-        #expect(bare.status == 400 && bare.text.contains("has no unit"))
-        // Photos were stored moments ago: 1 hour keeps them all; the preview says so.
-        let none = try setup.get("/prune?older_than=1h")
-        #expect(none.status == 200 && none.text.contains("0 photos were stored before") && none.text.contains("nothing to prune"))
-        // Stored more than 0 seconds ago: every photo; the preview lists 30 and changes nothing.
-        var env = setup.environment
-        env["TOPREGIONS_NOW"] = "\(Int(Date().timeIntervalSince1970) + 100)"
-        let later = try ServerProcess(["--db", setup.db, "--cache-dir", setup.cache, "--port", "0", "-q"], environment: env, scratch: setup.scratch)
-        let preview = try HTTPExchange.request(later.base + "/prune?older_than=1m", scratch: setup.scratch)
-        #expect(preview.status == 200 && preview.text.contains("\(stored) photos were stored before"))
-        #expect(Self.occurrences("<li><a href=\"/photos/", in: preview.text) == 30)
-        #expect(try setup.regionsTop(["--photos"]).count == stored)
-        let token = try #require(Self.token(in: preview.text))
-        #expect(try HTTPExchange.request(later.base + "/prune", method: "POST", form: "older_than=1m", scratch: setup.scratch).status == 403)
-        let pruned = try HTTPExchange.request(later.base + "/prune", method: "POST", form: "token=\(token)&older_than=1m", scratch: setup.scratch)
-        #expect(pruned.status == 200 && pruned.text.contains("\(stored) photos stored more than 1m ago are forgotten"))
-        // (--no-refresh: regions-top would refresh an empty database from the fake.)
-        #expect(try setup.regionsTop(["--photos", "--no-refresh"]).isEmpty)
-        #expect(try setup.regionsTop(["--no-refresh"]).isEmpty)
-        later.stop()
     }
 
     /// A large write from a page leaves the server its size. Regression: pruning 200k photos

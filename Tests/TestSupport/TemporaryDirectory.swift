@@ -1,7 +1,7 @@
 import Foundation
 
 /// A fresh directory under the system temporary directory, removed when the test ends.
-public final class TemporaryDirectory {
+public final class TemporaryDirectory: Sendable {
     public let path: String
 
     public init() {
