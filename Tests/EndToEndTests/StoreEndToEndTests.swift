@@ -2,7 +2,9 @@ import Foundation
 import Testing
 import TopRegionsTestSupport
 
-/// regions-load and regions-top as built executables, on the committed fixture.
+/// regions-load and regions-top as built executables: what only processes show (two loaders
+/// at once, a closed pipe, kill -9, every binary's help and version, exit statuses). What
+/// they print and store for an input is tested in process (StoreCommandTests).
 @Suite struct StoreEndToEndTests {
     static let fixture = Tools.fixtures.appendingPathComponent("photos.ndjson").path
 
@@ -16,141 +18,6 @@ import TopRegionsTestSupport
         #expect(load.stderr == "regions-load: read 3040, new 3000, updated 0, already stored 40\n")
         #expect(load.stdout == "")
         return (scratch, environment, db)
-    }
-
-    @Test func goldenTopRegions() throws {
-        let (scratch, environment, db) = try loadedFixture()
-        _ = scratch
-        let top = try Tools.run("regions-top", ["--db", db], environment: environment)
-        #expect(top.status == 0 && top.stderr == "")
-        #expect(top.stdout.split(separator: "\n").count == 50)
-        try expectGolden(top.stdout, "top50.ndjson")
-
-        let all = try Tools.run("regions-top", ["--db", db, "--limit", "64", "--format", "table"], environment: environment)
-        try expectGolden(all.stdout, "top64.txt")
-        let csv = try Tools.run("regions-top", ["--db", db, "--limit", "5", "--format", "csv"], environment: environment)
-        try expectGolden(csv.stdout, "top5.csv")
-        let geo = try Tools.run("regions-top", ["--db", db, "--limit", "3", "--format", "geojson"], environment: environment)
-        try expectGolden(geo.stdout, "top3.geojson")
-        let region = try Tools.run("regions-top", ["--db", db, "--region", "nova scotia, canada"], environment: environment)
-        try expectGolden(region.stdout, "region-nova-scotia.ndjson")
-        let regionGeo = try Tools.run("regions-top", ["--db", db, "--region", "Alpha Region, Testland", "--format", "geojson"], environment: environment)
-        try expectGolden(regionGeo.stdout, "region-alpha.geojson")
-    }
-
-    /// The ranking from an independent reading of the fixture (Foundation's JSON parser, the
-    /// documented rules, Swift sets) equals what regions-top prints.
-    @Test func topRegionsEqualAnIndependentRecomputation() throws {
-        let (scratch, environment, db) = try loadedFixture()
-        _ = scratch
-        let top = try Tools.run("regions-top", ["--db", db, "--limit", "1000", "--format", "ndjson"], environment: environment)
-        let printed = top.stdout.split(separator: "\n").map { line -> String in
-            let row = try! JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
-            return "\(row["region_id"]!) \(row["name"]!) \(row["photographers"]!) \(row["photos"]!)"
-        }
-        #expect(printed == Self.recompute(fixture: Self.fixture))
-        #expect(printed.count == 64)
-    }
-
-    static func recompute(fixture: String) -> [String] {
-        let text = try! String(contentsOfFile: fixture, encoding: .utf8)
-        var last: [String: [String: Any]] = [:]
-        var order: [String] = []
-        var placeRegion: [String: String] = [:]
-        var names: [String: String] = [:]
-        for line in text.split(separator: "\n") {
-            let object = try! JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
-            let id = object["id"] as! String
-            if last[id] == nil { order.append(id) }
-            last[id] = object
-            if let region = object["region_id"] as? String {
-                names[region] = object["region"] as? String
-                if let place = object["place_id"] as? String, placeRegion[place] == nil { placeRegion[place] = region }
-            }
-        }
-        var owners: [String: Set<String>] = [:]
-        var photos: [String: Int] = [:]
-        for id in order {
-            let object = last[id]!
-            let region = (object["region_id"] as? String) ?? (object["place_id"] as? String).flatMap { placeRegion[$0] }
-            guard let region else { continue }
-            owners[region, default: []].insert(object["owner"] as! String)
-            photos[region, default: 0] += 1
-        }
-        return owners.keys.sorted { a, b in
-            let (ca, cb) = (owners[a]!.count, owners[b]!.count)
-            if ca != cb { return ca > cb }
-            let folding: String.CompareOptions = [.caseInsensitive, .diacriticInsensitive, .widthInsensitive]
-            let (na, nb) = (names[a]!.folding(options: folding, locale: nil), names[b]!.folding(options: folding, locale: nil))
-            if na != nb { return Array(na.utf8).lexicographicallyPrecedes(Array(nb.utf8)) }
-            return Array(a.utf8).lexicographicallyPrecedes(Array(b.utf8))
-        }.map { "\($0) \(names[$0]!) \(owners[$0]!.count) \(photos[$0]!)" }
-    }
-
-    @Test func loadingTheSameFileAgainChangesNothing() throws {
-        let (scratch, environment, db) = try loadedFixture()
-        _ = scratch
-        let before = try Tools.run("regions-top", ["--db", db, "--limit", "100"], environment: environment)
-        let again = try Tools.run("regions-load", ["--db", db], input: Array(try Data(contentsOf: URL(fileURLWithPath: Self.fixture))), environment: environment)
-        #expect(again.status == 0)
-        #expect(again.stderr == "regions-load: read 3040, new 0, updated 0, already stored 3040\n")
-        let after = try Tools.run("regions-top", ["--db", db, "--limit", "100"], environment: environment)
-        #expect(after.stdout == before.stdout)
-    }
-
-    @Test func aBadLineStopsTheLoadAndItsBatchIsNotWritten() throws {
-        let scratch = TemporaryDirectory()
-        let environment = Tools.environment(home: scratch.path)
-        let db = scratch.file("photos.db")
-        var lines = (1...25).map { #"{"id":"\#($0)","owner":"o\#($0 % 4)@N01","region_id":"R1","region":"Somewhere"}"# }
-        lines.append(#"{"id":"26","owner":"o@N01","latitude":"north"}"#)
-        lines.append(#"{"id":"27","owner":"o@N01"}"#)
-        let load = try Tools.run("regions-load", ["--db", db, "--batch-size", "10"], input: Array((lines.joined(separator: "\n") + "\n").utf8), environment: environment)
-        #expect(load.status == 65)
-        #expect(load.stderr == """
-            regions-load: stdin: line 26, column 28: field "latitude" must be a number, not "north"
-            (stored the 20 records up to stdin line 20; nothing after that was written)
-
-            """)
-        let top = try Tools.run("regions-top", ["--db", db], environment: environment)
-        #expect(top.stdout == #"{"rank":1,"region_id":"R1","name":"Somewhere","photographers":4,"photos":20}"# + "\n")
-    }
-
-    @Test func aBadFirstBatchWritesNothing() throws {
-        let scratch = TemporaryDirectory()
-        let environment = Tools.environment(home: scratch.path)
-        let input = #"{"id":"1","owner":"o@N01","region_id":"R1"}"# + "\n{oops\n"
-        let load = try Tools.run("regions-load", ["--db", scratch.file("x.db")], input: Array(input.utf8), environment: environment)
-        #expect(load.status == 65)
-        #expect(load.stderr == "regions-load: stdin: line 2, column 2: invalid JSON: unexpected 'o', expected a member name in quotes\n(nothing was written)\n")
-        let top = try Tools.run("regions-top", ["--db", scratch.file("x.db")], environment: environment)
-        #expect(top.stdout == "")
-    }
-
-    @Test func skipBadLinesReportsEachAndExits65() throws {
-        let scratch = TemporaryDirectory()
-        let environment = Tools.environment(home: scratch.path)
-        let db = scratch.file("photos.db")
-        let file = scratch.file("in.ndjson")
-        let input = """
-            {"id":"1","owner":"a@N01","region_id":"R1","region":"One"}
-            {"id":"2"}
-            {"id":"3","owner":"b@N01","region_id":"R1","region":"One"}
-            not json
-
-            {"id":"4","owner":"c@N01","region_id":"R2","region":"Two"}
-            """
-        try input.write(toFile: file, atomically: true, encoding: .utf8)
-        let load = try Tools.run("regions-load", ["--db", db, "--skip-bad-lines", file], environment: environment)
-        #expect(load.status == 65)
-        #expect(load.stderr == """
-            regions-load: skipped \(file): line 2, column 1: missing field "owner" (the photographer's NSID)
-            regions-load: skipped \(file): line 4, column 1: invalid JSON: unexpected 'n', expected a value
-            regions-load: read 3, new 3, updated 0, already stored 0, 2 bad lines
-
-            """)
-        let top = try Tools.run("regions-top", ["--db", db, "--format", "csv"], environment: environment)
-        #expect(top.stdout == "rank,region_id,name,photographers,photos,latitude,longitude\r\n1,R1,One,2,2,,\r\n2,R2,Two,1,1,,\r\n")
     }
 
     @Test func twoLoadersOnANewDatabaseAtOnceBothSucceed() throws {
@@ -180,69 +47,6 @@ import TopRegionsTestSupport
             }.joined()
             #expect(top.stdout == "rank,region_id,name,photographers,photos,latitude,longitude\r\n" + expected, "round \(round)")
         }
-    }
-
-    @Test func pruneAndDeleteKeepCountsExactAndDeletedPhotosStayDeleted() throws {
-        let scratch = TemporaryDirectory()
-        let db = scratch.file("photos.db")
-        let early = Tools.environment(home: scratch.path, ["TOPREGIONS_NOW": "1000000"])
-        let later = Tools.environment(home: scratch.path, ["TOPREGIONS_NOW": "1090000"])
-        let old = (1...4).map { #"{"id":"\#($0)","owner":"o\#($0)@N01","region_id":"R1","region":"One"}"# }.joined(separator: "\n")
-        let new = (5...7).map { #"{"id":"\#($0)","owner":"o\#($0 % 2)@N01","region_id":"R1","region":"One"}"# }.joined(separator: "\n")
-        _ = try Tools.run("regions-load", ["--db", db], input: Array(old.utf8), environment: early)
-        _ = try Tools.run("regions-load", ["--db", db], input: Array(new.utf8), environment: later)
-        let csv = ["--db", db, "--format", "csv"]
-        #expect(try Tools.run("regions-top", csv, environment: later).stdout.contains("1,R1,One,5,7,,"))
-
-        let prune = try Tools.run("regions-load", ["--db", db, "--prune-older-than", "1d"], environment: later)
-        #expect(prune.status == 0)
-        #expect(prune.stderr == "regions-load: read 0, new 0, updated 0, already stored 0, pruned 4\n")
-        // Owners o1 and o0 remain (ids 5, 7 → o1; 6 → o0).
-        #expect(try Tools.run("regions-top", csv, environment: later).stdout.contains("1,R1,One,2,3,,"))
-
-        // An id that was never stored is a typo: refused, and nothing deleted.
-        let typo = try Tools.run("regions-load", ["--db", db, "--delete", "6", "--delete", "99"], environment: later)
-        #expect(typo.status == 64)
-        #expect(typo.stderr == "regions-load: --delete: no photo 99 is stored (a typo?); nothing changed\n")
-        #expect(try Tools.run("regions-top", csv, environment: later).stdout.contains("1,R1,One,2,3,,"))
-
-        let delete = try Tools.run("regions-load", ["--db", db, "--delete", "6"], environment: later)
-        #expect(delete.status == 0)
-        #expect(delete.stderr == "regions-load: read 0, new 0, updated 0, already stored 0, deleted 1\n")
-        #expect(try Tools.run("regions-top", csv, environment: later).stdout.contains("1,R1,One,1,2,,"))
-        let reload = try Tools.run("regions-load", ["--db", db], input: Array(new.utf8), environment: later)
-        #expect(reload.stderr == "regions-load: read 3, new 0, updated 0, already stored 2, kept out as deleted 1\n")
-        #expect(try Tools.run("regions-top", csv, environment: later).stdout.contains("1,R1,One,1,2,,"))
-
-        // Deleting again says so; undeleting brings it back at once, as it was.
-        let again = try Tools.run("regions-load", ["--db", db, "--delete", "6"], environment: later)
-        #expect(again.stderr == "regions-load: photo 6 was already deleted\nregions-load: read 0, new 0, updated 0, already stored 0, deleted 0\n")
-        let notDeleted = try Tools.run("regions-load", ["--db", db, "--undelete", "5"], environment: later)
-        #expect(notDeleted.status == 64)
-        #expect(notDeleted.stderr == "regions-load: --undelete: photo 5 was not deleted; nothing changed\n")
-        let undelete = try Tools.run("regions-load", ["--db", db, "--undelete", "6"], environment: later)
-        #expect(undelete.status == 0)
-        #expect(undelete.stderr == "regions-load: read 0, new 0, updated 0, already stored 0, undeleted 1\n")
-        #expect(try Tools.run("regions-top", csv, environment: later).stdout.contains("1,R1,One,2,3,,"))
-        let back = try Tools.run("regions-load", ["--db", db], input: Array(new.utf8), environment: later)
-        #expect(back.stderr == "regions-load: read 3, new 0, updated 0, already stored 3\n")
-        #expect(try Tools.run("regions-top", csv, environment: later).stdout.contains("1,R1,One,2,3,,"))
-
-        // Deleted, then pruned with the photos first stored as long ago: what was kept goes
-        // too; undeleting then only lets a later load store it again.
-        _ = try Tools.run("regions-load", ["--db", db, "--delete", "6"], environment: later)
-        let muchLater = Tools.environment(home: scratch.path, ["TOPREGIONS_NOW": "1300000"])
-        #expect(try Tools.run("regions-load", ["--db", db, "--prune-older-than", "1d"], environment: muchLater).stderr
-            == "regions-load: read 0, new 0, updated 0, already stored 0, pruned 2\n")
-        let forgotten = try Tools.run("regions-load", ["--db", db, "--undelete", "6"], environment: muchLater)
-        #expect(forgotten.status == 0)
-        #expect(forgotten.stderr == """
-            regions-load: photo 6 was pruned while deleted: it is no longer kept out, and a later refresh stores it again if Flickr still lists it
-            regions-load: read 0, new 0, updated 0, already stored 0, undeleted 1
-
-            """)
-        #expect(try sqlite(db, "SELECT COUNT(*) FROM photo") == "0")
-        #expect(try sqlite(db, "SELECT COUNT(*) FROM deleted_photo") == "0")
     }
 
     /// regions-load --undelete brings a deleted photo back as it was: every table a list,
@@ -284,48 +88,6 @@ import TopRegionsTestSupport
         #expect(try setup.photoCache(["-q", id]).status == 0)
         #expect(try setup.imageRequests() == requests, "nothing asked of Flickr again")
         #expect(try sqlite(setup.db, "SELECT COUNT(*) FROM deleted_photo") == "0")
-    }
-
-    /// `--prune-older-than 7` once meant seven seconds and emptied the database.
-    @Test func pruneNeedsAUnitAndDryRunChangesNothing() throws {
-        let scratch = TemporaryDirectory()
-        let db = scratch.file("photos.db")
-        let early = Tools.environment(home: scratch.path, ["TOPREGIONS_NOW": "1000000"])
-        let later = Tools.environment(home: scratch.path, ["TOPREGIONS_NOW": "1090000"])
-        let old = (1...4).map { #"{"id":"\#($0)","owner":"o\#($0)@N01","region_id":"R1","region":"One"}"# }.joined(separator: "\n")
-        let new = (5...7).map { #"{"id":"\#($0)","owner":"o\#($0 % 2)@N01","region_id":"R1","region":"One"}"# }.joined(separator: "\n")
-        _ = try Tools.run("regions-load", ["--db", db], input: Array(old.utf8), environment: early)
-        _ = try Tools.run("regions-load", ["--db", db], input: Array(new.utf8), environment: later)
-        let csv = ["--db", db, "--format", "csv"]
-        let before = try Tools.run("regions-top", csv, environment: later).stdout
-        #expect(before.contains("1,R1,One,5,7,,"))
-
-        for age in ["7", "7.5", " 7 "] {
-            let bare = try Tools.run("regions-load", ["--db", db, "--prune-older-than", age], environment: later)
-            #expect(bare.status == 64, "\(age)")
-            #expect(bare.stderr.contains("has no unit: write it with one of s, m, h, d, w"), "\(age)")
-        }
-        #expect(try Tools.run("regions-top", csv, environment: later).stdout == before)
-
-        let dry = try Tools.run("regions-load", ["--db", db, "--prune-older-than", "1d", "--delete", "6", "--dry-run"], environment: later)
-        #expect(dry.status == 0)
-        #expect(dry.stdout == """
-            {"action":"delete","id":"6"}
-            {"action":"prune","id":"1"}
-            {"action":"prune","id":"2"}
-            {"action":"prune","id":"3"}
-            {"action":"prune","id":"4"}
-
-            """)
-        #expect(dry.stderr == "regions-load: dry run: would delete 1, undelete 0, prune 4 (stored before 1970-01-12 14:46 UTC); nothing changed\n")
-        #expect(try Tools.run("regions-top", csv, environment: later).stdout == before)
-        let dryFiles = try Tools.run("regions-load", ["--db", db, "--delete", "6", "--dry-run", "x.ndjson"], environment: later)
-        #expect(dryFiles.status == 64)
-        let dryAlone = try Tools.run("regions-load", ["--db", db, "--dry-run"], environment: later)
-        #expect(dryAlone.status == 64)
-
-        let prune = try Tools.run("regions-load", ["--db", db, "--prune-older-than", "1d"], environment: later)
-        #expect(prune.stderr == "regions-load: read 0, new 0, updated 0, already stored 0, pruned 4\n")
     }
 
     @Test func aClosedPipeEndsQuietly() throws {
@@ -389,39 +151,8 @@ import TopRegionsTestSupport
             """)
     }
 
-    @Test func theDefaultDatabaseLivesUnderXDGDataHome() throws {
-        let scratch = TemporaryDirectory()
-        let environment = Tools.environment(home: scratch.path)
-        let load = try Tools.run("regions-load", [], input: Array(#"{"id":"1","owner":"a@N01","region_id":"R","region":"Here"}"#.utf8), environment: environment)
-        #expect(load.status == 0)
-        #expect(FileManager.default.fileExists(atPath: scratch.path + "/data/topregions/topregions.db"))
-        var viaVariable = environment
-        viaVariable["TOPREGIONS_DB"] = scratch.path + "/data/topregions/topregions.db"
-        viaVariable["XDG_DATA_HOME"] = scratch.path + "/elsewhere"
-        let top = try Tools.run("regions-top", [], environment: viaVariable)
-        #expect(top.stdout == #"{"rank":1,"region_id":"R","name":"Here","photographers":1,"photos":1}"# + "\n")
-    }
 }
 
-extension StoreEndToEndTests {
-    @Test func aChangedRecordUpdatesTheStoredPhotoAndItsCounts() throws {
-        let scratch = TemporaryDirectory()
-        let environment = Tools.environment(home: scratch.path)
-        let db = scratch.file("photos.db")
-        let first = #"{"id":"1","owner":"a@N01","title":"Old","region_id":"R1","region":"One"}"# + "\n"
-            + #"{"id":"2","owner":"b@N01","place_id":"P9"}"# + "\n"
-        let second = #"{"id":"1","owner":"a@N01","title":"New","region_id":"R2","region":"Two"}"# + "\n"
-            + #"{"id":"3","owner":"c@N01","place_id":"P9","region_id":"R2","region":"Two"}"# + "\n"
-        _ = try Tools.run("regions-load", ["--db", db], input: Array(first.utf8), environment: environment)
-        let update = try Tools.run("regions-load", ["--db", db], input: Array(second.utf8), environment: environment)
-        #expect(update.stderr == "regions-load: read 2, new 1, updated 1, already stored 0\n")
-        // Photo 1 moved from R1 to R2; photo 2 was waiting for P9, which record 3 resolved.
-        let top = try Tools.run("regions-top", ["--db", db, "--format", "csv"], environment: environment)
-        #expect(top.stdout == "rank,region_id,name,photographers,photos,latitude,longitude\r\n1,R2,Two,3,3,,\r\n")
-        let photos = try Tools.run("regions-top", ["--db", db, "--region", "Two", "--format", "csv"], environment: environment)
-        #expect(photos.stdout.contains("1,a@N01,,New,"))
-    }
-}
 
 extension StoreEndToEndTests {
     /// kill -9 in the middle of a load: what is stored is whole batches, with exact counts.

@@ -7,6 +7,13 @@ public struct RunResult: Sendable {
     public var stdout: String
     public var stderr: String
     public var stdoutBytes: [UInt8]
+
+    public init(status: Int32, stdout: String, stderr: String, stdoutBytes: [UInt8]) {
+        self.status = status
+        self.stdout = stdout
+        self.stderr = stderr
+        self.stdoutBytes = stdoutBytes
+    }
 }
 
 /// Runs the built executables the way a user does: as processes, with arguments, stdin,
