@@ -6,18 +6,11 @@ import TopRegionsTestSupport
 /// at once, a closed pipe, kill -9, every binary's help and version, exit statuses). What
 /// they print and store for an input is tested in process (StoreCommandTests).
 @Suite struct StoreEndToEndTests {
-    static let fixture = Tools.fixtures.appendingPathComponent("photos.ndjson").path
+    static let fixture = Tools.fixture
 
     /// Loads the fixture into a new database and returns the scratch space holding it.
     func loadedFixture() throws -> (TemporaryDirectory, [String: String], String) {
-        let scratch = TemporaryDirectory()
-        let environment = Tools.environment(home: scratch.path)
-        let db = scratch.file("photos.db")
-        let load = try Tools.run("regions-load", ["--db", db, Self.fixture], environment: environment)
-        #expect(load.status == 0)
-        #expect(load.stderr == "regions-load: read 3040, new 3000, updated 0, already stored 40\n")
-        #expect(load.stdout == "")
-        return (scratch, environment, db)
+        try Tools.loadedFixture { try Tools.run($0, $1, environment: $2) }
     }
 
     @Test func twoLoadersOnANewDatabaseAtOnceBothSucceed() throws {

@@ -93,6 +93,26 @@ public enum Tools {
         }
     }
 
+    /// The committed fixture: 3,040 records, 3,000 photos (Tests/Fixtures/make-fixture.py).
+    public static let fixture = fixtures.appendingPathComponent("photos.ndjson").path
+
+    /// Loads the fixture into a new database through `run` (the built regions-load, or the
+    /// command in process) and returns the scratch space holding it, its environment and the
+    /// database's path.
+    public static func loadedFixture(
+        run: (_ tool: String, _ arguments: [String], _ environment: [String: String]) throws -> RunResult,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> (TemporaryDirectory, [String: String], String) {
+        let scratch = TemporaryDirectory()
+        let environment = environment(home: scratch.path)
+        let db = scratch.file("photos.db")
+        let load = try run("regions-load", ["--db", db, fixture], environment)
+        #expect(load.status == 0, sourceLocation: sourceLocation)
+        #expect(load.stderr == "regions-load: read 3040, new 3000, updated 0, already stored 40\n", sourceLocation: sourceLocation)
+        #expect(load.stdout == "", sourceLocation: sourceLocation)
+        return (scratch, environment, db)
+    }
+
     /// Runs a shell pipeline (for `| head` and friends).
     public static func shell(_ script: String, environment: [String: String]) throws -> RunResult {
         var environment = environment

@@ -8,18 +8,26 @@ import TopRegionsTestSupport
 /// after. Two loaders at once, a closed pipe, kill -9 and the built binaries' help stay in
 /// StoreEndToEndTests.
 @Suite struct StoreCommandTests {
-    static let fixture = Tools.fixtures.appendingPathComponent("photos.ndjson").path
+    static let fixture = Tools.fixture
 
     /// Loads the fixture into a new database and returns the scratch space holding it.
     func loadedFixture() throws -> (TemporaryDirectory, [String: String], String) {
+        try Tools.loadedFixture { try InProcessTools.run($0, $1, environment: $2) }
+    }
+
+    /// Four photos stored at 1,000,000 s by four photographers, then three 25 hours later by
+    /// two (one of them new), all in region R1; the environment of the later time, and the
+    /// later records.
+    func oldAndNew() throws -> (scratch: TemporaryDirectory, db: String, later: [String: String], new: String) {
         let scratch = TemporaryDirectory()
-        let environment = Tools.environment(home: scratch.path)
         let db = scratch.file("photos.db")
-        let load = try InProcessTools.run("regions-load", ["--db", db, Self.fixture], environment: environment)
-        #expect(load.status == 0)
-        #expect(load.stderr == "regions-load: read 3040, new 3000, updated 0, already stored 40\n")
-        #expect(load.stdout == "")
-        return (scratch, environment, db)
+        let early = Tools.environment(home: scratch.path, ["TOPREGIONS_NOW": "1000000"])
+        let later = Tools.environment(home: scratch.path, ["TOPREGIONS_NOW": "1090000"])
+        let old = (1...4).map { #"{"id":"\#($0)","owner":"o\#($0)@N01","region_id":"R1","region":"One"}"# }.joined(separator: "\n")
+        let new = (5...7).map { #"{"id":"\#($0)","owner":"o\#($0 % 2)@N01","region_id":"R1","region":"One"}"# }.joined(separator: "\n")
+        #expect(try InProcessTools.run("regions-load", ["--db", db], input: Array(old.utf8), environment: early).status == 0)
+        #expect(try InProcessTools.run("regions-load", ["--db", db], input: Array(new.utf8), environment: later).status == 0)
+        return (scratch, db, later, new)
     }
 
     /// The rows of `table`, read by GRDB (not through the toolkit's queries).
@@ -128,14 +136,7 @@ import TopRegionsTestSupport
     }
 
     @Test func pruneAndDeleteKeepCountsExactAndDeletedPhotosStayDeleted() throws {
-        let scratch = TemporaryDirectory()
-        let db = scratch.file("photos.db")
-        let early = Tools.environment(home: scratch.path, ["TOPREGIONS_NOW": "1000000"])
-        let later = Tools.environment(home: scratch.path, ["TOPREGIONS_NOW": "1090000"])
-        let old = (1...4).map { #"{"id":"\#($0)","owner":"o\#($0)@N01","region_id":"R1","region":"One"}"# }.joined(separator: "\n")
-        let new = (5...7).map { #"{"id":"\#($0)","owner":"o\#($0 % 2)@N01","region_id":"R1","region":"One"}"# }.joined(separator: "\n")
-        _ = try InProcessTools.run("regions-load", ["--db", db], input: Array(old.utf8), environment: early)
-        _ = try InProcessTools.run("regions-load", ["--db", db], input: Array(new.utf8), environment: later)
+        let (scratch, db, later, new) = try oldAndNew()
         let csv = ["--db", db, "--format", "csv"]
         #expect(try InProcessTools.run("regions-top", csv, environment: later).stdout.contains("1,R1,One,5,7,,"))
 
@@ -192,14 +193,8 @@ import TopRegionsTestSupport
 
     /// `--prune-older-than 7` once meant seven seconds and emptied the database.
     @Test func pruneNeedsAUnitAndDryRunChangesNothing() throws {
-        let scratch = TemporaryDirectory()
-        let db = scratch.file("photos.db")
-        let early = Tools.environment(home: scratch.path, ["TOPREGIONS_NOW": "1000000"])
-        let later = Tools.environment(home: scratch.path, ["TOPREGIONS_NOW": "1090000"])
-        let old = (1...4).map { #"{"id":"\#($0)","owner":"o\#($0)@N01","region_id":"R1","region":"One"}"# }.joined(separator: "\n")
-        let new = (5...7).map { #"{"id":"\#($0)","owner":"o\#($0 % 2)@N01","region_id":"R1","region":"One"}"# }.joined(separator: "\n")
-        _ = try InProcessTools.run("regions-load", ["--db", db], input: Array(old.utf8), environment: early)
-        _ = try InProcessTools.run("regions-load", ["--db", db], input: Array(new.utf8), environment: later)
+        let (scratch, db, later, _) = try oldAndNew()
+        defer { withExtendedLifetime(scratch) {} }
         let csv = ["--db", db, "--format", "csv"]
         let before = try InProcessTools.run("regions-top", csv, environment: later).stdout
         #expect(before.contains("1,R1,One,5,7,,"))
