@@ -186,7 +186,7 @@ let package = Package(
         .testTarget(
             name: "TopRegionsServerTests",
             dependencies: [
-                "TopRegionsServer", "TopRegionsStore", "TopRegionsCache", "TopRegionsHTTP", "TopRegionsTestSupport",
+                "TopRegionsServer", "TopRegionsRecords", "TopRegionsStore", "TopRegionsCache", "TopRegionsHTTP", "TopRegionsTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
