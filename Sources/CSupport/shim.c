@@ -168,6 +168,12 @@ int tr_malloc_arena_max(int arenas) {
     return mallopt(M_ARENA_MAX, arenas);
 }
 
+// malloc_trim(0): gives the kernel back every whole free page of the heap, the middle of it
+// included (madvise), not only its top.
+int tr_malloc_trim(void) {
+    return malloc_trim(0);
+}
+
 // Between fork and exec the child calls only async-signal-safe functions: the parent has
 // other threads, whose locks (malloc's included) may be held at the moment of the fork.
 #include <signal.h>

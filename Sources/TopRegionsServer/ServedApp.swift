@@ -37,11 +37,10 @@ final class ServedApp: Sendable {
     /// this user may not write, where it is served as it is.
     var canChange: Bool { !store.isReadOnly }
     /// Each list's count, drawn map (tens to hundreds of KB for a big region) and a search's
-    /// matches (8 bytes a match), until the database changes; the last used, up to 6 MB.
-    /// The server's budget is 64 MB, 42 of which its code and libraries: with 16 MB here
-    /// (and 4 for the top page) 450 distinct broad searches left it at 76 MB, with 6 (and 2)
-    /// at 64 MB.
-    let maps = ComputedOnce<ListSummary>(capacityBytes: 6 << 20, staleFor: 5) { $0.bytes }
+    /// matches (8 bytes a match), until the database changes; the last used, up to 4 MB.
+    /// Sized by the server's memory budget, most of which its code and libraries take
+    /// (docs/PERFORMANCE.md, "The server's memory after broad searches").
+    let maps = ComputedOnce<ListSummary>(capacityBytes: 4 << 20, staleFor: 5) { $0.bytes }
     /// The regions' names folded for matching a search's words (`RegionMatcher`), until the
     /// database changes (a few seconds behind during a load, as the lists are).
     let regionNames = ComputedOnce<RegionMatcher>(capacityBytes: 4 << 20, staleFor: 5) { $0.bytes }
@@ -55,6 +54,8 @@ final class ServedApp: Sendable {
         regionNames.forget()
         topPage.forget()
     }
+    /// The heap's free pages given back when no request is under way.
+    let trim = IdleTrim()
     let times: TimeFormat
     let now: @Sendable () -> Double
     let trace: (@Sendable (String) -> Void)?
@@ -89,7 +90,9 @@ final class ServedApp: Sendable {
 
     func respond(to request: Request) async -> Response {
         let started = DispatchTime.now().uptimeNanoseconds
+        trim.started()
         let response = await answer(request)
+        trim.finished()
         if let trace {
             let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
             trace("\(request.method) \(request.uri.path) → \(response.status.code) in \(String(format: "%.1f", milliseconds)) ms")

@@ -60,6 +60,7 @@ int tr_sqlite_no_checkpoint_on_close(void *db);
 // given back to the system when freed. Returns 1 on success.
 int tr_malloc_mmap_threshold(int bytes);
 int tr_malloc_arena_max(int arenas);
+int tr_malloc_trim(void);
 
 // Starts the program at `path` as posix_spawn would (standard input from `input`, standard
 // output to `output`, SIGPIPE at its default, no signal blocked, every close-on-exec
