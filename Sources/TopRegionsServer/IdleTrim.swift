@@ -13,7 +13,17 @@ import Synchronization
 final class IdleTrim: Sendable {
     private let underWay = Atomic<Int>(0)
     private let pending = Atomic<Bool>(false)
-    private let queue = DispatchQueue(label: "regions-serve trim", qos: .utility)
+    private let queue: DispatchQueue
+    private let giveBack: @Sendable () -> Void
+
+    /// `giveBack` runs on `queue` (a test gives its own of both).
+    init(
+        queue: DispatchQueue = DispatchQueue(label: "regions-serve trim", qos: .utility),
+        giveBack: @escaping @Sendable () -> Void = { _ = tr_malloc_trim() }
+    ) {
+        self.queue = queue
+        self.giveBack = giveBack
+    }
 
     func started() {
         underWay.add(1, ordering: .relaxed)
@@ -27,6 +37,6 @@ final class IdleTrim: Sendable {
 
     private func trim() {
         pending.store(false, ordering: .releasing)
-        _ = tr_malloc_trim()
+        giveBack()
     }
 }
