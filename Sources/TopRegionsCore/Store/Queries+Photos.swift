@@ -118,18 +118,24 @@ extension Queries {
         decimals: Int
     ) throws -> (rowids: [Int64], positions: [MapSpot]) {
         let located = "photo.rowid, photo.latitude, photo.longitude"
-        let matches = try store.read { db in
+        // A photo without a position has NaN for it (SQLite stores no NaN): 24 bytes a match,
+        // not the 40 of optionals, and sorted in place, not copied, for its spots below. The
+        // server's memory peaks while a broad search is computed, so each byte a match counts
+        // (docs/PERFORMANCE.md, "The server's memory after broad searches").
+        var matches = try store.read { db in
             try Self.searchRows(query, inRegion: regionID, order: order, window: window, view: view, limit: nil, offset: 0, columns: located, db) { row in
-                (rowid: row[0] as Int64, latitude: row[1] as Double?, longitude: row[2] as Double?)
+                (rowid: row[0] as Int64, latitude: row[1] as Double? ?? .nan, longitude: row[2] as Double? ?? .nan)
             }
         }
+        let rowids = matches.map(\.rowid)
         // Each spot once with its photos, in the order of its first photo by row id.
+        matches.removeAll { $0.latitude.isNaN || $0.longitude.isNaN }
+        matches.sort { $0.rowid < $1.rowid }
         var spots = SpotCounter(decimals: decimals)
-        for match in matches.sorted(by: { $0.rowid < $1.rowid }) {
-            guard let latitude = match.latitude, let longitude = match.longitude else { continue }
-            spots.add(latitude: latitude, longitude: longitude)
+        for match in matches {
+            spots.add(latitude: match.latitude, longitude: match.longitude)
         }
-        return (matches.map(\.rowid), spots.spots)
+        return (rowids, spots.spots)
     }
 
     /// Whole photos by row id (as `searchMatches` gives them), in the order given.
