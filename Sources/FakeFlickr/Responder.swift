@@ -298,7 +298,6 @@ extension FakeFlickrResponder {
     }
 }
 
-/// Thrown to make Hummingbird drop the connection after a deliberately short body.
 extension FakeFlickrResponder {
     /// Waits, as a latency, a drip or a trickle asks, unless the server is stopping: then it
     /// throws, and the answer ends there. A stop waited out every pause under way (up to its
@@ -308,4 +307,5 @@ extension FakeFlickrResponder {
     }
 }
 
+/// Thrown to make Hummingbird drop the connection after a deliberately short body.
 struct DeliberateTruncation: Error {}

@@ -15,10 +15,6 @@ import TopRegionsTestSupport
         ndjson.split(separator: "\n").map { try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
     }
 
-    static func occurrences(_ needle: String, in text: String) -> Int {
-        text.components(separatedBy: needle).count - 1
-    }
-
     func loadedFixture() throws -> (TemporaryDirectory, [String: String], String) {
         let scratch = TemporaryDirectory()
         let environment = Tools.environment(home: scratch.path)
@@ -74,18 +70,18 @@ import TopRegionsTestSupport
         let page = try Tools.run("regions-top", ["--db", db, "--region", region, "--format", "html"], environment: environment)
         #expect(page.status == 0)
         #expect(page.stderr == "regions-top: 2 stored thumbnails are not an image (photo \(ids[1]), \(ids[2])); the page shows placeholders\n")
-        #expect(Self.occurrences("<img ", in: page.stdout) == 1)
+        #expect(PageText.occurrences("<img ", in: page.stdout) == 1)
         #expect(page.stdout.contains("<img src=\"data:image/jpeg;base64,\(Data(Self.jpegStart).base64EncodedString())\""))
         // The first page of 30: one shows its thumbnail, two have unusable ones, 27 none yet.
-        #expect(Self.occurrences("<span class=\"placeholder\">no thumbnail</span>", in: page.stdout) == 29)
+        #expect(PageText.occurrences("<span class=\"placeholder\">no thumbnail</span>", in: page.stdout) == 29)
         #expect(page.stdout.contains("27 of 30 photos have no thumbnail yet. Fetch them with <code>regions-top --region R001.iRFHXRzZ | thumb-get</code>"))
 
         try sql("DROP TABLE thumbnail")
         let bare = try Tools.run("regions-top", ["--db", db, "--region", region, "--format", "html"], environment: environment)
         #expect(bare.status == 0)
         #expect(bare.stderr == "regions-top: the database has no thumbnail table; the page shows placeholders\n")
-        #expect(Self.occurrences("<img ", in: bare.stdout) == 0)
-        #expect(Self.occurrences("<span class=\"placeholder\">no thumbnail</span>", in: bare.stdout) == 30)
+        #expect(PageText.occurrences("<img ", in: bare.stdout) == 0)
+        #expect(PageText.occurrences("<span class=\"placeholder\">no thumbnail</span>", in: bare.stdout) == 30)
     }
 
     // MARK: Pages and links
@@ -182,7 +178,7 @@ import TopRegionsTestSupport
             .map { $0["region_id"] as! String }
         let links = first.stdout.components(separatedBy: "<td><a href=\"").dropFirst().map { $0.prefix { $0 != "\"" } }
         #expect(links == ids.map { "region-\($0).html"[...] })
-        #expect(Self.occurrences("<circle class=\"marker\"", in: first.stdout) == 5)
+        #expect(PageText.occurrences("<circle class=\"marker\"", in: first.stdout) == 5)
         #expect(first.stdout.contains("<code>regions-top --region \(ids[0]) --format html &gt; region-\(ids[0]).html</code>"))
 
         // The fixture's regions have no centre from Flickr: a marker sits at the mean of the
@@ -216,15 +212,15 @@ import TopRegionsTestSupport
             let env = arguments.isEmpty ? environment.merging(["TOPREGIONS_CACHE": cache]) { $1 } : environment
             let page = try Tools.run("regions-top", ["--db", db, "--region", region, "--format", "html"] + arguments, environment: env)
             #expect(page.status == 0 && page.stderr == "")
-            #expect(Self.occurrences("href=\"file://", in: page.stdout) == 1)
+            #expect(PageText.occurrences("href=\"file://", in: page.stdout) == 1)
             #expect(page.stdout.contains(fileLink))
             #expect(page.stdout.contains("href=\"https://www.flickr.com/photos/\(ids[0].1)/\(ids[0].0)\""))
             // Every card links back to the photo's page on Flickr (Flickr's terms); the one not
             // cached also leads there from its thumbnail.
-            let cards = Self.occurrences("<li class=\"card\"", in: page.stdout)
+            let cards = PageText.occurrences("<li class=\"card\"", in: page.stdout)
             #expect(cards == 30)
-            #expect(Self.occurrences("<a class=\"flickr\" href=\"https://www.flickr.com/photos/", in: page.stdout) == cards)
-            #expect(Self.occurrences("href=\"https://www.flickr.com/photos/", in: page.stdout) == 2 * cards - 1)
+            #expect(PageText.occurrences("<a class=\"flickr\" href=\"https://www.flickr.com/photos/", in: page.stdout) == cards)
+            #expect(PageText.occurrences("href=\"https://www.flickr.com/photos/", in: page.stdout) == 2 * cards - 1)
         }
         // A cache that does not exist holds nothing, and asking does not create it.
         let missing = scratch.file("no-cache")

@@ -72,20 +72,6 @@ import TopRegionsTestSupport
         text.split(separator: "\n").map { try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
     }
 
-    static func occurrences(_ needle: String, in text: String) -> Int {
-        text.components(separatedBy: needle).count - 1
-    }
-
-    /// The values of `attribute` in `html`, in order.
-    static func attributes(_ attribute: String, in html: String) -> [String] {
-        html.components(separatedBy: " \(attribute)=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
-    }
-
-    /// The form token a served page carries.
-    static func token(in html: String) -> String? {
-        html.components(separatedBy: "name=\"token\" value=\"").dropFirst().first.map { String($0.prefix { $0 != "\"" }) }
-    }
-
     // MARK: Images
 
     /// While another process holds the database's write lock (a cron load's transaction),
@@ -114,7 +100,7 @@ import TopRegionsTestSupport
         // One at a time, so the order viewed is known; the twelve above are all there.
         for id in ids.prefix(3).reversed() { #expect(try setup.get("/photos/\(id)").status == 200) }
         let recents = try setup.get("/recents")
-        let listed = Self.attributes("id", in: recents.text).filter { $0.hasPrefix("photo-") }.map { String($0.dropFirst(6)) }
+        let listed = PageText.attributes("id", in: recents.text).filter { $0.hasPrefix("photo-") }.map { String($0.dropFirst(6)) }
         #expect(Array(listed.prefix(3)) == Array(ids.prefix(3)))
         #expect(Set(listed) == Set(ids), "every view recorded, none from the other site")
         #expect(try setup.regionsTop(["--recents"]).map { $0["id"] as! String } == listed)
@@ -138,7 +124,7 @@ import TopRegionsTestSupport
 
     @Test func theRefreshButtonRunsThePipelineOnceAndShowsItsProgress() throws {
         let setup = try Setup()
-        let token = try #require(Self.token(in: try setup.get("/").text))
+        let token = try #require(PageText.token(in: try setup.get("/").text))
         let searchesBefore = try setup.fake.requests(method: "flickr.photos.search").count
         #expect(try setup.post("/refresh", form: "").status == 403)
         let started = try setup.post("/refresh", form: "token=\(token)")
@@ -164,7 +150,7 @@ import TopRegionsTestSupport
         refused["FLICKR_API_KEY"] = "wrong-key-5e7a1c"
         let server = try ServerProcess(["--db", setup.db, "--cache-dir", setup.cache, "--port", "0", "-q"], environment: refused, scratch: setup.scratch)
         defer { server.stop() }
-        let token = try #require(Self.token(in: try HTTPExchange.request(server.base + "/", scratch: setup.scratch).text))
+        let token = try #require(PageText.token(in: try HTTPExchange.request(server.base + "/", scratch: setup.scratch).text))
         #expect(try HTTPExchange.request(server.base + "/refresh", method: "POST", form: "token=\(token)", scratch: setup.scratch).status == 303)
         var progress = try HTTPExchange.request(server.base + "/refresh", scratch: setup.scratch)
         while progress.text.contains("http-equiv=\"refresh\"") {
@@ -290,10 +276,10 @@ import TopRegionsTestSupport
         // Every link between pages leads to a file that is there; every page at most 30 photos.
         for name in files {
             let page = try String(contentsOfFile: site + "/" + name, encoding: .utf8)
-            for link in Self.attributes("href", in: page) where link.hasSuffix(".html") {
+            for link in PageText.attributes("href", in: page) where link.hasSuffix(".html") {
                 #expect(files.contains(link), "\(name) links to \(link)")
             }
-            #expect(Self.occurrences("<li class=\"card\"", in: page) <= 30)
+            #expect(PageText.occurrences("<li class=\"card\"", in: page) <= 30)
             #expect(page.contains("img-src data:;"))
         }
         let big = try #require(setup.top.first { ($0["photos"] as! Int) > 30 })
@@ -366,7 +352,7 @@ import TopRegionsTestSupport
         let preview = try HTTPExchange.request(later.base + "/prune?older_than=1m", scratch: setup.scratch)
         #expect(preview.status == 200 && preview.text.contains("\(stored) photos were stored before"))
         let before = try residentKiB()
-        let token = try #require(Self.token(in: preview.text))
+        let token = try #require(PageText.token(in: preview.text))
         let pruned = try HTTPExchange.request(later.base + "/prune", method: "POST", form: "token=\(token)&older_than=1m", scratch: setup.scratch)
         #expect(pruned.status == 200 && pruned.text.contains("\(stored) photos stored more than 1m ago are forgotten"))
         // The pages the prune changed, about 20 MB of them, are not kept: at most SQLite's
@@ -589,11 +575,11 @@ import TopRegionsTestSupport
         let port = setup.server.port
         let regionID = setup.top[0]["region_id"] as! String
         let id = try setup.regionsTop(["--region", regionID, "--limit", "1"])[0]["id"] as! String
-        let token = try #require(Self.token(in: try setup.get("/photos/\(id)").text))
+        let token = try #require(PageText.token(in: try setup.get("/photos/\(id)").text))
 
         let rebound = try setup.get("/photos/\(id)", headers: ["Host": "evil.example:\(port)"])
         #expect(rebound.status == 403)
-        #expect(Self.token(in: rebound.text) == nil)
+        #expect(PageText.token(in: rebound.text) == nil)
         #expect(rebound.text.hasPrefix("This server answers only to "))
         let deleting = try setup.post("/photos/\(id)/delete", form: "token=\(token)", headers: ["Host": "evil.example:\(port)"])
         #expect(deleting.status == 403)

@@ -107,7 +107,7 @@ import TopRegionsTestSupport
         #expect(hour.text.contains("in the hour to 2025-11-22 08:26 +00:00"))
         // A served window ends at the end of the present minute: 08:26:59.
         let truth = try setup.truth(length: 3600, end: (Self.now / 60 + 1) * 60 - 1)
-        let rows = ServeEndToEndTests.attributes("href", in: hour.text).filter { $0.hasPrefix("/regions/") }
+        let rows = PageText.attributes("href", in: hour.text).filter { $0.hasPrefix("/regions/") }
         #expect(rows.suffix(truth.count).allSatisfy { $0.hasSuffix("?window=1h") })
         for line in truth.prefix(5) {
             let parts = line.split(separator: " | ")
@@ -160,7 +160,7 @@ import TopRegionsTestSupport
         let page = try HTTPExchange.request(server.base + "/rising?window=3h", scratch: setup.network.scratch)
         #expect(page.status == 200)
         #expect(page.text.contains("whose photographers grew most in the 3 hours to 2025-11-22 08:26 +00:00 against the 3 hours before"))
-        let links = ServeEndToEndTests.attributes("href", in: page.text).filter { $0.hasPrefix("/regions/") }
+        let links = PageText.attributes("href", in: page.text).filter { $0.hasPrefix("/regions/") }
         #expect(links.last { _ in true } != nil && links.contains("/regions/\(surging)?window=3h"))
         #expect(try HTTPExchange.request(server.base + "/rising?window=all", scratch: setup.network.scratch).status == 400)
         let top = try HTTPExchange.request(server.base + "/", scratch: setup.network.scratch)

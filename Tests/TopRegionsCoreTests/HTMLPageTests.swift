@@ -31,15 +31,6 @@ import TopRegionsTestSupport
 
     static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 
-    /// Every value of `attribute` in `html`, in order.
-    static func attributes(_ attribute: String, in html: String) -> [String] {
-        html.components(separatedBy: " \(attribute)=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
-    }
-
-    static func occurrences(_ needle: String, in html: String) -> Int {
-        html.components(separatedBy: needle).count - 1
-    }
-
     // MARK: Every page
 
     @Test func pagesAreSelfContainedAndForbidScriptsAndRemoteLoads() {
@@ -57,8 +48,8 @@ import TopRegionsTestSupport
             #expect(!html.contains("<script"))
             #expect(!html.contains("url("))
             // Whatever the page loads comes from itself.
-            #expect(Self.attributes("src", in: html).allSatisfy { $0.hasPrefix("data:") })
-            #expect(Self.occurrences("<link ", in: html) == 1 && html.contains("<link rel=\"icon\" href=\"data:,\">"))
+            #expect(PageText.attributes("src", in: html).allSatisfy { $0.hasPrefix("data:") })
+            #expect(PageText.occurrences("<link ", in: html) == 1 && html.contains("<link rel=\"icon\" href=\"data:,\">"))
             #expect(html.contains("Made with Natural Earth"))
             #expect(html.hasSuffix("</body>\n</html>\n"))
         }
@@ -83,7 +74,7 @@ import TopRegionsTestSupport
         let top = Self.text(HTMLPage.regions([Self.row(1, "R1", hostileName, 3)]))
         let escaped = "&lt;script&gt;alert(1)&lt;/script&gt;&quot;&gt;&lt;img src=x onerror=alert(1)&gt; &#39;quoted&#39; &amp; more"
         // In the list, and in the marker's hover text.
-        #expect(Self.occurrences(escaped, in: top) == 2)
+        #expect(PageText.occurrences(escaped, in: top) == 2)
         #expect(!top.contains("<img"))
         #expect(!top.contains("onerror=alert(1)>"))
 
@@ -95,7 +86,7 @@ import TopRegionsTestSupport
         let page = Self.text(HTMLPage.photos(
             photos, list: PhotoList(.region(region)), images: .init(thumbnails: [Self.hostileAttribute: Self.jpeg])))
         #expect(!page.contains("<script"))
-        #expect(Self.occurrences("<img ", in: page) == 1)
+        #expect(PageText.occurrences("<img ", in: page) == 1)
         #expect(page.contains("<div class=\"title\" dir=\"auto\">&lt;script&gt;alert(1)&lt;/script&gt;</div>"))
         #expect(page.contains("<div class=\"meta\" dir=\"auto\">&quot;&gt;&lt;img src=x onerror=alert(1)&gt;</div>"))
         #expect(page.contains("alt=\"&lt;script&gt;alert(1)&lt;/script&gt;\""))
@@ -105,7 +96,7 @@ import TopRegionsTestSupport
         #expect(page.contains("Title\u{FFFD}with\u{FFFD}controls\u{FFFD}"))
         // Ids in links are percent-encoded, in element ids made safe.
         #expect(page.contains("href=\"https://www.flickr.com/photos/o%22w%3Cn%3Ee%20r/%22%3E%3Cimg%20src%3Dx%20onerror%3Dalert%281%29%3E\""))
-        let anchors = Self.attributes("id", in: page)
+        let anchors = PageText.attributes("id", in: page)
         #expect(anchors.allSatisfy { $0.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || "0123456789-_".unicodeScalars.contains($0) } })
         // The command that fetches thumbnails quotes the id for the shell.
         #expect(page.contains("<code>regions-top --region &#39;R&#39;\\&#39;&#39;1 &quot;x&quot;&#39; | thumb-get</code>"))
@@ -125,8 +116,8 @@ import TopRegionsTestSupport
             Self.row(3, "C", "Gamma", 1, at: nil), Self.row(4, "D", "Delta", 1, at: (0, 0)),
         ]
         let html = Self.text(HTMLPage.regions(rows))
-        #expect(Self.occurrences("<circle class=\"marker\"", in: html) == 3)
-        #expect(Self.occurrences("<tr><td class=\"n\">", in: html) == 4)
+        #expect(PageText.occurrences("<circle class=\"marker\"", in: html) == 3)
+        #expect(PageText.occurrences("<tr><td class=\"n\">", in: html) == 4)
         // Largest first; area proportional to photographers (radius 56 for the most, half for a quarter of them).
         // The name is isolated (U+2068 … U+2069), so a right-to-left name leaves the counts in their order.
         #expect(html.contains("<a href=\"region-A.html\"><circle class=\"marker\" cx=\"1823.5\" cy=\"411.5\" r=\"56\"><title>1. \u{2068}Alpha\u{2069}: 100 photographers, 200 photos</title></circle></a>"))
@@ -170,19 +161,19 @@ import TopRegionsTestSupport
         let geojson = try #require(try JSONSerialization.jsonObject(with: Data(Reports.photos(photos, format: .geojson, list: PhotoList(.region(Self.region))))) as? [String: Any])
         let bbox = try #require(geojson["bbox"] as? [Double])
         #expect(bbox == [-64.15, 43.95, -60.85, 45.05])
-        #expect(Self.attributes("data-bbox", in: html) == ["-64.15,43.95,-60.85,45.05"])
+        #expect(PageText.attributes("data-bbox", in: html) == ["-64.15,43.95,-60.85,45.05"])
         // 3.3 degrees wide at 44.5 degrees north is 23.54 units, 1.1 degrees tall is 11: made 4:3 around the box.
         #expect(html.contains("<svg viewBox=\"826.3 446.17 23.54 17.65\""))
         #expect(html.contains("<path class=\"land\" transform=\"scale(0.7133 1)\""))
         // Each photo a dot, and a pin over the map (in percent of its frame) leading to its card.
-        #expect(Self.occurrences("<circle class=\"dot\"", in: html) == 3)
-        #expect(Self.occurrences("<a class=\"pin\"", in: html) == 3)
+        #expect(PageText.occurrences("<circle class=\"dot\"", in: html) == 3)
+        #expect(PageText.occurrences("<a class=\"pin\"", in: html) == 3)
         #expect(html.contains("<a class=\"pin\" href=\"#photo-2\" style=\"left:"))
     }
 
     @Test func aLonePhotoGetsAtLeastADegreeOfMap() {
         let html = Self.text(HTMLPage.photos([Self.photo("1", at: (0, 0))], list: .recents, images: .init(thumbnails: [:])))
-        #expect(Self.attributes("data-bbox", in: html) == ["-0.01,-0.01,0.01,0.01"])
+        #expect(PageText.attributes("data-bbox", in: html) == ["-0.01,-0.01,0.01,0.01"])
         #expect(html.contains("<svg viewBox=\"1793.33 895 13.33 10\""))
     }
 
@@ -213,7 +204,7 @@ import TopRegionsTestSupport
         let land = try #require(html.components(separatedBy: "<path class=\"land\"").dropFirst().first?.components(separatedBy: " d=\"").dropFirst().first?.prefix { $0 != "\"" })
         #expect(!land.isEmpty && land.count * 20 < WorldOutline.path.count, "\(land.count) bytes of land")
         // Every point within the view widened by 5%.
-        let viewBox = try #require(Self.attributes("viewBox", in: html).first).split(separator: " ").compactMap { Double($0) }
+        let viewBox = try #require(PageText.attributes("viewBox", in: html).first).split(separator: " ").compactMap { Double($0) }
         let xScale = cos((44.6 + 45.0) / 2 * Double.pi / 180)
         let points = Self.absolutePoints(ofPath: String(land))
         #expect(points.count > 20)
@@ -245,15 +236,15 @@ import TopRegionsTestSupport
         let clusters = svg.components(separatedBy: "<g class=\"cluster\">").dropFirst()
         #expect(clusters.map { String($0.dropFirst("<title>".count).prefix { $0 != "<" }) } == ["48 photos", "12 photos"])
         #expect(clusters.map { String($0.components(separatedBy: "\">").last!.prefix { $0 != "<" }) } == ["48", "12"])
-        #expect(Self.occurrences("<circle class=\"dot\"", in: svg) == 2)
-        let discs = clusters.map { cluster in ["cx", "cy", "r"].map { Double(Self.attributes($0, in: cluster)[0])! } }
+        #expect(PageText.occurrences("<circle class=\"dot\"", in: svg) == 2)
+        let discs = clusters.map { cluster in ["cx", "cy", "r"].map { Double(PageText.attributes($0, in: cluster)[0])! } }
         let (dx, dy) = (discs[0][0] - discs[1][0], discs[0][1] - discs[1][1])
         #expect((dx * dx + dy * dy).squareRoot() >= discs[0][2] + discs[1][2])
         // A disc that would overlap a bigger one joins it instead.
         let close = [HTMLPage.MapPoint(latitude: 44.0, longitude: -63.0, photos: 400), HTMLPage.MapPoint(latitude: 44.06, longitude: -63.0, photos: 20),
                      HTMLPage.MapPoint(latitude: 46.0, longitude: -60.0, photos: 1)]
         let joined = try #require(HTMLPage.listMap(of: close)).drawing
-        #expect(Self.occurrences("<g class=\"cluster\">", in: joined) == 1 && joined.contains("<title>420 photos</title>"))
+        #expect(PageText.occurrences("<g class=\"cluster\">", in: joined) == 1 && joined.contains("<title>420 photos</title>"))
     }
 
     /// The page's pins lie under the map's counted clusters and names (an `<svg>` of their
@@ -272,11 +263,11 @@ import TopRegionsTestSupport
         let overlay = String(html[over.lowerBound...]).components(separatedBy: "</svg>")[0]
         #expect(overlay.contains("<g class=\"cluster\">") && overlay.contains(">\u{2068}Halifax\u{2069}</text>"))
         // Halifax's name, whose dot is under the cluster, goes above the disc, not over its number.
-        let disc = try ["cy", "r"].map { try #require(Double(Self.attributes($0, in: overlay.components(separatedBy: "<g class=\"cluster\">")[1])[0])) }
+        let disc = try ["cy", "r"].map { try #require(Double(PageText.attributes($0, in: overlay.components(separatedBy: "<g class=\"cluster\">")[1])[0])) }
         let halifax = try #require(overlay.components(separatedBy: ">\u{2068}Halifax\u{2069}</text>")[0].components(separatedBy: "<text").last)
-        let baseline = try #require(Double(Self.attributes("y", in: halifax)[0]))
+        let baseline = try #require(Double(PageText.attributes("y", in: halifax)[0]))
         #expect(baseline <= disc[0] - disc[1])
-        #expect(try #require(Self.attributes("viewBox", in: overlay).first) == Self.attributes("viewBox", in: base).first)
+        #expect(try #require(PageText.attributes("viewBox", in: overlay).first) == PageText.attributes("viewBox", in: base).first)
         #expect(HTMLPage.style.contains("figure.map svg.over{position:absolute;left:0;top:0;width:100%;height:100%;pointer-events:none}"))
     }
 
@@ -287,7 +278,7 @@ import TopRegionsTestSupport
         // Bedford, on the bay north of Halifax, Nova Scotia: a town of its own, but Halifax
         // (10 km away, 20 times its people) is how a person says where it is.
         let html = Self.text(HTMLPage.photo(Self.photo("1", at: (44.73, -63.66)), site: .served(formToken: "t")))
-        let viewBox = try #require(Self.attributes("viewBox", in: html).first).split(separator: " ").compactMap { Double($0) }
+        let viewBox = try #require(PageText.attributes("viewBox", in: html).first).split(separator: " ").compactMap { Double($0) }
         // 3 degrees of latitude, 4:3, centred on the photo (longitudes scaled by cos 44.73°).
         #expect(viewBox.count == 4 && viewBox[3] == 30 && abs(viewBox[2] - 40) < 0.01)
         let xScale = cos(44.73 * Double.pi / 180)
@@ -297,11 +288,11 @@ import TopRegionsTestSupport
         // The inset: Canada, with the same view marked on it, in the inset's own scale.
         let inset = try #require(html.components(separatedBy: "<svg class=\"inset\"").dropFirst().first)
         #expect(inset.contains("aria-label=\"Where the map lies in Canada\""))
-        let insetScale = try #require(Double(Self.attributes("transform", in: inset)[0].dropFirst("scale(".count).prefix { $0 != " " }))
+        let insetScale = try #require(Double(PageText.attributes("transform", in: inset)[0].dropFirst("scale(".count).prefix { $0 != " " }))
         let view = try #require(inset.components(separatedBy: "<rect class=\"view\"").dropFirst().first)
-        let number = { (name: String) in Double(Self.attributes(name, in: view)[0])! }
+        let number = { (name: String) in Double(PageText.attributes(name, in: view)[0])! }
         #expect(abs((number("x") + number("width") / 2) / insetScale - 1163.4) < 0.1 && abs(number("y") + number("height") / 2 - 452.7) < 0.1)
-        #expect(Self.occurrences("<a class=\"pin\"", in: html) == 1)
+        #expect(PageText.occurrences("<a class=\"pin\"", in: html) == 1)
         // A list's map has no inset.
         let list = Self.text(HTMLPage.photos([Self.photo("1")], list: .recents, images: .init(thumbnails: [:])))
         #expect(!list.contains("<svg class=\"inset\""))
@@ -315,12 +306,12 @@ import TopRegionsTestSupport
         ])
         #expect(images.unusableThumbnails(among: photos) == ["corrupt", "empty"])
         let html = Self.text(HTMLPage.photos(photos, list: PhotoList(.region(Self.region)), images: images))
-        #expect(Self.attributes("src", in: html) == [
+        #expect(PageText.attributes("src", in: html) == [
             "data:image/jpeg;base64,\(Data(Self.jpeg).base64EncodedString())",
             "data:image/png;base64,\(Data(Self.png).base64EncodedString())",
             "data:image/gif;base64,\(Data(gif).base64EncodedString())",
         ])
-        #expect(Self.occurrences("<span class=\"placeholder\">no thumbnail</span>", in: html) == 3)
+        #expect(PageText.occurrences("<span class=\"placeholder\">no thumbnail</span>", in: html) == 3)
         #expect(html.contains("1 of 6 photos has no thumbnail yet. Fetch them with <code>regions-top --region R1.x_y-z | thumb-get</code>, then make this page again."))
         #expect(html.contains("2 stored thumbnails are not an image and show a placeholder."))
 
@@ -331,7 +322,7 @@ import TopRegionsTestSupport
     @Test func withoutAThumbnailTableEveryPhotoIsAPlaceholder() {
         let html = Self.text(HTMLPage.photos([Self.photo("1"), Self.photo("2")], list: PhotoList(.region(Self.region)), images: .init(thumbnails: nil)))
         #expect(html.contains("This database has no thumbnail table, so every photo shows a placeholder."))
-        #expect(Self.occurrences("<span class=\"placeholder\">", in: html) == 2)
+        #expect(PageText.occurrences("<span class=\"placeholder\">", in: html) == 2)
         #expect(!html.contains("<img"))
     }
 
@@ -340,7 +331,7 @@ import TopRegionsTestSupport
         let images = HTMLPage.Images(thumbnails: [:], cachedFiles: ["111": "/home/ann/.cache/top regions/Zürich/111.jpg"])
         let html = Self.text(HTMLPage.photos(photos, list: PhotoList(.region(Self.region)), images: images))
         // The photo's link, then the link to its page on Flickr that every photo shown has.
-        #expect(Self.attributes("href", in: html).filter { !$0.hasPrefix("#") && !$0.hasPrefix("data:") && !$0.hasPrefix("https://www.naturalearthdata")
+        #expect(PageText.attributes("href", in: html).filter { !$0.hasPrefix("#") && !$0.hasPrefix("data:") && !$0.hasPrefix("https://www.naturalearthdata")
             && !$0.hasPrefix("https://www.geonames.org") && !$0.hasPrefix("https://creativecommons.org") && !$0.hasSuffix(".html") } == [
             "file:///home/ann/.cache/top%20regions/Z%C3%BCrich/111.jpg", "https://www.flickr.com/photos/12345678@N04/111",
             "https://www.flickr.com/photos/98765432@N01/222", "https://www.flickr.com/photos/98765432@N01/222",

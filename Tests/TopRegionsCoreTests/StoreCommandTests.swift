@@ -259,37 +259,14 @@ import TopRegionsTestSupport
     }
 
     static func recompute(fixture: String) -> [String] {
-        let text = try! String(contentsOfFile: fixture, encoding: .utf8)
-        var last: [String: [String: Any]] = [:]
-        var order: [String] = []
-        var placeRegion: [String: String] = [:]
-        var names: [String: String] = [:]
-        for line in text.split(separator: "\n") {
-            let object = try! JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
-            let id = object["id"] as! String
-            if last[id] == nil { order.append(id) }
-            last[id] = object
-            if let region = object["region_id"] as? String {
-                names[region] = object["region"] as? String
-                if let place = object["place_id"] as? String, placeRegion[place] == nil { placeRegion[place] = region }
-            }
-        }
-        var owners: [String: Set<String>] = [:]
-        var photos: [String: Int] = [:]
-        for id in order {
-            let object = last[id]!
-            let region = (object["region_id"] as? String) ?? (object["place_id"] as? String).flatMap { placeRegion[$0] }
-            guard let region else { continue }
-            owners[region, default: []].insert(object["owner"] as! String)
-            photos[region, default: 0] += 1
-        }
-        return owners.keys.sorted { a, b in
-            let (ca, cb) = (owners[a]!.count, owners[b]!.count)
+        let regions = FixtureRecount(fixture).regions
+        return regions.keys.sorted { a, b in
+            let (ca, cb) = (regions[a]!.photographers, regions[b]!.photographers)
             if ca != cb { return ca > cb }
             let folding: String.CompareOptions = [.caseInsensitive, .diacriticInsensitive, .widthInsensitive]
-            let (na, nb) = (names[a]!.folding(options: folding, locale: nil), names[b]!.folding(options: folding, locale: nil))
+            let (na, nb) = (regions[a]!.name.folding(options: folding, locale: nil), regions[b]!.name.folding(options: folding, locale: nil))
             if na != nb { return Array(na.utf8).lexicographicallyPrecedes(Array(nb.utf8)) }
             return Array(a.utf8).lexicographicallyPrecedes(Array(b.utf8))
-        }.map { "\($0) \(names[$0]!) \(owners[$0]!.count) \(photos[$0]!)" }
+        }.map { "\($0) \(regions[$0]!.name) \(regions[$0]!.photographers) \(regions[$0]!.photos)" }
     }
 }

@@ -140,7 +140,7 @@ import TopRegionsTestSupport
         let page = try #require(try queries.page(1, of: list, summary: summary))
         let html = String(decoding: HTMLPage.photos(page.photos, list: list, images: .init(thumbnails: nil), site: site,
                                                     paging: page.paging, map: map), as: UTF8.self)
-        let links = HTMLPageTests.attributes("href", in: html).filter { $0.contains("bbox=") }
+        let links = PageText.attributes("href", in: html).filter { $0.contains("bbox=") }
         #expect(links == quarters.map { "/regions/R?bbox=" + $0.text })
         #expect(html.contains("Click a part of the map to look closer."))
         // A quarter's page: how many are in it, a way out, the whole map.
@@ -154,7 +154,7 @@ import TopRegionsTestSupport
         // A file of the export: its whole map leads to the quarters' files, which lead back only.
         let file = String(decoding: HTMLPage.photos(page.photos, list: list, images: .init(thumbnails: [:]), site: .exported,
                                                     paging: page.paging, map: map), as: UTF8.self)
-        #expect(HTMLPageTests.attributes("href", in: file).filter { $0.contains("~") } == quarters.map { "region-R~\($0.text).html" })
+        #expect(PageText.attributes("href", in: file).filter { $0.contains("~") } == quarters.map { "region-R~\($0.text).html" })
         let zoomedFile = String(decoding: HTMLPage.photos(zoomedPage.photos, list: zoomed, images: .init(thumbnails: [:]), site: .exported,
                                                           paging: zoomedPage.paging, map: zoomedSummary.map), as: UTF8.self)
         #expect(!zoomedFile.contains("class=\"zoom\"") && !zoomedFile.contains("Zoom out") && zoomedFile.contains("<a href=\"region-R.html\">The whole map</a>"))

@@ -10,17 +10,12 @@ import TopRegionsTestSupport
 @Suite struct ServedActionsTests {
     typealias Fixture = ServedFixture
 
-    /// The form token a served page carries.
-    static func token(in html: String) -> String? {
-        html.components(separatedBy: "name=\"token\" value=\"").dropFirst().first.map { String($0.prefix { $0 != "\"" }) }
-    }
-
     @Test func deletingAPhotoNeedsTheFormsTokenAndNoReloadBringsItBackButUndoDoes() async throws {
         let fixture = try Fixture()
         let row = try #require(try fixture.queries.topRegions(limit: 1).first)
         let photo = try #require(try fixture.queries.photos(in: PhotoList(.region(row)), limit: 1).first)
         let id = photo.record.id
-        let thumbnail = try #require(photo.record.thumbURL?.replacingOccurrences(of: "_s.jpg", with: "_q.jpg"))
+        let thumbnail = try Fixture.thumbnailURL(photo)
         fixture.network.answer(thumbnail, headers: ["content-type": "image/jpeg"], body: Fixture.jpeg(2_000))
         @Sendable func regionCounts() throws -> (photos: Int, photographers: Int)? {
             try fixture.queries.region(id: row.regionID).map { ($0.photos, $0.photographers) }
@@ -33,7 +28,7 @@ import TopRegionsTestSupport
         try await fixture.serve { client in
             #expect(try await client.get("/thumbs/\(id).jpg").status == 200)
             let page = try await client.get("/photos/\(id)")
-            let token = try #require(Self.token(in: page.text))
+            let token = try #require(PageText.token(in: page.text))
             #expect(token == Fixture.formToken)
 
             // Without the token, with another token, from another site: refused, nothing changed.
@@ -53,7 +48,7 @@ import TopRegionsTestSupport
             #expect(!(try regionPhotoIDs().contains(id)))
 
             // Undo: the photo back, with its thumbnail (not asked for again), counts as before.
-            let undo = try #require(Fixture.attributes("action", in: deleted.text).first { $0.hasPrefix("/photos/") })
+            let undo = try #require(PageText.attributes("action", in: deleted.text).first { $0.hasPrefix("/photos/") })
             #expect(undo == "/photos/\(id)/undelete")
             let undone = try await client.post(undo, form: "token=\(token)")
             #expect(undone.status == 303 && undone.header("Location") == "/photos/\(id)")
@@ -77,7 +72,7 @@ import TopRegionsTestSupport
     @Test func pruningIsPreviewedFirstAndNeedsItsUnitAndTheToken() async throws {
         let fixture = try Fixture()
         let stored = try fixture.queries.photoCount()
-        #expect(stored == Set(Fixture.records.map { $0["id"] as! String }).count)
+        #expect(stored == Fixture.stored)
         try await fixture.serve { client in
             let all = try await client.get("/all")
             #expect(all.text.contains("<form class=\"action\" action=\"/prune\" method=\"get\">"))
@@ -92,9 +87,9 @@ import TopRegionsTestSupport
             fixture.clock.change { $0 += 100 }
             let preview = try await client.get("/prune?older_than=1m")
             #expect(preview.status == 200 && preview.text.contains("\(stored) photos were stored before"))
-            #expect(Fixture.occurrences("<li><a href=\"/photos/", in: preview.text) == 30)
+            #expect(PageText.occurrences("<li><a href=\"/photos/", in: preview.text) == 30)
             #expect(try fixture.queries.photoCount() == stored)
-            let token = try #require(Self.token(in: preview.text))
+            let token = try #require(PageText.token(in: preview.text))
             #expect(try await client.post("/prune", form: "older_than=1m").status == 403)
             let pruned = try await client.post("/prune", form: "token=\(token)&older_than=1m")
             #expect(pruned.status == 200 && pruned.text.contains("\(stored) photos stored more than 1m ago are forgotten"))

@@ -23,7 +23,7 @@ import TopRegionsTestSupport
         let photos = try Self.photos(fixture, 3)
         let ids = photos.map(\.record.id)
         // The 150 px square beside the record's 75 px one, each answered once.
-        let urls = try photos.map { try #require($0.record.thumbURL?.replacingOccurrences(of: "_s.jpg", with: "_q.jpg")) }
+        let urls = try photos.map { try Fixture.thumbnailURL($0) }
         for (index, url) in urls.enumerated() {
             fixture.network.answer(url, headers: ["content-type": "image/jpeg"], body: Fixture.jpeg(2_000, fill: UInt8(index + 1)))
         }

@@ -20,13 +20,13 @@ import TopRegionsTestSupport
             #expect(page.header("Cache-Control") == "no-store")
             // Every region regions-top lists, in its order, linking to its photos: the map's
             // markers (largest first), then the ranked list.
-            let links = Fixture.attributes("href", in: page.text).filter { $0.hasPrefix("/regions/") }
+            let links = PageText.attributes("href", in: page.text).filter { $0.hasPrefix("/regions/") }
             let expected = top.map { "/regions/\($0.regionID)" }
             #expect(Array(links.suffix(expected.count)) == expected)
             #expect(links.prefix(links.count - expected.count).sorted() == expected.sorted())
             // Its counts, as the photos loaded give them.
             for row in top {
-                let counted = try #require(Fixture.regionCounts[row.regionID])
+                let counted = try #require(Fixture.recount.regions[row.regionID])
                 #expect(page.text.contains("<td class=\"n\">\(counted.photographers)</td><td class=\"n\">\(counted.photos)</td>"), "\(row.regionID)")
             }
             #expect(page.text.contains("This product uses the Flickr API but is not endorsed or certified by SmugMug, Inc."))
@@ -39,10 +39,10 @@ import TopRegionsTestSupport
         let fixture = try Fixture()
         let row = try #require(try fixture.queries.topRegions(limit: 50).first { $0.photos > 60 })
         let regionID = row.regionID
-        let counted = try #require(Fixture.regionCounts[regionID])
+        let counted = try #require(Fixture.recount.regions[regionID])
         // The region's photos, newest first, as regions-top --region lists them.
         let expected = try fixture.queries.photos(in: PhotoList(.region(row)), limit: nil)
-        #expect(Set(expected.map(\.record.id)) == Fixture.ids(inRegion: regionID))
+        #expect(Set(expected.map(\.record.id)) == Fixture.recount.ids(inRegion: regionID))
         #expect(zip(expected, expected.dropFirst()).allSatisfy { ($0.record.uploaded ?? 0) >= ($1.record.uploaded ?? 0) }, "newest first")
         let byTitle = try fixture.queries.photos(in: PhotoList(.region(row), order: .title), limit: 30).map(\.record.id)
         let total = counted.photos
@@ -59,10 +59,10 @@ import TopRegionsTestSupport
                 #expect(page.text.contains("rel=\"prev\"") == (number > 1))
                 #expect(page.text.contains("rel=\"next\" href=\"/regions/\(regionID)?page=\(number + 1)\"") == (number < pages))
                 // Each card: its thumbnail asked for lazily, its page here, its page on Flickr.
-                #expect(Fixture.occurrences("loading=\"lazy\"", in: page.text) >= cards.count)
-                #expect(Fixture.occurrences("<a class=\"flickr\" href=\"https://www.flickr.com/photos/", in: page.text) == cards.count)
+                #expect(PageText.occurrences("loading=\"lazy\"", in: page.text) >= cards.count)
+                #expect(PageText.occurrences("<a class=\"flickr\" href=\"https://www.flickr.com/photos/", in: page.text) == cards.count)
                 // The map's dots cover the whole region on every page; its pins are this page's.
-                #expect(Fixture.occurrences("<a class=\"pin\"", in: page.text) == cards.count)
+                #expect(PageText.occurrences("<a class=\"pin\"", in: page.text) == cards.count)
             }
             #expect(seen == expected.map(\.record.id), "the pages, in order, are the region's photos newest first, each once")
             let beyond = try await client.get("/regions/\(regionID)?page=\(pages + 1)")
@@ -81,7 +81,7 @@ import TopRegionsTestSupport
 
     @Test func allRecentsAndSearchArePagedListsToo() async throws {
         let fixture = try Fixture()
-        let stored = Set(Fixture.records.map { $0["id"] as! String }).count
+        let stored = Fixture.stored
         let word = "harbour"
         let found = try fixture.queries.search(try SearchQuery(word), limit: nil).map(\.record.id)
         #expect(found.count > 60)

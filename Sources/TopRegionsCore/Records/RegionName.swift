@@ -110,7 +110,7 @@ package struct RegionMatcher: Sendable {
     private let partKeys: [[[String]]]
 
     /// `latinParts`: each region's `RegionName.latinParts`, as the store keeps them
-    /// (transliterating the names here makes ICU's transliterator ready: 70 ms, 6.5 MB);
+    /// (transliterating the names here makes ICU's transliterator ready, slow and large);
     /// nil: transliterated here.
     package init(regions: [RegionRank], latinParts: [String?]? = nil) {
         precondition(latinParts == nil || latinParts!.count == regions.count, "one text of Latin parts per region")

@@ -54,7 +54,7 @@ extension PhotoWriter {
             INSERT INTO region (place_id, name, sort_key, latin_parts, latitude, longitude)
                 SELECT i.place_id, COALESCE(i.name, i.place_id), COALESCE(i.sort_key, lower(i.place_id)),
                     -- Only a name new to the store is transliterated (making ICU's
-                    -- transliterator ready takes a process 70 ms; every batch names its regions).
+                    -- transliterator ready is slow, and every batch names its regions).
                     CASE WHEN i.name IS NULL OR i.name = i.place_id
                         OR EXISTS (SELECT 1 FROM region r WHERE r.place_id = i.place_id AND r.name = i.name) THEN NULL
                         ELSE topregions_latin_parts(i.name) END,

@@ -215,10 +215,10 @@ enum Schema {
         migrator.registerMigration("v14 region names in Latin letters for matching") { db in
             // A name in another script is matched by its Latin letters too ("sankt peterburg"
             // finds "Санкт-Петербург"): ICU's transliteration, kept here as a load writes the
-            // name (RegionName.latinParts), not done anew by each tool that matches a name.
-            // Made ready, it was four fifths of `regions-top --region`'s time (70 of 87 ms)
-            // and 6.5 MB of regions-serve's memory. NULL: a name in Latin letters (or not
-            // known yet).
+            // name (RegionName.latinParts), not done anew by each tool that matches a name:
+            // making the transliterator ready was most of `regions-top --region`'s time and
+            // several MB of regions-serve's memory (docs/PERFORMANCE.md, "Region names in Latin
+            // letters"). NULL: a name in Latin letters (or not known yet).
             try db.execute(sql: "ALTER TABLE region ADD COLUMN latin_parts TEXT")
             // The function every connection of the store has (added again here for one that
             // has not: the same function, never removed, which would take it from the store's).

@@ -7,6 +7,7 @@ import Synchronization
 import Testing
 import TopRegionsCache
 import TopRegionsHTTP
+import TopRegionsRecords
 @testable import TopRegionsServer
 import TopRegionsStore
 import TopRegionsTestSupport
@@ -107,58 +108,22 @@ final class ServedFixture: Sendable {
 
     // MARK: What the pages are checked against
 
-    /// The fixture's photos as written (an independent reading: JSONSerialization).
-    nonisolated(unsafe) static let records: [[String: Any]] = {
-        let text = try! String(contentsOf: Tools.fixtures.appendingPathComponent("photos.ndjson"), encoding: .utf8)
-        return text.split(separator: "\n").map { try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
-    }()
+    /// What the store holds after loading the fixture, read apart from the toolkit.
+    static let recount = FixtureRecount()
 
-    /// Each stored photo's region, read from the fixture as regions-load stores it: the last
-    /// record of an id wins; a record without a region is in the region another record gives
-    /// its place; a country-level place, or none, is in no region.
-    static let regionOfPhoto: [String: String] = {
-        var regionOfPlace: [String: String] = [:]
-        for record in records {
-            if let region = record["region_id"] as? String, let place = record["place_id"] as? String { regionOfPlace[place] = region }
-        }
-        var regions: [String: String] = [:]
-        for record in records {
-            let id = record["id"] as! String
-            regions[id] = record["region_id"] as? String ?? (record["place_id"] as? String).flatMap { regionOfPlace[$0] }
-        }
-        return regions
-    }()
+    /// How many photos the fixture stores.
+    static var stored: Int { recount.regionOfPhoto.count }
 
-    /// Each region's photos and distinct photographers, counted from the fixture.
-    static let regionCounts: [String: (photos: Int, photographers: Int)] = {
-        var owner: [String: String] = [:]
-        for record in records { owner[record["id"] as! String] = record["owner"] as? String }
-        var photos: [String: Int] = [:]
-        var owners: [String: Set<String>] = [:]
-        for (id, region) in regionOfPhoto {
-            photos[region, default: 0] += 1
-            owners[region, default: []].insert(owner[id]!)
-        }
-        return photos.mapValues { ($0, 0) }.merging(owners.mapValues { (0, $0.count) }) { ($0.photos, $1.photographers) }
-    }()
-
-    /// The ids of the region's photos in the fixture.
-    static func ids(inRegion regionID: String) -> Set<String> {
-        Set(regionOfPhoto.filter { $0.value == regionID }.keys)
+    /// The thumbnail URL the server asks for: the record's 75 px one made 150 px. Written here
+    /// rather than taken from `Thumbnails.sharper`, so the request log is checked against what
+    /// the test expects, not against what the code under test computes.
+    static func thumbnailURL(_ photo: StoredPhoto) throws -> String {
+        try #require(photo.record.thumbURL?.replacingOccurrences(of: "_s.jpg", with: "_q.jpg"))
     }
 
     /// The ids of the photos on a served page (its cards), in order.
     static func cards(_ html: String) -> [String] {
-        attributes("id", in: html).filter { $0.hasPrefix("photo-") }.map { String($0.dropFirst(6)) }
-    }
-
-    static func occurrences(_ needle: String, in text: String) -> Int {
-        text.components(separatedBy: needle).count - 1
-    }
-
-    /// The values of `attribute` in `html`, in order.
-    static func attributes(_ attribute: String, in html: String) -> [String] {
-        html.components(separatedBy: " \(attribute)=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+        PageText.attributes("id", in: html).filter { $0.hasPrefix("photo-") }.map { String($0.dropFirst(6)) }
     }
 
     /// A JPEG's first and last bytes around `count - 5` zeros: what an image server answers.
