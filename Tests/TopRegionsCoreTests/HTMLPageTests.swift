@@ -195,10 +195,28 @@ import TopRegionsTestSupport
         return points
     }
 
+    /// The world maps (the top page's, a list's spread over continents) are drawn from the
+    /// 1:50m countries: islands a 1:110m outline leaves out are land on them, and the open
+    /// sea beside them is not.
+    @Test func theWorldOutlineHasTheIslandsOfA50mMap() {
+        func onLand(_ latitude: Double, _ longitude: Double) -> Bool {
+            let point = Geography.Point(x: (longitude + 180) * 10, y: (90 - latitude) * 10)
+            return WorldOutline.rings.contains { Geography.Area.ring($0, contains: point) }
+        }
+        let islands = [
+            ("Mallorca", 39.6, 2.95), ("Tenerife", 28.27, -16.6), ("Skye", 57.3, -6.2), ("Rhodes", 36.2, 28.0),
+            ("Zanzibar", -6.1, 39.35), ("Gotland", 57.45, 18.5), ("Okinawa", 26.5, 127.95), ("Mauritius", -20.25, 57.55),
+        ]
+        for (name, latitude, longitude) in islands {
+            #expect(onLand(latitude, longitude), "\(name) is not on the world map")
+        }
+        #expect(!onLand(40.5, 4.5) && !onLand(29.5, -19.0), "open sea drawn as land")
+    }
+
     /// A region's map carries the land of its view, not the whole world's: rings outside
     /// it left out, rings across its edge cut just outside it.
     @Test func aRegionsMapCarriesOnlyTheLandInView() throws {
-        #expect(WorldOutline.rings.count == 287 && WorldOutline.rings.map(\.count).reduce(0, +) == 8120, "as the generator says")
+        #expect(WorldOutline.rings.count == 691 && WorldOutline.rings.map(\.count).reduce(0, +) == 12236, "as the generator says")
         let html = Self.text(HTMLPage.photos([Self.photo("1", at: (44.6, -63.5)), Self.photo("2", at: (45.0, -62.0))],
                                              list: PhotoList(.region(Self.region)), images: .init(thumbnails: [:])))
         let land = try #require(html.components(separatedBy: "<path class=\"land\"").dropFirst().first?.components(separatedBy: " d=\"").dropFirst().first?.prefix { $0 != "\"" })

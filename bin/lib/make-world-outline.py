@@ -1,34 +1,27 @@
 #!/usr/bin/env python3
 """Makes Sources/TopRegionsCore/Formatting/WorldOutline.swift: the world's countries as one
-compact SVG path, for the maps `regions-top --format html` draws.
+compact SVG path, for the world maps (the top page's, a list's spread over a continent or more).
 
-The shapes are Natural Earth's public-domain 1:110m countries ("Made with Natural Earth",
-https://www.naturalearthdata.com/about/terms-of-use/), as the PyPI wheel geopandas==0.14.4
-ships them (geopandas/datasets/naturalearth_lowres). Run this once, by hand, when the outline
-should change; the tools and tests never download anything. It needs pip (to download the
-wheel) and pyshp (`python3 -m pip install pyshp`, pure Python, reads the shapefile).
+The shapes are Natural Earth's public-domain 1:50m countries ("Made with Natural Earth",
+https://www.naturalearthdata.com/about/terms-of-use/), read from the geography already built
+into the program (Sources/CGeography/geography.c.bin, made by bin/lib/make-geography.py from
+its sources pinned by their checksums): this script downloads nothing. Run it once, by hand,
+when the outline should change (after make-geography.py, or for another tolerance).
 
     bin/lib/make-world-outline.py                 # rewrites the Swift file
-    bin/lib/make-world-outline.py --tolerance 1.5 # coarser (units: 0.1 degree)
+    bin/lib/make-world-outline.py --tolerance 2   # coarser (units: 0.1 degree)
 
 Projection: equirectangular, x = (longitude + 180) * 10, y = (90 - latitude) * 10, so the
 whole world is 3600 x 1800 units of 0.1 degree. Rings are simplified with Douglas-Peucker,
 rounded to whole units, and written as relative path commands.
 """
 import argparse
-import hashlib
 import os
-import subprocess
 import sys
-import tempfile
-import zipfile
 
-WHEEL = "geopandas==0.14.4"
-MEMBER = "geopandas/datasets/naturalearth_lowres/naturalearth_lowres"
-# The shapes this script was written against; another wheel would be another outline.
-SHP_SHA256 = "1f689e60b357e1e98702d5d9f774e95e77fc6b324487cadf57eb9317d533ce12"
-OUTPUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
-                      "Sources", "TopRegionsCore", "Formatting", "WorldOutline.swift")
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+GEOGRAPHY = os.path.join(ROOT, "Sources", "CGeography", "geography.c.bin")
+OUTPUT = os.path.join(ROOT, "Sources", "TopRegionsCore", "Formatting", "WorldOutline.swift")
 
 
 def project(lon, lat):
@@ -79,57 +72,86 @@ def encode_ring(points):
     return "M%d %d" % points[0] + "l" + steps + "z"
 
 
+def country_rings(path):
+    """(countries, their outer rings projected) from the built-in geography's bytes (the
+    format make-geography.py writes: its areas, countries first; holes and the other kinds
+    skipped)."""
+    data = open(path, "rb").read()
+    if not data.startswith(b"TRGEO2\n\0"):
+        sys.exit("make-world-outline: %s is not the geography make-geography.py writes" % path)
+    position = 8
+
+    def byte():
+        nonlocal position
+        position += 1
+        return data[position - 1]
+
+    def varint():
+        value, shift = 0, 0
+        while True:
+            b = byte()
+            value |= (b & 0x7F) << shift
+            shift += 7
+            if b < 0x80:
+                return value
+
+    def zigzag():
+        value = varint()
+        return (value >> 1) ^ -(value & 1)
+
+    def string():
+        nonlocal position
+        length = varint()
+        position += length
+        return data[position - length:position].decode("utf-8")
+
+    countries, rings = 0, []
+    for _ in range(varint()):
+        kind = byte()
+        string(), string(), string()  # code, parent, name
+        countries += kind == 0
+        for _ in range(varint()):
+            hole = byte()
+            x = y = 0
+            ring = []
+            for _ in range(varint()):
+                x += zigzag()
+                y += zigzag()
+                ring.append(project(x / 1e4, y / 1e4))
+            if kind == 0 and not hole:
+                rings.append(ring)
+    return countries, rings
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--tolerance", type=float, default=1.0, help="Douglas-Peucker tolerance, in 0.1 degree (default 1)")
-    parser.add_argument("--min-area", type=float, default=4.0, help="drop rings smaller than this, in (0.1 degree)^2 (default 4)")
+    parser.add_argument("--tolerance", type=float, default=1.5, help="Douglas-Peucker tolerance, in 0.1 degree (default 1.5)")
+    parser.add_argument("--min-area", type=float, default=2.0, help="drop rings smaller than this, in (0.1 degree)^2 (default 2)")
     parser.add_argument("--output", default=OUTPUT)
     args = parser.parse_args()
-    try:
-        import shapefile  # pyshp
-    except ImportError:
-        sys.exit("make-world-outline: needs pyshp (python3 -m pip install pyshp)")
-
-    with tempfile.TemporaryDirectory() as work:
-        subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:",
-                        "--dest", work, WHEEL], check=True)
-        wheel = next(os.path.join(work, name) for name in os.listdir(work) if name.endswith(".whl"))
-        with zipfile.ZipFile(wheel) as archive:
-            for suffix in (".shp", ".shx", ".dbf"):
-                archive.extract(MEMBER + suffix, work)
-        base = os.path.join(work, MEMBER)
-        with open(base + ".shp", "rb") as f:
-            digest = hashlib.sha256(f.read()).hexdigest()
-        if digest != SHP_SHA256:
-            sys.exit("make-world-outline: %s.shp has sha256 %s, expected %s" % (MEMBER, digest, SHP_SHA256))
-        reader = shapefile.Reader(base)
-        rings = []
-        countries = 0
-        for shape in reader.shapes():
-            countries += 1
-            parts = list(shape.parts) + [len(shape.points)]
-            for start, end in zip(parts, parts[1:]):
-                ring = [project(lon, lat) for lon, lat in shape.points[start:end]]
-                if len(ring) > 1 and ring[0] == ring[-1]:
-                    ring = ring[:-1]
-                ring = simplify(ring + [ring[0]], args.tolerance)[:-1]
-                rounded = []
-                for x, y in ring:
-                    point = (int(round(x)), int(round(y)))
-                    if not rounded or rounded[-1] != point:
-                        rounded.append(point)
-                while len(rounded) > 1 and rounded[0] == rounded[-1]:
-                    rounded.pop()
-                if len(rounded) >= 3 and ring_area(rounded) >= args.min_area:
-                    rings.append(rounded)
+    countries, source = country_rings(GEOGRAPHY)
+    rings = []
+    for ring in source:
+        if len(ring) > 1 and ring[0] == ring[-1]:
+            ring = ring[:-1]
+        ring = simplify(ring + [ring[0]], args.tolerance)[:-1]
+        rounded = []
+        for x, y in ring:
+            point = (int(round(x)), int(round(y)))
+            if not rounded or rounded[-1] != point:
+                rounded.append(point)
+        while len(rounded) > 1 and rounded[0] == rounded[-1]:
+            rounded.pop()
+        if len(rounded) >= 3 and ring_area(rounded) >= args.min_area:
+            rings.append(rounded)
 
     path = "".join(encode_ring(ring) for ring in rings)
     points = sum(len(ring) for ring in rings)
     # One multi-line string literal; a backslash at the end of a line joins it to the next.
     body = "\\\n".join(path[i:i + 120] for i in range(0, len(path), 120))
     swift = f'''// Generated by bin/lib/make-world-outline.py (tolerance {args.tolerance:g}, min area {args.min_area:g}); do not edit.
-// Made with Natural Earth: public-domain 1:110m countries (https://www.naturalearthdata.com),
-// as shipped in the PyPI wheel {WHEEL} (naturalearth_lowres). {countries} countries,
+// Made with Natural Earth: public-domain 1:50m countries (https://www.naturalearthdata.com),
+// read from Sources/CGeography/geography.c.bin (bin/lib/make-geography.py). {countries} countries,
 // {len(rings)} rings, {points} points.
 
 /// The countries of the world as one SVG path, equirectangular: x = (longitude + 180) * 10,
