@@ -18,6 +18,12 @@ public struct ListSummary: Sendable {
     /// `cap`: the list cut to its first photos (regions-top --limit): counted so, and mapped
     /// by each page's photos alone (no map of the whole list).
     public init(_ list: PhotoList, _ queries: Queries, cap: Int? = nil) throws {
+        // Its count, row ids, map and coverage from one snapshot: a load committing between
+        // them would otherwise make the count and the map's photos differ.
+        self = try queries.store.read { _ in try Self(reading: list, queries, cap: cap) }
+    }
+
+    private init(reading list: PhotoList, _ queries: Queries, cap: Int?) throws {
         if case .search(let query, let region) = list.kind {
             // The matches and where they are in one read: the search is not made again for
             // its map.

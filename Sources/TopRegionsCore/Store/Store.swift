@@ -307,17 +307,27 @@ public final class Store: Sendable {
     }
 
     /// Runs `body` in one read transaction: every statement in it sees the same snapshot.
+    /// Inside another read of this thread, in that read's transaction: so a caller that
+    /// asks several questions (a list's count, then its map) in one `read` gets answers
+    /// from one snapshot, though each question reads by itself.
     package func read<T>(_ body: (Database) throws -> T) throws -> T {
-        try pool.read(body)
+        if isReadingHere { return try pool.unsafeReentrantRead(body) }
+        return try pool.read { db in try Self.$readingHere.withValue(Self.readingHere + [ObjectIdentifier(self)]) { try body(db) } }
     }
 
     /// Runs `body`, which reads with one statement, outside a transaction: one SELECT sees
     /// one snapshot by itself, and the savepoint `read` opens and releases around its body
     /// (statements GRDB prepares anew each time) costs more than a lookup by key. For the
     /// small reads every served page makes (its change stamp, the newest upload, its region).
+    /// Inside a `read` of this thread, in its snapshot.
     package func readStatement<T>(_ body: (Database) throws -> T) throws -> T {
-        try pool.unsafeRead(body)
+        if isReadingHere { return try pool.unsafeReentrantRead(body) }
+        return try pool.unsafeRead(body)
     }
+
+    /// The stores whose `read` this thread is inside.
+    @TaskLocal private static var readingHere: [ObjectIdentifier] = []
+    private var isReadingHere: Bool { Self.readingHere.contains(ObjectIdentifier(self)) }
 
     /// A read-only connection of its own, beside the store's, for one thread that asks many
     /// small questions one after another: the pool's readers are handed out through queues
