@@ -19,6 +19,9 @@ import argparse
 import os
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from polylines import ring_area, simplify  # noqa: E402
+
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 GEOGRAPHY = os.path.join(ROOT, "Sources", "CGeography", "geography.c.bin")
 OUTPUT = os.path.join(ROOT, "Sources", "TopRegionsCore", "Formatting", "WorldOutline.swift")
@@ -26,39 +29,6 @@ OUTPUT = os.path.join(ROOT, "Sources", "TopRegionsCore", "Formatting", "WorldOut
 
 def project(lon, lat):
     return ((lon + 180.0) * 10.0, (90.0 - lat) * 10.0)
-
-
-def simplify(points, tolerance):
-    """Douglas-Peucker on an open polyline; keeps both ends."""
-    if len(points) < 3:
-        return list(points)
-    keep = [False] * len(points)
-    keep[0] = keep[-1] = True
-    stack = [(0, len(points) - 1)]
-    while stack:
-        first, last = stack.pop()
-        (ax, ay), (bx, by) = points[first], points[last]
-        dx, dy = bx - ax, by - ay
-        length2 = dx * dx + dy * dy
-        worst, worst_index = -1.0, None
-        for i in range(first + 1, last):
-            px, py = points[i]
-            if length2 == 0:
-                d2 = (px - ax) ** 2 + (py - ay) ** 2
-            else:
-                t = max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / length2))
-                d2 = (px - ax - t * dx) ** 2 + (py - ay - t * dy) ** 2
-            if d2 > worst:
-                worst, worst_index = d2, i
-        if worst_index is not None and worst > tolerance * tolerance:
-            keep[worst_index] = True
-            stack.append((first, worst_index))
-            stack.append((worst_index, last))
-    return [p for p, k in zip(points, keep) if k]
-
-
-def ring_area(points):
-    return abs(sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(points, points[1:] + points[:1]))) / 2
 
 
 def encode_ring(points):
