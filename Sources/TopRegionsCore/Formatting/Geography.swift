@@ -2,8 +2,9 @@ import CGeography
 
 /// The geography a list's map is drawn from at a region's scale: Natural Earth's 1:50m
 /// countries and first-level subdivisions (Natural Earth has these at 1:50m for Australia,
-/// Brazil, Canada and the United States only), GeoNames' cities of 15,000 people or more, and
-/// GSHHG's lakes and rivers at low resolution.
+/// Brazil, Canada and the United States only; Argentina's, China's, India's and Russia's come
+/// from DCW-GMT), GeoNames' cities of 15,000 people or more, and GSHHG's lakes and rivers at
+/// low resolution.
 /// Made by `bin/lib/make-geography.py` and built into the program (CGeography); read the first
 /// time a map needs it, so a tool that draws no map never pays for it.
 enum Geography {

@@ -100,7 +100,7 @@ public enum HTMLPage {
                 <p>Made by \(site.isServed ? "regions-serve" : "regions-top"). Maps: \(WorldOutline.attribution) (public-domain coasts, \
                 borders and subdivisions, <a href="https://www.naturalearthdata.com/">naturalearthdata.com</a>); \
                 cities from <a href="https://www.geonames.org/">\(Geography.citiesCredit)</a> \
-                (<a href="https://creativecommons.org/licenses/by/4.0/">CC BY 4.0</a>); lakes and rivers from GSHHG (LGPL).</p>
+                (<a href="https://creativecommons.org/licenses/by/4.0/">CC BY 4.0</a>); subdivisions of Argentina, China, India and Russia from DCW-GMT, lakes and rivers from GSHHG (LGPL).</p>
                 </footer>
 
                 """
