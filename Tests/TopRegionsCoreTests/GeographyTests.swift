@@ -95,10 +95,13 @@ import TopRegionsTestSupport
     /// Argentina's, China's, India's and Russia's subdivisions (DCW-GMT's, where Natural Earth
     /// has none at 1:50m) are found as the others are, by where the photos are, and a region's
     /// map takes its subdivision in whole, outlined, within the map's budget; Argentina's
-    /// (whose longitudes DCW-GMT gives from 0 to 360) where the country is.
+    /// (whose longitudes DCW-GMT gives from 0 to 360) where the country is, Saint Petersburg
+    /// rather than the oblast around it.
     @Test(arguments: [
         ("Buenos Aires", -36.0 ... -34.0, -61.0 ... -58.0), ("Moscow (Moskva)", 55.65...55.85, 37.45...37.75),
         ("Maharashtra", 18.4...19.9, 73.0...75.5), ("Sichuan", 29.5...31.5, 103.0...105.0),
+        // A federal city beside the oblast around it: the city.
+        ("Saint Petersburg (Sankt-Peterburg)", 59.85...60.0, 30.2...30.45),
     ])
     func aSubdivisionOfArgentinaChinaIndiaOrRussiaIsTheRegionsOutline(
         _ name: String, _ latitudes: ClosedRange<Double>, _ longitudes: ClosedRange<Double>

@@ -171,10 +171,12 @@ import TopRegionsTestSupport
         #expect(html.contains("<a class=\"pin\" href=\"#photo-2\" style=\"left:"))
     }
 
-    @Test func aLonePhotoGetsAtLeastADegreeOfMap() {
+    /// A lone photo's map spans 0.3 degree of latitude (about 33 km: a city and around it),
+    /// as does a city's whose photos lie closer together.
+    @Test func aLonePhotoGetsAtLeastAThirdOfADegreeOfMap() {
         let html = Self.text(HTMLPage.photos([Self.photo("1", at: (0, 0))], list: .recents, images: .init(thumbnails: [:])))
         #expect(PageText.attributes("data-bbox", in: html) == ["-0.01,-0.01,0.01,0.01"])
-        #expect(html.contains("<svg viewBox=\"1793.33 895 13.33 10\""))
+        #expect(html.contains("<svg viewBox=\"1798 898.5 4 3\""))
     }
 
     /// The points of a path written as the maps write them: each ring an absolute `M x y`,
@@ -270,7 +272,11 @@ import TopRegionsTestSupport
     /// no longer hides its number or its name, and still answers a click. No name covers a
     /// cluster's number either.
     @Test func pinsLieUnderTheClustersAndNames() throws {
-        let points = [HTMLPage.MapPoint(latitude: 44.65, longitude: -63.57, photos: 40), HTMLPage.MapPoint(latitude: 45.0, longitude: -62.0, photos: 1)]
+        // Halifax between the other photos, so that its name has room on either side.
+        let points = [
+            HTMLPage.MapPoint(latitude: 44.65, longitude: -63.57, photos: 40), HTMLPage.MapPoint(latitude: 45.0, longitude: -62.0, photos: 1),
+            HTMLPage.MapPoint(latitude: 44.4, longitude: -65.0, photos: 1),
+        ]
         let map = try #require(HTMLPage.listMap(of: points, outline: true))
         let html = try #require(HTMLPage.photoMap([Self.photo("1", at: (44.65, -63.57))], map: map, site: .served(formToken: "t")))
         let base = try #require(html.components(separatedBy: "</svg>").first)

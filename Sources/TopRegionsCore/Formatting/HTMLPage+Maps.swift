@@ -50,7 +50,7 @@ extension HTMLPage {
     /// `frame`: the box the map shows (a zoomed map's), whatever the points; nil: framed on
     /// the points (and the subdivision outlined).
     public static func listMap(
-        of points: [MapPoint], places: [PlaceLabel] = [], minimumDegrees: Double = 1, inset: Bool = false, outline: Bool = false,
+        of points: [MapPoint], places: [PlaceLabel] = [], minimumDegrees: Double = 0.3, inset: Bool = false, outline: Bool = false,
         frame: GeoBox? = nil
     ) -> ListMap? {
         let features = points.map { Reports.GeoFeature(id: "", longitude: $0.longitude, latitude: $0.latitude, properties: []) }
