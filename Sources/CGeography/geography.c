@@ -3,7 +3,7 @@
 // until a map reads them (the pages are mapped from the file on first touch), and the
 // multi-call program stays one file to install. `__FILE__` is this file's path, so the data
 // is found beside it wherever the tree is built.
-// geography.c.bin sha256 5af2a33b70ceeb5ff1c6ff29026ab4058c0e4fcd2bda1b61678d4cf849f73c6f
+// geography.c.bin sha256 3b45f524ab1d910aa24a593b4a099af3e5a4564b8cd6d4fc6d2fc58b4adb380d
 #include "geography.h"
 
 __asm__(

@@ -200,7 +200,8 @@ def dcw_subdivisions(deb_dir):
                     rings.append((int(y == 1), []))
                 else:
                     rings[-1][1].append((x / x_scale + west, y / y_scale + south))
-            area = {"kind": 1, "code": f"{country}-{state}", "parent": country, "name": name, "rings": []}
+            # "Moscow (Moskva)", "Odisha (Orissa)": the English name, as Natural Earth's are.
+            area = {"kind": 1, "code": f"{country}-{state}", "parent": country, "name": name.split(" (")[0], "rings": []}
             for hole, ring in rings:
                 if len(ring) > 1 and ring[0] == ring[-1]:
                     ring = ring[:-1]
