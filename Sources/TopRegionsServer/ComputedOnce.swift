@@ -25,6 +25,13 @@ import TopRegionsStore
 /// deleting a photo from the command line, then reading), the request computes it and
 /// waits, as before; the server's own changes `forget` everything, so its next pages are exact.
 ///
+/// And not after every commit: what was computed less than `recomputeAfter` seconds ago is
+/// served as it is (while recent, as above) without being computed again, so a load
+/// committing twice a second costs each list a computing every `recomputeAfter` seconds, not
+/// one a commit, each outdated by the next commit before it is done (the CPU they took was the
+/// pages' own on two cores). A list is then at most about `recomputeAfter` behind, within
+/// `staleFor`.
+///
 /// Bounded in bytes (`capacityBytes`, by each value's `cost`), not in entries: a broad
 /// search's matches take megabytes, and 64 of them made the server ten times its size.
 final class ComputedOnce<Value: Sendable>: @unchecked Sendable {
@@ -36,6 +43,8 @@ final class ComputedOnce<Value: Sendable>: @unchecked Sendable {
         /// When it was last known to be the database's (`now`): computed, or asked for with
         /// the stamp it was computed at.
         var currentAt: Double
+        /// When its computing began.
+        var computedAt: Double
     }
     // Guarded by `condition`.
     private var entries: [String: Kept] = [:]
@@ -49,15 +58,19 @@ final class ComputedOnce<Value: Sendable>: @unchecked Sendable {
     private let cost: (Value) -> Int
     /// How recent what is kept must be to be served while computed again beside the answer.
     let staleFor: Double
+    /// How long after its computing began a value is served after a change without being
+    /// computed again (0: computed again at the first request after every change).
+    let recomputeAfter: Double
     /// Seconds, monotonic.
     private let now: @Sendable () -> Double
 
     init(
-        capacityBytes: Int, staleFor: Double = 0, now: @escaping @Sendable () -> Double = { ProcessInfo.processInfo.systemUptime },
-        cost: @escaping (Value) -> Int
+        capacityBytes: Int, staleFor: Double = 0, recomputeAfter: Double = 0,
+        now: @escaping @Sendable () -> Double = { ProcessInfo.processInfo.systemUptime }, cost: @escaping (Value) -> Int
     ) {
         self.capacityBytes = capacityBytes
         self.staleFor = staleFor
+        self.recomputeAfter = recomputeAfter
         self.now = now
         self.cost = cost
     }
@@ -119,7 +132,7 @@ final class ComputedOnce<Value: Sendable>: @unchecked Sendable {
         entry.used = clock
         if entry.stamp == stamp { entry.currentAt = time }
         entries[key] = entry
-        if entry.stamp != stamp && !computing.contains(key) {
+        if entry.stamp != stamp && !computing.contains(key) && time - entry.computedAt >= recomputeAfter {
             // Recent: served as it is, computed again beside the answer.
             computing.insert(key)
             DispatchQueue.global(qos: .utility).async { [self] in
@@ -145,7 +158,7 @@ final class ComputedOnce<Value: Sendable>: @unchecked Sendable {
         clock += 1
         if let old = entries.removeValue(forKey: key) { bytes -= old.bytes }
         if size <= capacityBytes {
-            entries[key] = Kept(stamp: stamp, value: value, bytes: size, used: clock, currentAt: started)
+            entries[key] = Kept(stamp: stamp, value: value, bytes: size, used: clock, currentAt: started, computedAt: started)
             bytes += size
             while bytes > capacityBytes, let oldest = entries.min(by: { $0.value.used < $1.value.used })?.key {
                 bytes -= entries.removeValue(forKey: oldest)!.bytes

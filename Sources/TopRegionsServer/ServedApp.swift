@@ -40,10 +40,11 @@ final class ServedApp: Sendable {
     /// matches (8 bytes a match), until the database changes; the last used, up to 4 MB.
     /// Sized by the server's memory budget, most of which its code and libraries take
     /// (docs/PERFORMANCE.md, "The server's memory after broad searches").
-    let maps = ComputedOnce<ListSummary>(capacityBytes: 4 << 20, staleFor: 5) { $0.bytes }
+    /// During a load, each computed again at most every 2 s (`recomputeAfter`).
+    let maps = ComputedOnce<ListSummary>(capacityBytes: 4 << 20, staleFor: 5, recomputeAfter: 2) { $0.bytes }
     /// The regions' names folded for matching a search's words (`RegionMatcher`), until the
     /// database changes (a few seconds behind during a load, as the lists are).
-    let regionNames = ComputedOnce<RegionMatcher>(capacityBytes: 4 << 20, staleFor: 5) { $0.bytes }
+    let regionNames = ComputedOnce<RegionMatcher>(capacityBytes: 4 << 20, staleFor: 5, recomputeAfter: 2) { $0.bytes }
     /// The top regions' page, until the database changes.
     let topPage = ComputedOnce<[UInt8]>(capacityBytes: 2 << 20) { $0.count }
 

@@ -98,6 +98,36 @@ import Testing
         cache.forget()
         #expect(try cache.value(for: "all", stamp: Self.stamp(3)) { 300 } == 300)
     }
+    /// While a load commits again and again, a value computed less than `recomputeAfter` ago
+    /// is served after each change without being computed again; the first request after
+    /// that computes it beside the answer (once, however many changes came). Before, every
+    /// change had each list computed again, each outdated by the next commit.
+    @Test func aValueIsComputedAgainAtMostEveryRecomputeAfterWhileChangesFollow() throws {
+        let clock = Mutex<Double>(0)
+        let cache = ComputedOnce<Int>(capacityBytes: 1_000, staleFor: 5, recomputeAfter: 2, now: { clock.withLock { $0 } }) { _ in 8 }
+        let never: @Sendable () throws -> Int = { Issue.record("computed"); return 0 }
+        _ = try cache.value(for: "all", stamp: Self.stamp(1)) { 100 }
+        // Commits at 0.5, 1 and 1.9 s: each served what was kept, nothing computed.
+        for (time, stamp) in [(0.5, Int64(2)), (1.0, 3), (1.9, 4)] {
+            clock.withLock { $0 = time }
+            #expect(try cache.value(for: "all", stamp: Self.stamp(stamp), never) == 100)
+            #expect(cache.kept(for: "all", stamp: Self.stamp(stamp), never) == 100)
+        }
+        // 2 s after it was computed: served, and computed again beside the answer.
+        clock.withLock { $0 = 2.1 }
+        let computed = DispatchSemaphore(value: 0)
+        #expect(cache.kept(for: "all", stamp: Self.stamp(5)) { defer { computed.signal() }; return 500 } == 100)
+        computed.wait()
+        // Kept once computed beside (the semaphore is signalled as the value is returned).
+        var next: Int?
+        let deadline = Date().addingTimeInterval(10)
+        repeat { next = cache.kept(for: "all", stamp: Self.stamp(5)) { 500 } } while next != 500 && Date() < deadline
+        #expect(next == 500)
+        // The next commit soon after is served that value, not computed again.
+        clock.withLock { $0 = 2.5 }
+        #expect(cache.kept(for: "all", stamp: Self.stamp(6), never) == 500)
+    }
+
     /// What was computed long ago but asked for since with the database unchanged is as
     /// recent as that asking: the first change after it (a cron load's first commit while
     /// people browse lists computed minutes before) is served at once and computed beside.
