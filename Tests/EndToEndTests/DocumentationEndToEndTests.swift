@@ -15,6 +15,19 @@ import TopRegionsTestSupport
         #expect(check.stderr == "")
     }
 
+    /// The world outline (a generated Swift file) is what bin/lib/make-world-outline.py makes
+    /// from the geography built into the program now: a new geography.c.bin with an old
+    /// outline would draw the world maps from other data than the region maps.
+    @Test func theWorldOutlineIsWhatItsScriptMakesFromTheBuiltInGeography() throws {
+        let scratch = TemporaryDirectory()
+        let made = scratch.file("WorldOutline.swift")
+        let script = Tools.packageRoot.appendingPathComponent("bin/lib/make-world-outline.py").path
+        let run = try Tools.run("/usr/bin/env", ["python3", script, "--output", made], environment: Tools.environment(home: scratch.path))
+        #expect(run.status == 0, "\(run.stderr)")
+        let committed = try Data(contentsOf: Tools.packageRoot.appendingPathComponent("Sources/TopRegionsCore/Formatting/WorldOutline.swift"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: made)) == committed, "run bin/lib/make-world-outline.py")
+    }
+
     /// The check fails when a page or the README differs from the code.
     @Test func theCheckNoticesAStalePage() throws {
         let scratch = TemporaryDirectory()
