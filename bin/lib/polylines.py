@@ -33,3 +33,21 @@ def simplify(points, tolerance):
 
 def ring_area(points):
     return abs(sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(points, points[1:] + points[:1]))) / 2
+
+
+def without_repeats(points):
+    """The points with each run of equal consecutive ones as one (points that quantize to one
+    position are one point)."""
+    kept = []
+    for point in points:
+        if not kept or point != kept[-1]:
+            kept.append(point)
+    return kept
+
+
+def simplified_ring(ring, tolerance):
+    """A closed ring (its last point may repeat its first) simplified as a loop: Douglas-Peucker
+    from its first point round to it again, that repeat left out."""
+    if len(ring) > 1 and ring[0] == ring[-1]:
+        ring = ring[:-1]
+    return simplify(ring + ring[:1], tolerance)[:-1]

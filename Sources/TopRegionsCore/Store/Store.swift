@@ -312,7 +312,7 @@ public final class Store: Sendable {
     /// from one snapshot, though each question reads by itself.
     package func read<T>(_ body: (Database) throws -> T) throws -> T {
         if isReadingHere { return try pool.unsafeReentrantRead(body) }
-        return try pool.read { db in try Self.$readingHere.withValue(Self.readingHere + [ObjectIdentifier(self)]) { try body(db) } }
+        return try pool.read { db in try Self.$readingHere.withValue(ObjectIdentifier(self)) { try body(db) } }
     }
 
     /// Runs `body`, which reads with one statement, outside a transaction: one SELECT sees
@@ -325,9 +325,10 @@ public final class Store: Sendable {
         return try pool.unsafeRead(body)
     }
 
-    /// The stores whose `read` this thread is inside.
-    @TaskLocal private static var readingHere: [ObjectIdentifier] = []
-    private var isReadingHere: Bool { Self.readingHere.contains(ObjectIdentifier(self)) }
+    /// The store whose `read` this thread is in, innermost (no store's read is ever inside
+    /// another store's read inside its own).
+    @TaskLocal private static var readingHere: ObjectIdentifier?
+    private var isReadingHere: Bool { Self.readingHere == ObjectIdentifier(self) }
 
     /// A read-only connection of its own, beside the store's, for one thread that asks many
     /// small questions one after another: the pool's readers are handed out through queues
