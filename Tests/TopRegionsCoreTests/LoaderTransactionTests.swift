@@ -99,14 +99,70 @@ import TopRegionsTestSupport
         _ = store
     }
 
+    /// Photographers are many (each record a new one, as in Flickr's stream): a transaction
+    /// takes no more batches once its new photographers and (region, photographer) counts,
+    /// which wait in memory for its end, reach `maxWaitingRows`, whatever `batchSize` allows.
+    @Test func manyNewPhotographersEndATransactionSooner() throws {
+        let directory = TemporaryDirectory()
+        let store = try Store.open(path: directory.file("store.db"))
+        var options = LoadOptions()
+        options.batchSize = 1_000
+        options.batchBytes = 200  // a batch every few records
+        options.maxWaitingRows = 20  // 10 records' worth: each brings a photographer and a pair
+        let transactions = Mutex<[Int]>([])
+        options.onBatch = { read, _, _ in transactions.withLock { $0.append(read) } }
+        let input = (1...300).map { n in
+            #"{"id":"\#(n)","owner":"\#(n)@N01","title":"Harbour \#(n)","region_id":"R1","region":"Region 1"}"# + "\n"
+        }.joined()
+        let largestBatch = zip([0] + Self.cuts(input, firstSize: 1_000, size: 1_000, bytes: 200), Self.cuts(input, firstSize: 1_000, size: 1_000, bytes: 200))
+            .map { $1 - $0 }.max() ?? 0
+        try #require(largestBatch > 1 && largestBatch < 10)
+        let loader = Loader(writer: PhotoWriter(store: store), options: options)
+        let report = try loader.load([.bytes("records", Array(input.utf8))], now: 1_800_000_000) { _ in }
+        #expect(report.read == 300 && report.batch.new == 300)
+        let sizes = transactions.withLock { $0 }
+        #expect(sizes.reduce(0, +) == 300)
+        // Batches join while fewer than 20 rows wait (under 10 records), the last one whole.
+        #expect(sizes.allSatisfy { $0 < 10 + largestBatch }, "transactions of \(sizes) records")
+    }
+
+    /// A batch's texts stay within the bytes the decoder reserved for them: a line that could
+    /// overflow them starts the next batch (were it appended first, the buffer would double,
+    /// each of the two batches in memory taking twice its bytes).
+    @Test func aBatchsTextsNeverOutgrowItsBytes() throws {
+        let input = (1...200).map(Self.line).joined()
+        let bytes = 1_000
+        let (batches, spare) = BatchDecoder.start(
+            [.bytes("records", Array(input.utf8))],
+            options: Batching(firstSize: 1_000, size: 1_000, bytes: bytes, skipBadLines: false, staticBase: "https://live.staticflickr.com"),
+            latest: .max, onBadLine: { _ in }, isFuture: { _, _, _ in false })
+        var read = 0
+        var cuts: [Int] = []
+        while var batch = batches.pop() {
+            read += batch.read
+            cuts.append(read)
+            let texts = batch.prepared.takeTextBytes()
+            #expect(texts.count <= bytes && texts.capacity <= bytes + 64, "a batch's texts took \(texts.capacity) bytes of memory")
+            spare.withLock { $0 = texts }
+        }
+        #expect(read == 200 && cuts.count > 5)
+        #expect(cuts == Self.cuts(input, firstSize: 1_000, size: 1_000, bytes: bytes) + [200])
+    }
+
     /// The lines after which the decoder cuts a batch: at `size` records (`firstSize` for the
-    /// first) or once its texts take `bytes`, as `BatchDecoder` measures them.
+    /// first), once its texts take `bytes`, or before a line that could take it past them, as
+    /// `BatchDecoder` measures them.
     static func cuts(_ input: String, firstSize: Int, size: Int, bytes: Int) -> [Int] {
         var cuts: [Int] = []
         var buffer = BatchBuffer(reservingPhotos: 16)
         var limit = firstSize
         for (index, line) in input.split(separator: "\n").enumerated() {
             var text = String(line)
+            if !buffer.isEmpty && buffer.byteCount + text.utf8.count > bytes {
+                cuts.append(index)
+                buffer = BatchBuffer(reservingPhotos: 16)
+                limit = size
+            }
             let scanned = text.withUTF8 { buffer.append(line: $0, uploadedAtMost: .max) }
             guard scanned else { break }  // the bad line: the decoder stops there
             if buffer.count >= limit || buffer.byteCount >= bytes {

@@ -18,7 +18,7 @@ public struct RegionsLoad: ToolCommand {
             Loading the same input twice changes nothing. A photo whose region is not known yet is \
             stored too, and counts for its region once place-resolve learns the place.
 
-            Records are read in pieces of about 3 MB (or --batch-size records, if fewer), which \
+            Records are read in pieces of about 2 MB (or --batch-size records, if fewer), which \
             bounds memory, and stored in transactions of at most --batch-size records; a \
             transaction takes the pieces that are ready, so a slow upstream never holds the \
             database's write lock. A bad line stops the load with an error naming its line and \

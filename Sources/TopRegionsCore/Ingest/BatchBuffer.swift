@@ -46,10 +46,14 @@ public struct BatchBuffer: Sendable {
         return batch
     }
 
-    /// Takes `bytes` (a stored batch's, given back) for the texts of the next batch; call
-    /// it before reading any.
-    package mutating func reuse(_ bytes: [UInt8]?) {
-        guard var bytes, self.bytes.isEmpty else { return }
+    /// Takes `bytes` (a stored batch's, given back) for the texts of the next batch, or
+    /// without them reserves `capacity` bytes; call it before reading any.
+    package mutating func reuse(_ bytes: [UInt8]?, reserving capacity: Int) {
+        guard self.bytes.isEmpty else { return }
+        guard var bytes else {
+            self.bytes.reserveCapacity(capacity)
+            return
+        }
         bytes.removeAll(keepingCapacity: true)
         self.bytes = bytes
     }

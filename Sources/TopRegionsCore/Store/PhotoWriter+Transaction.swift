@@ -82,6 +82,10 @@ public final class BatchGroup {
         try PhotoWriter.prepareStaging(db)
     }
 
+    /// The rows waiting in memory for the transaction's end: new photographers and the new
+    /// photos' (region, photographer) counts.
+    var waitingRows: Int { newPhotographers.count + newPhotoCounts.pairs.count }
+
     /// Stores one batch in the group's transaction.
     public func store(_ batch: PreparedBatch) throws -> BatchResult {
         try store(batch, known: nil)
@@ -223,7 +227,10 @@ final class PendingRenames {
     /// Row id → the name the photographer is to take.
     var names: [Int64: String] = [:]
     /// At most this many wait (about 100 bytes each): more are written with the next commit.
-    static let most = 20_000
+    /// Each such pass rewrites its photographers' photos while the decoder holds its next
+    /// batch; at 20,000, 200k records of Flickr's shape, 30,075 of them renamed, took two
+    /// passes and peaked 3 MB higher, in 10% more time, than with one at the end.
+    static let most = 40_000
 
     /// A record naming `photographer` (as stored) `name` (empty says nothing).
     func name(_ photographer: PhotoWriter.Named, as name: String) {
