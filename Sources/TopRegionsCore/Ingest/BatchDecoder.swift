@@ -108,8 +108,9 @@ package enum BatchDecoder {
                 let name = input.name
                 try LineReader.forEachLine(in: input) { number, line in
                     if batches.isCancelled { throw DecodeStop.cancelled }
-                    // A line's texts take no more bytes than the line: one that could
-                    // overflow the buffer starts the next batch instead.
+                    // A plain record's texts take no more bytes than its line, so one that
+                    // could overflow the buffer starts the next batch instead. (A raw Flickr
+                    // photo's may take more, its image URLs made here: then it grows.)
                     if !photos.isEmpty && photos.byteCount + line.count > options.bytes { try queue() }
                     // The common line, a plain record, goes straight into the batch; any
                     // other (a Flickr page, a bad line, a photo from the future) through
