@@ -114,8 +114,8 @@ import TopRegionsTestSupport
         let input = (1...300).map { n in
             #"{"id":"\#(n)","owner":"\#(n)@N01","title":"Harbour \#(n)","region_id":"R1","region":"Region 1"}"# + "\n"
         }.joined()
-        let largestBatch = zip([0] + Self.cuts(input, firstSize: 1_000, size: 1_000, bytes: 200), Self.cuts(input, firstSize: 1_000, size: 1_000, bytes: 200))
-            .map { $1 - $0 }.max() ?? 0
+        let cuts = Self.cuts(input, firstSize: 1_000, size: 1_000, bytes: 200)
+        let largestBatch = zip([0] + cuts, cuts).map { $1 - $0 }.max() ?? 0
         try #require(largestBatch > 1 && largestBatch < 10)
         let loader = Loader(writer: PhotoWriter(store: store), options: options)
         let report = try loader.load([.bytes("records", Array(input.utf8))], now: 1_800_000_000) { _ in }
@@ -156,20 +156,17 @@ import TopRegionsTestSupport
         var cuts: [Int] = []
         var buffer = BatchBuffer(reservingPhotos: 16)
         var limit = firstSize
+        func cut(after lines: Int) {
+            cuts.append(lines)
+            buffer = BatchBuffer(reservingPhotos: 16)
+            limit = size
+        }
         for (index, line) in input.split(separator: "\n").enumerated() {
             var text = String(line)
-            if !buffer.isEmpty && buffer.byteCount + text.utf8.count > bytes {
-                cuts.append(index)
-                buffer = BatchBuffer(reservingPhotos: 16)
-                limit = size
-            }
+            if !buffer.isEmpty && buffer.byteCount + text.utf8.count > bytes { cut(after: index) }
             let scanned = text.withUTF8 { buffer.append(line: $0, uploadedAtMost: .max) }
             guard scanned else { break }  // the bad line: the decoder stops there
-            if buffer.count >= limit || buffer.byteCount >= bytes {
-                cuts.append(index + 1)
-                buffer = BatchBuffer(reservingPhotos: 16)
-                limit = size
-            }
+            if buffer.count >= limit || buffer.byteCount >= bytes { cut(after: index + 1) }
         }
         return cuts
     }

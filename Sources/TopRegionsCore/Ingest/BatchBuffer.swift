@@ -8,8 +8,11 @@ import TopRegionsRecords
 public struct BatchBuffer: Sendable {
     package private(set) var bytes: [UInt8] = []
     package private(set) var photos: [RecordSpans] = []
+    /// The bytes its texts get at once, for every batch it reads (`reuse`).
+    private let reservedBytes: Int
 
     public init(reservingPhotos photos: Int = 0, bytes: Int = 0) {
+        reservedBytes = bytes
         self.photos.reserveCapacity(photos)
         self.bytes.reserveCapacity(bytes)
     }
@@ -47,11 +50,11 @@ public struct BatchBuffer: Sendable {
     }
 
     /// Takes `bytes` (a stored batch's, given back) for the texts of the next batch, or
-    /// without them reserves `capacity` bytes; call it before reading any.
-    package mutating func reuse(_ bytes: [UInt8]?, reserving capacity: Int) {
+    /// without them reserves the bytes it was made with; call it before reading any.
+    package mutating func reuse(_ bytes: [UInt8]?) {
         guard self.bytes.isEmpty else { return }
         guard var bytes else {
-            self.bytes.reserveCapacity(capacity)
+            self.bytes.reserveCapacity(reservedBytes)
             return
         }
         bytes.removeAll(keepingCapacity: true)

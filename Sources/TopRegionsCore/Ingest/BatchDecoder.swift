@@ -101,7 +101,7 @@ package enum BatchDecoder {
             current = DecodedBatch()
             batches.waitUntilTaken()
             // The writer gave back the previous batch's buffer before taking this one.
-            photos.reuse(spare.withLock { $0.take() }, reserving: options.bytes)
+            photos.reuse(spare.withLock { $0.take() })
         }
         do {
             for input in inputs {
