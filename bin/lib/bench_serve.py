@@ -101,9 +101,10 @@ def wrk(url, seconds, script=None):
                                       start_new_session=True).stdout, url)
 
 
-def wrk_while(url, script, command):
-    """wrk_results of wrk loading url for as long as command runs (wrk stops on SIGINT and
-    prints what it measured), and command's seconds.
+def wrk_while(ctx, url, script, command):
+    """wrk_results of wrk loading url for as long as command runs (through ctx.run, as every
+    tool the bench times; wrk stops on SIGINT and prints what it measured), and command's
+    seconds.
 
     wrk and the command each in a session of its own, as a browser and a cron job are, and
     as the server is: Linux's autogroup scheduling shares the CPU between sessions first, so
@@ -116,9 +117,7 @@ def wrk_while(url, script, command):
     Runner.live.add(loading)
     try:
         time.sleep(0.5)  # wrk's connections open before the command starts
-        started = time.perf_counter()
-        subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-        seconds = time.perf_counter() - started
+        seconds = ctx.run(command).seconds
         loading.send_signal(signal.SIGINT)
         out = loading.communicate(timeout=300)[0]
     finally:
@@ -289,7 +288,7 @@ def serve_beside_a_load(ctx, database, size, word):
                 with urllib.request.urlopen(server.url + path, timeout=300) as answer:
                     answer.read()
             quiet.append(wrk(server.url + "/", ctx.size(5 if ctx.quick else 10, smoke=1), script=script))
-            during, seconds = wrk_while(server.url + "/", script, [ctx.tool("regions-load"), "-q", "--db", served, batch])
+            during, seconds = wrk_while(ctx, server.url + "/", script, [ctx.tool("regions-load"), "-q", "--db", served, batch])
             loaded.append(during)
             load_seconds.append(seconds)
             os.remove(batch)
