@@ -6,6 +6,8 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 // libcurl is opened on first use rather than linked: linking it makes the dynamic loader
@@ -234,4 +236,13 @@ int tr_spawn_dying_with_parent(const char *path, char *const argv[], char *const
     }
     *pid = child;
     return 0;
+}
+
+int tr_nice_this_thread(int increment) {
+    // Linux: PRIO_PROCESS with a thread id sets that thread's nice value alone.
+    pid_t tid = (pid_t)syscall(SYS_gettid);
+    errno = 0;
+    int current = getpriority(PRIO_PROCESS, (id_t)tid);
+    if (current == -1 && errno != 0) return errno;
+    return setpriority(PRIO_PROCESS, (id_t)tid, current + increment) == 0 ? 0 : errno;
 }

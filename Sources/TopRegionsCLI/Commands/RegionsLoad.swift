@@ -26,6 +26,10 @@ public struct RegionsLoad: ToolCommand {
             nothing of it or after. With --skip-bad-lines every bad line is reported and skipped, \
             and the exit status is 65.
 
+            Records are read on a thread of the least priority (nice 19) and stored on one of \
+            the priority the load was started with: with a core to spare the reading is as fast, \
+            and where a server answers pages beside a cron load, the pages get that core first.
+
             Prints a summary on stderr: records read, new, updated, already stored (as they are, \
             or earlier in the same input), and kept out as deleted (when there are any).
 
