@@ -238,11 +238,8 @@ int tr_spawn_dying_with_parent(const char *path, char *const argv[], char *const
     return 0;
 }
 
-int tr_nice_this_thread(int increment) {
+int tr_nice_this_thread(int nice) {
     // Linux: PRIO_PROCESS with a thread id sets that thread's nice value alone.
     pid_t tid = (pid_t)syscall(SYS_gettid);
-    errno = 0;
-    int current = getpriority(PRIO_PROCESS, (id_t)tid);
-    if (current == -1 && errno != 0) return errno;
-    return setpriority(PRIO_PROCESS, (id_t)tid, current + increment) == 0 ? 0 : errno;
+    return setpriority(PRIO_PROCESS, (id_t)tid, nice) == 0 ? 0 : errno;
 }

@@ -73,8 +73,8 @@ int tr_malloc_trim(void);
 int tr_spawn_dying_with_parent(const char *path, char *const argv[], char *const envp[], int input, int output,
                                int keep_fd, int death_signal, pid_t *pid);
 
-// Makes the calling thread `increment` nicer (Linux: a thread's own nice value). Returns 0,
-// else an errno value.
-int tr_nice_this_thread(int increment);
+// Sets the calling thread's nice value (Linux: a thread has one of its own). Returns 0, else
+// an errno value.
+int tr_nice_this_thread(int nice);
 
 #endif

@@ -58,17 +58,17 @@ package enum DecodeOutcome: Sendable {
 
 /// Reads records into batches on a thread of its own, one batch ahead of whoever stores them.
 package enum BatchDecoder {
-    /// How much nicer the decoding thread is than the writing one: a load uses more than a
-    /// core (reading records while the last batch is written: 2.4 s of CPU in 2.0 s for 200k),
-    /// and on a machine of two cores a server beside it answered slower for that second core
-    /// (the serve bench's mix of pages beside a 200k load, by hand: p99 55 ms, the median of
-    /// 10 rounds, and 38 with this; docs/PERFORMANCE.md, "A load's reading at a lower
-    /// priority"). With a core to
-    /// spare the decoder runs as fast as before (the load alone took the same time); where
-    /// the core is wanted, it yields it, and the load still gets its share: the writer waits
-    /// for the decoder's batch, and then the decoder runs as the load's only thread. The writer
-    /// keeps its priority: it holds the database's write lock, which others wait for.
-    static let decoderNiceness: Int32 = 19
+    /// The decoding thread's nice value: the least priority, whatever the load was started
+    /// with (the writing thread keeps that). A load uses more than a core (records read while
+    /// the last batch is stored: 2.45 s of CPU in 2.0 s for 200k), and on two cores a server
+    /// beside it answered slower for that second core (the serve bench's mix of pages beside a
+    /// 200k load, by hand: p99 66.3 ms, the median of 16 rounds, and 49.6 with this;
+    /// docs/PERFORMANCE.md, "A load's reading at a lower priority"). With a core to spare the
+    /// decoder runs as fast as before (the load alone took as long); where the core is wanted,
+    /// it yields it, and the load still gets its share: the writer waits for the decoder's
+    /// batch, and then the decoder runs as the load's only thread. The writer keeps its
+    /// priority: it holds the database's write lock, which others wait for.
+    static let decoderNice = ThreadPriority.least
 
     /// Starts reading `inputs` on a new thread. The batches come out of the queue it returns;
     /// a stored batch's text bytes go back through `spare` for the decoder's next batch to
@@ -86,7 +86,7 @@ package enum BatchDecoder {
         // The text buffer of the batch last written, for the decoder's next batch to reuse.
         let spare = Guarded<[UInt8]?>(nil)
         let decoder = Thread {
-            ThreadPriority.lowerThisThread(by: decoderNiceness)
+            ThreadPriority.setThisThread(nice: decoderNice)
             // Named from within: Foundation names the system's thread only from itself
             // (as `top -H` and /proc show it).
             Thread.current.name = "decoder"
