@@ -37,11 +37,15 @@ final class ServedApp: Sendable {
     /// this user may not write, where it is served as it is.
     var canChange: Bool { !store.isReadOnly }
     /// Each list's count, drawn map (tens to hundreds of KB for a big region) and a search's
-    /// matches (8 bytes a match), until the database changes; the last used, up to 4 MB.
-    /// Sized by the server's memory budget, most of which its code and libraries take
-    /// (docs/PERFORMANCE.md, "The server's memory after broad searches").
+    /// matches (8 bytes a match), until the database changes; the last used, up to 2 MB
+    /// as counted (a search of up to about 250,000 matches is kept; a broader one is
+    /// computed for each of its pages). Sized by the server's memory budget, most of which
+    /// its code and libraries take: the process grows by more than what is counted (its
+    /// peak after 450 broad searches 66.0–67.1 MB with 4 MB, 62.9–64.4 with 3, 61.0–61.3
+    /// with 2; docs/PERFORMANCE.md, "The server's memory after broad searches", and "A
+    /// load's reading at a lower priority").
     /// During a load, each computed again at most every 2 s (`recomputeAfter`).
-    let maps = ComputedOnce<ListSummary>(capacityBytes: 4 << 20, staleFor: 5, recomputeAfter: 2) { $0.bytes }
+    let maps = ComputedOnce<ListSummary>(capacityBytes: 2 << 20, staleFor: 5, recomputeAfter: 2) { $0.bytes }
     /// The regions' names folded for matching a search's words (`RegionMatcher`), until the
     /// database changes (a few seconds behind during a load, as the lists are).
     let regionNames = ComputedOnce<RegionMatcher>(capacityBytes: 4 << 20, staleFor: 5, recomputeAfter: 2) { $0.bytes }
