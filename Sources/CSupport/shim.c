@@ -243,3 +243,7 @@ int tr_nice_this_thread(int nice) {
     pid_t tid = (pid_t)syscall(SYS_gettid);
     return setpriority(PRIO_PROCESS, (id_t)tid, nice) == 0 ? 0 : errno;
 }
+
+int tr_name_this_thread(const char *name) {
+    return pthread_setname_np(pthread_self(), name);
+}

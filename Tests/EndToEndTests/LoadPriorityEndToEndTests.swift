@@ -27,7 +27,10 @@ import TopRegionsTestSupport
         let scratch = TemporaryDirectory()
         let fifo = scratch.file("records.ndjson")
         try #require(mkfifo(fifo, 0o600) == 0)
-        let writeEnd = open(fifo, O_RDWR)  // not blocking: the FIFO has a reader and a writer at once
+        // Not blocking: the FIFO has a reader and a writer at once. Close-on-exec: a process
+        // another test starts meanwhile would otherwise hold the write end open, and the load
+        // would not see its input end until that process did.
+        let writeEnd = open(fifo, O_RDWR | O_CLOEXEC)
         try #require(writeEnd >= 0)
         let record = Array(#"{"id":"1","owner":"a@N01","owner_name":"A"}"#.utf8 + [UInt8(ascii: "\n")])
         #expect(record.withUnsafeBytes { write(writeEnd, $0.baseAddress, $0.count) } == record.count)

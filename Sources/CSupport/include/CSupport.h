@@ -77,4 +77,7 @@ int tr_spawn_dying_with_parent(const char *path, char *const argv[], char *const
 // an errno value.
 int tr_nice_this_thread(int nice);
 
+// Names the calling thread (15 bytes at most). Returns 0, else an errno value.
+int tr_name_this_thread(const char *name);
+
 #endif

@@ -68,7 +68,7 @@ package enum BatchDecoder {
     /// it yields it, and the load still gets its share: the writer waits for the decoder's
     /// batch, and then the decoder runs as the load's only thread. The writer keeps its
     /// priority: it holds the database's write lock, which others wait for.
-    static let decoderNice = ThreadPriority.least
+    static let decoderNice = ThisThread.leastPriority
 
     /// Starts reading `inputs` on a new thread. The batches come out of the queue it returns;
     /// a stored batch's text bytes go back through `spare` for the decoder's next batch to
@@ -86,10 +86,8 @@ package enum BatchDecoder {
         // The text buffer of the batch last written, for the decoder's next batch to reuse.
         let spare = Guarded<[UInt8]?>(nil)
         let decoder = Thread {
-            ThreadPriority.setThisThread(nice: decoderNice)
-            // Named from within: Foundation names the system's thread only from itself
-            // (as `top -H` and /proc show it).
-            Thread.current.name = "decoder"
+            ThisThread.setNice(decoderNice)
+            ThisThread.setName("decoder")
             batches.finish(with: decode(inputs, options: options, into: batches, spare: spare, onBadLine: onBadLine, latest: latest, isFuture: isFuture, lookAhead: lookAhead))
         }
         decoder.stackSize = 8 << 20
