@@ -10,13 +10,11 @@ import TopRegionsTestSupport
     static func threads(of pid: pid_t) -> [(name: String, nice: Int)] {
         let tids = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []).compactMap(pid_t.init).sorted()
         return tids.compactMap { tid in
+            // Field 19 of stat (nice).
             guard let name = try? String(contentsOfFile: "/proc/\(pid)/task/\(tid)/comm", encoding: .utf8),
-                  let stat = try? String(contentsOfFile: "/proc/\(pid)/task/\(tid)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")")
+                  let fields = RefreshKilledEndToEndTests.statFields("/proc/\(pid)/task/\(tid)/stat"),
+                  fields.count > 16, let nice = Int(fields[16])
             else { return nil }
-            // Field 19 of stat (nice), the 17th after the name in parentheses.
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            guard fields.count > 16, let nice = Int(fields[16]) else { return nil }
             return (name.trimmingCharacters(in: .newlines), nice)
         }
     }

@@ -12,21 +12,24 @@ import TopRegionsTestSupport
         return entries.compactMap(pid_t.init).filter { parent(of: $0) == pid }.sorted()
     }
 
-    /// Field 4 of /proc/PID/stat, after the command name in parentheses.
+    /// The fields of a /proc `stat` file (a process's or a thread's) after the command name
+    /// in parentheses, which may hold spaces: the first is field 3 (the state); nil when the
+    /// file is gone.
+    static func statFields(_ path: String) -> [Substring]? {
+        guard let stat = try? String(contentsOfFile: path, encoding: .utf8), let close = stat.lastIndex(of: ")") else { return nil }
+        return stat[stat.index(after: close)...].split(separator: " ")
+    }
+
+    /// Field 4 of /proc/PID/stat.
     static func parent(of pid: pid_t) -> pid_t? {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")")
-        else { return nil }
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        return fields.count > 1 ? pid_t(fields[1]) : nil
+        guard let fields = statFields("/proc/\(pid)/stat"), fields.count > 1 else { return nil }
+        return pid_t(fields[1])
     }
 
     /// Whether `pid` has ended: gone, or a zombie nobody has reaped yet.
     static func hasEnded(_ pid: pid_t) -> Bool {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")")
-        else { return true }
-        return stat[stat.index(after: close)...].split(separator: " ").first == "Z"
+        guard let fields = statFields("/proc/\(pid)/stat") else { return true }
+        return fields.first == "Z"
     }
 
     /// Asks `condition` until it holds or `seconds` have passed; says whether it held.
