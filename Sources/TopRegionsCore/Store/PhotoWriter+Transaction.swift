@@ -140,8 +140,8 @@ public final class BatchGroup {
         return photographer
     }
 
-    /// The renamed photographers take their last name, and so do their photos that carry
-    /// another (in the search index too): one statement each for the whole transaction.
+    /// The renamed photographers take their last name, and so do their photos (in the search
+    /// index too), which carried the name stored: one statement each for the whole transaction.
     /// Their photos with a region are found by reading `photo_window` whole (a few bytes a
     /// photo, where the photos' rows are hundreds: no index leads to photos by photographer,
     /// which would cost every load for what only renames need); the others through
@@ -162,16 +162,19 @@ public final class BatchGroup {
             stage.bind(2, name)
             try stage.run()
         }
+        // Every photo carries its photographer's stored name, so the photos of those whose
+        // name changes are the ones to rewrite, found from the indexes alone: comparing each
+        // photo's own name read its row, in upload order (200k renamed photos: 0.19 s
+        // against 0.07).
         try db.executeCached(sql: """
-            UPDATE photographer SET name = r.name FROM renamed_photographer r WHERE photographer.id = r.id AND photographer.name <> r.name;
+            DELETE FROM renamed_photographer WHERE name = (SELECT name FROM photographer WHERE id = renamed_photographer.id);
+            UPDATE photographer SET name = r.name FROM renamed_photographer r WHERE photographer.id = r.id;
             INSERT INTO reindexing (photo)
                 SELECT rowid FROM photo INDEXED BY photo_window
-                WHERE region IS NOT NULL AND photographer IN (SELECT id FROM renamed_photographer)
-                  AND owner_name <> (SELECT name FROM renamed_photographer WHERE id = photo.photographer);
+                WHERE region IS NOT NULL AND photographer IN (SELECT id FROM renamed_photographer);
             INSERT INTO reindexing (photo)
                 SELECT p.rowid FROM renamed_photographer r CROSS JOIN photo p INDEXED BY photo_unplaced_by_photographer
-                    ON p.photographer = r.id AND p.region IS NULL
-                WHERE p.owner_name <> r.name;
+                    ON p.photographer = r.id AND p.region IS NULL;
             """)
         var after: Int64 = 0
         while let last = try Int64.fetchOneCached(
