@@ -41,6 +41,11 @@ public enum FileSystem {
     public static func contentsOfDirectory(_ path: String) throws(ErrnoError) -> [String] {
         guard let directory = opendir(path) else { throw ErrnoError("cannot read \(path)", code: errno) }
         defer { closedir(directory) }
+        return try names(readFrom: directory, path: path)
+    }
+
+    /// The names `directory` (opened, at its start) holds, without "." and "..".
+    fileprivate static func names(readFrom directory: OpaquePointer, path: String) throws(ErrnoError) -> [String] {
         var names: [String] = []
         while true {
             errno = 0
@@ -84,18 +89,7 @@ extension FileSystem {
             }
             defer { closedir(directory) }
             rewinddir(directory)
-            var names: [String] = []
-            while true {
-                errno = 0
-                guard let entry = readdir(directory) else {
-                    if errno != 0 { throw ErrnoError("cannot read \(path)", code: errno) }
-                    return names
-                }
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-                }
-                if name != "." && name != ".." { names.append(name) }
-            }
+            return try FileSystem.names(readFrom: directory, path: path)
         }
 
         /// The size of `name` when it is a regular file (not a link, not a directory).
