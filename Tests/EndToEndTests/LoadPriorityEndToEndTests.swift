@@ -19,19 +19,29 @@ import TopRegionsTestSupport
         }
     }
 
+    /// A FIFO for a load's input, and its write end, open. Not blocking: the FIFO has a reader
+    /// and a writer at once. Close-on-exec: a process another test starts meanwhile would
+    /// otherwise hold the write end open, and the load would not see its input end until that
+    /// process did.
+    static func heldOpenFIFO(in scratch: TemporaryDirectory) throws -> (path: String, writeEnd: Int32) {
+        let fifo = scratch.file("records.ndjson")
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let writeEnd = open(fifo, O_RDWR | O_CLOEXEC)
+        try #require(writeEnd >= 0)
+        return (fifo, writeEnd)
+    }
+
+    static func writeRecord(to writeEnd: Int32) {
+        let record = Array(#"{"id":"1","owner":"a@N01","owner_name":"A"}"#.utf8 + [UInt8(ascii: "\n")])
+        #expect(record.withUnsafeBytes { write(writeEnd, $0.baseAddress, $0.count) } == record.count)
+    }
+
     /// The load reads from a FIFO the test holds open: its decoder waits in the middle of the
     /// input, one record read, while the test looks at the threads.
     @Test func theDecoderRunsAtTheLeastPriorityAndTheWriterAtTheLoads() throws {
         let scratch = TemporaryDirectory()
-        let fifo = scratch.file("records.ndjson")
-        try #require(mkfifo(fifo, 0o600) == 0)
-        // Not blocking: the FIFO has a reader and a writer at once. Close-on-exec: a process
-        // another test starts meanwhile would otherwise hold the write end open, and the load
-        // would not see its input end until that process did.
-        let writeEnd = open(fifo, O_RDWR | O_CLOEXEC)
-        try #require(writeEnd >= 0)
-        let record = Array(#"{"id":"1","owner":"a@N01","owner_name":"A"}"#.utf8 + [UInt8(ascii: "\n")])
-        #expect(record.withUnsafeBytes { write(writeEnd, $0.baseAddress, $0.count) } == record.count)
+        let (fifo, writeEnd) = try Self.heldOpenFIFO(in: scratch)
+        Self.writeRecord(to: writeEnd)
 
         let db = scratch.file("photos.db")
         let load = try Tools.start("regions-load", ["--db", db, fifo], environment: Tools.environment(home: scratch.path))
@@ -49,5 +59,54 @@ import TopRegionsTestSupport
         let answer = try load.wait()
         #expect(answer.status == 0)
         #expect(answer.stderr == "regions-load: read 1, new 1, updated 0, already stored 0\n")
+    }
+
+    /// Without a terminal (as from cron: a session of its own, none controlling it) the load
+    /// lowers its session's CPU weight to nice 19 while it runs, and puts it back as it ends:
+    /// the shell that started it, of the same session, reads nice 0 again after it.
+    @Test func withoutATerminalTheLoadLowersItsSessionsWeightWhileItRuns() throws {
+        let scratch = TemporaryDirectory()
+        let (fifo, writeEnd) = try Self.heldOpenFIFO(in: scratch)
+        let pidFile = scratch.file("load.pid")
+        var environment = Tools.environment(home: scratch.path)
+        environment["LOAD"] = Tools.path("regions-load")
+        environment["DB"] = scratch.file("photos.db")
+        environment["FIFO"] = fifo
+        environment["PIDFILE"] = pidFile
+        // setsid -w: a new session, with no terminal, whose end it waits for.
+        let session = try Tools.start("/usr/bin/setsid", ["-w", "/bin/sh", "-c", #"""
+            cat /proc/self/autogroup
+            "$LOAD" -v --db "$DB" "$FIFO" & echo $! > "$PIDFILE"; wait $!; status=$?
+            cat /proc/self/autogroup; exit $status
+            """#], environment: environment)
+        var during = ""
+        #expect(RefreshKilledEndToEndTests.within(30) {
+            // Once its decoder runs, the load has lowered the weight (before it opens its input).
+            guard let text = try? String(contentsOfFile: pidFile, encoding: .utf8), let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)),
+                  Self.threads(of: pid).contains(where: { $0.name == "decoder" })
+            else { return false }
+            during = (try? String(contentsOfFile: "/proc/\(pid)/autogroup", encoding: .utf8)) ?? ""
+            return true
+        }, "the load did not start")
+        #expect(during.hasSuffix(" nice 19\n"), "\(during)")
+        Self.writeRecord(to: writeEnd)
+        close(writeEnd)
+
+        let answer = try session.wait()
+        #expect(answer.status == 0, "\(answer.stderr)")
+        #expect(answer.stdout.split(separator: "\n").map { $0.split(separator: " ").dropFirst().joined(separator: " ") } == ["nice 0", "nice 0"], "\(answer.stdout)")
+        #expect(answer.stderr.hasPrefix("regions-load: no terminal: the session's CPU weight lowered from nice 0 to 19 while loading\n"), "\(answer.stderr)")
+    }
+
+    /// With a terminal (a person waiting at it) the session's weight is left as it is.
+    @Test func inATerminalTheSessionsWeightIsLeftAlone() throws {
+        let scratch = TemporaryDirectory()
+        var environment = Tools.environment(home: scratch.path)
+        environment["LOAD"] = Tools.path("regions-load")
+        environment["DB"] = scratch.file("photos.db")
+        // script: a new session whose controlling terminal is a pseudo-terminal.
+        let answer = try Tools.run("/usr/bin/script", ["-qec", #""$LOAD" -v --db "$DB" < /dev/null"#, "/dev/null"], environment: environment)
+        #expect(answer.status == 0, "\(answer.stdout)")
+        #expect(answer.stdout.replacingOccurrences(of: "\r\n", with: "\n") == "regions-load: database \(scratch.file("photos.db"))\nregions-load: read 0, new 0, updated 0, already stored 0\n")
     }
 }

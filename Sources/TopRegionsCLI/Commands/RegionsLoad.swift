@@ -28,7 +28,12 @@ public struct RegionsLoad: ToolCommand {
 
             Records are read on a thread of the least priority (nice 19) and stored on one of \
             the priority the load was started with: with a core to spare the reading is as fast, \
-            and where a server answers pages beside a cron load, the pages get that core first.
+            and where a server answers pages beside a cron load, the pages get that core first. \
+            Run without a terminal (from cron, or with setsid), a load also lowers its session's \
+            share of the CPU to that of nice 19 while it runs, and puts it back as it ends: Linux \
+            shares the CPU between sessions first (autogroup scheduling, /proc/self/autogroup), so \
+            nice alone would not make a cron load yield to a server in a session of its own. Where \
+            nothing else wants the CPU, the load is as fast.
 
             Prints a summary on stderr: records read, new, updated, already stored (as they are, \
             or earlier in the same input), and kept out as deleted (when there are any).
@@ -178,6 +183,13 @@ public struct RegionsLoad: ToolCommand {
     }
 
     public func execute(_ context: ToolContext) throws -> SysExit {
+        // For the whole run: a refresh's stages are of the same session, and the nested
+        // regions-load finds the weight already lowered and leaves it to this one.
+        let weight = dryRun ? nil : SessionWeight.lowerWithoutTerminal(to: ThisThread.leastPriority)
+        defer { weight?.restore() }
+        if let weight {
+            context.trace("no terminal: the session's CPU weight lowered from nice \(weight.before) to \(weight.lowered) while loading")
+        }
         if refresh { return try runRefresh(context) }
         if dryRun {
             // A dry run only reads: no lock, no write access needed.
