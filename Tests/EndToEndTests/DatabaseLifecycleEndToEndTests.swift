@@ -205,7 +205,7 @@ extension DatabaseLifecycleEndToEndTests {
         held.standardOutput = listing
         held.standardError = FileHandle.nullDevice
         try held.run()
-        let blocked = RefreshKilledEndToEndTests.within(30) {
+        let blocked = Processes.within(30) {
             (try? String(contentsOfFile: "/proc/\(held.processIdentifier)/wchan", encoding: .utf8))?.hasSuffix("pipe_write") == true
         }
         #expect(blocked && Self.hasOpen(held.processIdentifier, db), "the reader does not hold the database open")

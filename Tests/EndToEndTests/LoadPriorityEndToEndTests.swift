@@ -12,7 +12,7 @@ import TopRegionsTestSupport
         return tids.compactMap { tid in
             // Field 19 of stat (nice).
             guard let name = try? String(contentsOfFile: "/proc/\(pid)/task/\(tid)/comm", encoding: .utf8),
-                  let fields = RefreshKilledEndToEndTests.statFields("/proc/\(pid)/task/\(tid)/stat"),
+                  let fields = Processes.statFields("/proc/\(pid)/task/\(tid)/stat"),
                   fields.count > 16, let nice = Int(fields[16])
             else { return nil }
             return (name.trimmingCharacters(in: .newlines), nice)
@@ -46,7 +46,7 @@ import TopRegionsTestSupport
         let db = scratch.file("photos.db")
         let load = try Tools.start("regions-load", ["--db", db, fifo], environment: Tools.environment(home: scratch.path))
         var seen: [(name: String, nice: Int)] = []
-        #expect(RefreshKilledEndToEndTests.within(30) {
+        #expect(Processes.within(30) {
             // Named once its priority is lowered.
             seen = Self.threads(of: load.pid)
             return seen.contains { $0.name == "decoder" }
@@ -80,7 +80,7 @@ import TopRegionsTestSupport
             cat /proc/self/autogroup; exit $status
             """#], environment: environment)
         var during = ""
-        #expect(RefreshKilledEndToEndTests.within(30) {
+        #expect(Processes.within(30) {
             // Once its decoder runs, the load has lowered the weight (before it opens its input).
             guard let text = try? String(contentsOfFile: pidFile, encoding: .utf8), let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)),
                   Self.threads(of: pid).contains(where: { $0.name == "decoder" })

@@ -6,42 +6,6 @@ import TopRegionsTestSupport
 /// that regions-top runs to fill an empty database dies with it, and a regions-top waiting
 /// for that refresh does not start its own beside it.
 @Suite struct RefreshKilledEndToEndTests {
-    /// The processes whose parent is `pid`.
-    static func children(of pid: pid_t) -> [pid_t] {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        return entries.compactMap(pid_t.init).filter { parent(of: $0) == pid }.sorted()
-    }
-
-    /// The fields of a /proc `stat` file (a process's or a thread's) after the command name
-    /// in parentheses, which may hold spaces: the first is field 3 (the state); nil when the
-    /// file is gone.
-    static func statFields(_ path: String) -> [Substring]? {
-        guard let stat = try? String(contentsOfFile: path, encoding: .utf8), let close = stat.lastIndex(of: ")") else { return nil }
-        return stat[stat.index(after: close)...].split(separator: " ")
-    }
-
-    /// Field 4 of /proc/PID/stat.
-    static func parent(of pid: pid_t) -> pid_t? {
-        guard let fields = statFields("/proc/\(pid)/stat"), fields.count > 1 else { return nil }
-        return pid_t(fields[1])
-    }
-
-    /// Whether `pid` has ended: gone, or a zombie nobody has reaped yet.
-    static func hasEnded(_ pid: pid_t) -> Bool {
-        guard let fields = statFields("/proc/\(pid)/stat") else { return true }
-        return fields.first == "Z"
-    }
-
-    /// Asks `condition` until it holds or `seconds` have passed; says whether it held.
-    static func within(_ seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if try condition() { return true }
-            usleep(10_000)
-        }
-        return try condition()
-    }
-
     /// The fake holds every answer back for 10 s (under the tools' 15 s stall limit, with
     /// room for the steps before the kill on a machine running many tests at once), so a
     /// regions-top killed while its flickr-recent waits for the first page has asked exactly
@@ -59,18 +23,18 @@ import TopRegionsTestSupport
         let arguments = ["--db", db, "--format", "ndjson", "-q"]
 
         let killed = try Tools.start("regions-top", arguments, environment: environment)
-        #expect(try Self.within(30) { try fake.received() == 1 }, "flickr-recent never asked")
+        #expect(try Processes.within(30) { try fake.received() == 1 }, "flickr-recent never asked")
         var stages: [pid_t] = []
-        #expect(Self.within(10) {
-            stages = Self.children(of: killed.pid)
+        #expect(Processes.within(10) {
+            stages = Processes.children(of: killed.pid)
             return stages.count == 3
         }, "regions-top's stages: \(stages)")
         let waiting = try Tools.start("regions-top", arguments, environment: environment)
         #expect(kill(killed.pid, SIGKILL) == 0)
         // (Foundation's Process says a process has ended only once every descriptor it gave it
         // is closed, by its children too: /proc tells at once.)
-        #expect(Self.within(2) { Self.hasEnded(killed.pid) })
-        #expect(Self.within(2) { stages.allSatisfy(Self.hasEnded) }, "stages still running after their regions-top was killed: \(stages.filter { !Self.hasEnded($0) })")
+        #expect(Processes.within(2) { Processes.hasEnded(killed.pid) })
+        #expect(Processes.within(2) { stages.allSatisfy(Processes.hasEnded) }, "stages still running after their regions-top was killed: \(stages.filter { !Processes.hasEnded($0) })")
         // What the killed refresh asked is checked in the log below: the waiting one may
         // already have asked its first page here (its refresh starts as the stages end).
 
@@ -81,11 +45,11 @@ import TopRegionsTestSupport
         let expected = try RefreshWhenEmptyEndToEndTests.byHand(scratch, db: scratch.file("by-hand.db"), arguments: ["--format", "ndjson"])
         #expect(answer.stdout == expected.answer.stdout && !answer.stdout.isEmpty)
         // Every request answered (the killed refresh's first page too, to nobody).
-        #expect(try Self.within(30) { try fake.requests().count == fake.received() })
+        #expect(try Processes.within(30) { try fake.requests().count == fake.received() })
         let requests = RefreshWhenEmptyEndToEndTests.summaries(try fake.requests())
         let firstPage = try #require(expected.requests.first { $0.contains("flickr.photos.search") && $0.contains("&page=1&") })
         #expect(requests == (expected.requests + [firstPage]).sorted())
-        #expect(stages.allSatisfy(Self.hasEnded))
+        #expect(stages.allSatisfy(Processes.hasEnded))
         _ = try killed.wait()
         #expect(killed.process.terminationReason == .uncaughtSignal && killed.process.terminationStatus == SIGKILL)
     }
