@@ -182,7 +182,7 @@ int tr_malloc_trim(void) {
 #include <sys/prctl.h>
 #include <sys/wait.h>
 int tr_spawn_dying_with_parent(const char *path, char *const argv[], char *const envp[], int input, int output,
-                               int keep_fd, int death_signal, pid_t *pid) {
+                               int keep_fd, int death_signal, int new_session, pid_t *pid) {
     int report[2];
     if (pipe2(report, O_CLOEXEC) != 0) return errno;
     pid_t parent = getpid();
@@ -195,6 +195,7 @@ int tr_spawn_dying_with_parent(const char *path, char *const argv[], char *const
         if (prctl(PR_SET_PDEATHSIG, death_signal) != 0) goto failed;
         // The parent ended before the line above: nobody would send the signal.
         if (getppid() != parent) _exit(127);
+        if (new_session && setsid() < 0) goto failed;
         if (input != STDIN_FILENO && dup2(input, STDIN_FILENO) < 0) goto failed;
         if (output != STDOUT_FILENO && dup2(output, STDOUT_FILENO) < 0) goto failed;
         if (keep_fd >= 0) {

@@ -85,8 +85,11 @@ final class Refresher: Sendable {
             do {
                 // The last stage's output (a summary line) goes to stderr, like its progress.
                 // The stages share the lock: it is held until the last of them is gone, and
-                // they die with the server (as regions-top's refresh does).
-                let outcomes = try ProcessPipeline.run(stages, environment: environment, lastOutput: STDERR_FILENO, sharing: lock)
+                // they die with the server (as regions-top's refresh does). Each in a session
+                // of its own: a load without a terminal lowers its session's CPU weight while
+                // it runs, which in the server's session would be the server's, whose pages
+                // are to come first.
+                let outcomes = try ProcessPipeline.run(stages, environment: environment, lastOutput: STDERR_FILENO, sharing: lock, ownSessions: true)
                 if let failed = outcomes.first(where: { $0.status != 0 }) {
                     status = failed.status
                     message = failed.signal.map { "\(failed.stage) was ended by signal \($0)" } ?? "\(failed.stage) exited with status \(failed.status)"

@@ -109,4 +109,37 @@ import TopRegionsTestSupport
         #expect(answer.status == 0, "\(answer.stdout)")
         #expect(answer.stdout.replacingOccurrences(of: "\r\n", with: "\n") == "regions-load: database \(scratch.file("photos.db"))\nregions-load: read 0, new 0, updated 0, already stored 0\n")
     }
+
+    /// regions-serve's refresh starts its stages each in a session of its own (the server runs
+    /// without a terminal, as a service does): the load lowers its own session's weight, not
+    /// the server's, whose pages are to come first. Flickr's answers held back, so that the
+    /// load waits for its input while the test looks.
+    @Test func aServersRefreshLowersTheLoadsSessionNotTheServers() throws {
+        let scratch = TemporaryDirectory()
+        let fake = try FakeFlickrProcess(RefreshWhenEmptyEndToEndTests.world + ["--latency-ms", "10000"], scratch: scratch)
+        let environment = fake.environment(home: scratch.path)
+        let db = scratch.file("photos.db")
+        try Tools.makeEmptyDatabase(db, environment: environment)
+        let server = try ServerProcess(["--db", db, "--cache-dir", scratch.file("cache"), "--port", "0", "-q"], environment: environment, scratch: scratch)
+        defer { _ = server.stop() }
+        // The first visit to a database without photos starts the refresh.
+        _ = try HTTPExchange.request(server.base + "/", scratch: scratch)
+
+        var load: pid_t?
+        #expect(Processes.within(30) {
+            load = Processes.children(of: server.process.processIdentifier).first { pid in
+                (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) == "regions-load\n"
+                    && Self.threads(of: pid).contains { $0.name == "decoder" }
+            }
+            return load != nil
+        }, "no regions-load under the server")
+        let pid = try #require(load)
+        let session = { (pid: pid_t) in Processes.statFields("/proc/\(pid)/stat").map { String($0[3]) } }
+        let autogroup = { (pid: pid_t) in (try? String(contentsOfFile: "/proc/\(pid)/autogroup", encoding: .utf8)) ?? "" }
+        #expect(session(pid) == "\(pid)", "the load leads a session of its own")
+        #expect(session(server.process.processIdentifier) != session(pid))
+        #expect(autogroup(pid).hasSuffix(" nice 19\n"), "\(autogroup(pid))")
+        let group = { (text: String) in text.split(separator: " ").first.map(String.init) }
+        #expect(group(autogroup(server.process.processIdentifier)) != group(autogroup(pid)))
+    }
 }

@@ -67,11 +67,12 @@ int tr_malloc_trim(void);
 // descriptor closed), and makes the kernel send it `death_signal` when the thread that
 // started it ends (PR_SET_PDEATHSIG), the process killed with -9 included: call it from a
 // thread that waits for the child. `keep_fd`, unless -1, stays open in the child (e.g. a
-// lock the child then holds too, until it ends). Returns 0 and the child's pid in `pid`, or
+// lock the child then holds too, until it ends). `new_session`: the child starts a session of
+// its own (setsid), without a controlling terminal. Returns 0 and the child's pid in `pid`, or
 // an errno value (the child's, when it could not exec).
 #include <sys/types.h>
 int tr_spawn_dying_with_parent(const char *path, char *const argv[], char *const envp[], int input, int output,
-                               int keep_fd, int death_signal, pid_t *pid);
+                               int keep_fd, int death_signal, int new_session, pid_t *pid);
 
 // Sets the calling thread's nice value (Linux: a thread has one of its own). Returns 0, else
 // an errno value.

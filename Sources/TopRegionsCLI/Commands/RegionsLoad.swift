@@ -185,7 +185,7 @@ public struct RegionsLoad: ToolCommand {
     public func execute(_ context: ToolContext) throws -> SysExit {
         // For the whole run: a refresh's stages are of the same session, and the nested
         // regions-load finds the weight already lowered and leaves it to this one.
-        let weight = dryRun ? nil : SessionWeight.lowerWithoutTerminal(to: ThisThread.leastPriority)
+        let weight = dryRun || !context.mayLowerSessionWeight ? nil : SessionWeight.lowerWithoutTerminal(to: ThisThread.leastPriority)
         defer { weight?.restore() }
         if let weight {
             context.trace("no terminal: the session's CPU weight lowered from nice \(weight.before) to \(weight.lowered) while loading")

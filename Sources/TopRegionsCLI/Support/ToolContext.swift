@@ -27,6 +27,9 @@ public struct ToolContext: Sendable {
     public var network = Network.curl
     /// How the database is opened: its file unless a test says otherwise.
     public var store = StoreOpener.files
+    /// Whether the tool may lower its process's session's CPU weight (`SessionWeight`): the
+    /// real process's own; not a test's, which runs commands in its own process.
+    public var mayLowerSessionWeight = false
 
     public init(
         toolName: String, environment: [String: String], standardInput: InputSource, standardOutput: Output,
@@ -56,6 +59,7 @@ public struct ToolContext: Sendable {
             standardOutput: .standardOutput, standardError: .standardError,
             stdinIsTerminal: isatty(STDIN_FILENO) == 1, stdoutIsTerminal: isatty(STDOUT_FILENO) == 1,
             stderrIsTerminal: isatty(STDERR_FILENO) == 1, now: clock(environment: environment))
+        context.mayLowerSessionWeight = true
         var size = winsize()
         if context.stdoutIsTerminal, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
             context.terminalColumns = Int(size.ws_col)

@@ -38,9 +38,13 @@ public enum ProcessPipeline {
 
     /// Starts every stage, waits for all of them, and returns how each ended, in pipeline
     /// order. `lastOutput` is the descriptor the last stage writes its standard output to.
-    /// Call it on a thread that lives until it returns (as it does, unless the process ends).
+    /// `ownSessions`: each stage starts a session of its own, without a controlling terminal
+    /// (what it does to its session's CPU weight is then its own: see `SessionWeight`); they
+    /// still die with this process. Call it on a thread that lives until it returns (as it
+    /// does, unless the process ends).
     public static func run(
-        _ stages: [Stage], environment: [String: String], lastOutput: Int32 = STDOUT_FILENO, sharing lock: KeyLock? = nil
+        _ stages: [Stage], environment: [String: String], lastOutput: Int32 = STDOUT_FILENO, sharing lock: KeyLock? = nil,
+        ownSessions: Bool = false
     ) throws -> [Outcome] {
         precondition(!stages.isEmpty)
         var pipes: [(read: Int32, write: Int32)] = []
@@ -68,7 +72,8 @@ public enum ProcessPipeline {
             let input = index > 0 ? pipes[index - 1].read : STDIN_FILENO
             let output = index < stages.count - 1 ? pipes[index].write : lastOutput
             do {
-                started.append((stage, try spawn(stage, input: input, output: output, keeping: lock?.descriptor ?? -1, environment: environmentLines)))
+                started.append((stage, try spawn(
+                    stage, input: input, output: output, keeping: lock?.descriptor ?? -1, environment: environmentLines, ownSession: ownSessions)))
             } catch {
                 failure = error
                 break
@@ -95,7 +100,9 @@ public enum ProcessPipeline {
         return outcomes
     }
 
-    private static func spawn(_ stage: Stage, input: Int32, output: Int32, keeping descriptor: Int32, environment: [String]) throws -> pid_t {
+    private static func spawn(
+        _ stage: Stage, input: Int32, output: Int32, keeping descriptor: Int32, environment: [String], ownSession: Bool
+    ) throws -> pid_t {
         let argv = ([stage.executable] + stage.arguments).map { strdup($0) }
         let envp = environment.map { strdup($0) }
         defer {
@@ -103,7 +110,7 @@ public enum ProcessPipeline {
             envp.forEach { free($0) }
         }
         var pid = pid_t()
-        let status = tr_spawn_dying_with_parent(stage.executable, argv + [nil], envp + [nil], input, output, descriptor, SIGKILL, &pid)
+        let status = tr_spawn_dying_with_parent(stage.executable, argv + [nil], envp + [nil], input, output, descriptor, SIGKILL, ownSession ? 1 : 0, &pid)
         guard status == 0 else {
             throw SystemFailure.error(status, "cannot start \(stage.executable)", otherwise: .unavailable)
         }
