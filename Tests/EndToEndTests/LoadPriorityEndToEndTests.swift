@@ -6,6 +6,10 @@ import TopRegionsTestSupport
 /// least priority (nice 19) and writes them on one of the priority it was started with, so
 /// that a server's pages beside a cron load get the second core first.
 @Suite struct LoadPriorityEndToEndTests {
+    /// Whether this kernel groups sessions (CONFIG_SCHED_AUTOGROUP): without, a load has no
+    /// session weight to lower, and does not.
+    static let hasAutogroups = FileManager.default.fileExists(atPath: "/proc/self/autogroup")
+
     /// (name, nice value) of each of `pid`'s threads, the main one first.
     static func threads(of pid: pid_t) -> [(name: String, nice: Int)] {
         let tids = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []).compactMap(pid_t.init).sorted()
@@ -64,7 +68,8 @@ import TopRegionsTestSupport
     /// Without a terminal (as from cron: a session of its own, none controlling it) the load
     /// lowers its session's CPU weight to nice 19 while it runs, and puts it back as it ends:
     /// the shell that started it, of the same session, reads nice 0 again after it.
-    @Test func withoutATerminalTheLoadLowersItsSessionsWeightWhileItRuns() throws {
+    @Test(.enabled(if: Self.hasAutogroups, "no /proc/self/autogroup: the kernel has no autogroup scheduling"))
+    func withoutATerminalTheLoadLowersItsSessionsWeightWhileItRuns() throws {
         let scratch = TemporaryDirectory()
         let (fifo, writeEnd) = try Self.heldOpenFIFO(in: scratch)
         let pidFile = scratch.file("load.pid")
@@ -114,7 +119,8 @@ import TopRegionsTestSupport
     /// without a terminal, as a service does): the load lowers its own session's weight, not
     /// the server's, whose pages are to come first. Flickr's answers held back, so that the
     /// load waits for its input while the test looks.
-    @Test func aServersRefreshLowersTheLoadsSessionNotTheServers() throws {
+    @Test(.enabled(if: Self.hasAutogroups, "no /proc/self/autogroup: the kernel has no autogroup scheduling"))
+    func aServersRefreshLowersTheLoadsSessionNotTheServers() throws {
         let scratch = TemporaryDirectory()
         let fake = try FakeFlickrProcess(RefreshWhenEmptyEndToEndTests.world + ["--latency-ms", "10000"], scratch: scratch)
         let environment = fake.environment(home: scratch.path)
