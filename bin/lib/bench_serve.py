@@ -12,7 +12,9 @@ The three questions, each side's own page for it:
 
 Then the same server's pages while regions-load loads 200k new photos into its database (a
 cron refresh beside people browsing): the p99 of a mix of pages (top, region, All, search,
-photo pages, which record views) during the load against the p99 of the same mix without it.
+photo pages, which record views) during the load against the p99 of the same mix without it,
+for browsing clients (32 connections, each pausing 40 ms after an answer: the budget) and for
+a client asking flat out (reported).
 
 Then, at 1M photos (not with --quick): the 99th percentile of ours for the top page and for
 random pages of the region closest to 15,000 photos, and the server's RSS after all of it
@@ -23,6 +25,7 @@ import json
 import os
 import random
 import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -30,7 +33,7 @@ import time
 import urllib.request
 
 import bench_html
-from bench_files import copy_database, sqlite_rows, sqlite_value
+from bench_files import copy_database, remove_database, sqlite_rows, sqlite_value
 from bench_results import Row, Stat, count_label
 from bench_runner import BenchError, Runner, check, log
 
@@ -89,19 +92,19 @@ class Server:
         Runner.live.discard(self.process)
 
 
-def wrk_argv(url, seconds, script=None):
-    argv = ["wrk", "-t2", f"-c{CONNECTIONS}", f"-d{seconds}s", "--latency", "--timeout", "300s"]
+def wrk_argv(url, seconds, script=None, connections=CONNECTIONS):
+    argv = ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency", "--timeout", "300s"]
     return argv + (["-s", script] if script else []) + [url]
 
 
-def wrk(url, seconds, script=None):
+def wrk(url, seconds, script=None, connections=CONNECTIONS):
     """(requests/s, p50 ms, p99 ms, requests, non-2xx) of wrk loading url (in a session of its
     own, as every process the bench starts: see wrk_while)."""
-    return wrk_results(subprocess.run(wrk_argv(url, seconds, script), capture_output=True, text=True, check=True,
+    return wrk_results(subprocess.run(wrk_argv(url, seconds, script, connections), capture_output=True, text=True, check=True,
                                       start_new_session=True).stdout, url)
 
 
-def wrk_while(ctx, url, script, command):
+def wrk_while(ctx, url, script, command, connections=CONNECTIONS):
     """wrk_results of wrk loading url for as long as command runs (through ctx.run, as every
     tool the bench times; wrk stops on SIGINT and prints what it measured), and command's
     seconds.
@@ -112,7 +115,7 @@ def wrk_while(ctx, url, script, command):
     the bench measured the client waiting for the CPU (runnable and not run for 76 ms while
     the server computed a list: docs/PERFORMANCE.md, "Where a page's worst answers beside a
     load go")."""
-    loading = subprocess.Popen(wrk_argv(url, 600, script), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+    loading = subprocess.Popen(wrk_argv(url, 600, script, connections), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                                start_new_session=True)
     Runner.live.add(loading)
     try:
@@ -262,11 +265,45 @@ def shifted_records(source, destination, offset):
             out.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
 
 
+class Client:
+    """How wrk asks for the mix of pages beside a load: `connections`, each waiting `pause_ms`
+    between an answer and its next request (0: flat out)."""
+
+    def __init__(self, name, connections, pause_ms, label):
+        self.name, self.connections, self.pause_ms, self.label = name, connections, pause_ms, label
+
+
+# People browsing: 32 connections (the issue's "32 browsing clients"), each asking again 40 ms
+# after an answer: about 750 requests/s of the mix, a quarter of what the server answers flat
+# out on two cores. The budget's client.
+BROWSING = Client("browsing", 32, 40, "32 connections, each 40 ms between answer and request")
+# The same pages asked for flat out, as the other serve rows ask: the client keeps the machine's
+# two cores busy, so what it measures beside a load is mostly its share of them (reported, not
+# budgeted: docs/PERFORMANCE.md, "A cron load's session at a lower weight").
+FLAT_OUT = Client("flat out", CONNECTIONS, 0, f"{CONNECTIONS} connections, flat out")
+
+
 def serve_beside_a_load(ctx, database, size, word):
     """The p99 of a mix of pages while regions-load loads `size` (200k) new photos into the
     served database (which holds as many and the 500-photo region), against the p99 of the
-    same mix without it, alternately."""
+    same mix without it, alternately; for browsing clients (the budget) and flat out."""
+    for client in (BROWSING, FLAT_OUT):
+        quiet, loaded, load_seconds = beside_a_load_rounds(ctx, database, size, word, client)
+        ctx.add(Row(f"serve beside load p99, {client.name}",
+                    f"pages (top, region, All, search, Recents, photo pages) while {count_label(size)} photos load "
+                    f"({joined_seconds(load_seconds)} s), {client.label}", "ms", Stat([r[2] for r in loaded]),
+                    "the same pages, no load", Stat([r[2] for r in quiet])))
+        if client is BROWSING:
+            ratio = max(r[2] for r in loaded) / max(min(r[2] for r in quiet), 0.001)
+            ctx.budget(f"serve p99 beside a {count_label(size)} load ({client.name})", f"within {SERVE_UNDER_LOAD_AT_MOST}× the p99 without it",
+                       f"{ratio:.1f}×", ratio <= SERVE_UNDER_LOAD_AT_MOST)
+
+
+def beside_a_load_rounds(ctx, database, size, word, client):
+    """(quiet runs, runs beside a load, the loads' seconds) of `client` asking for the mix, on
+    a fresh copy of `database`, round after round (each load adding `size` photos)."""
     served = ctx.path("serve-beside-load.db")
+    remove_database(served)
     copy_database(database, served)
     photos = [row[0] for row in sqlite_rows(served, "SELECT id FROM photo ORDER BY rowid LIMIT 40")]
     paths = ["/", f"/regions/{bench_html.REGION_ID}", "/all", f"/search?q={word}", "/recents"] + [f"/photos/{id}" for id in photos]
@@ -275,8 +312,12 @@ def serve_beside_a_load(ctx, database, size, word):
         lua.write("paths = {" + ", ".join(f'"{path}"' for path in paths) + "}\ncounter = 0\n"
                   "request = function()\n  counter = counter + 1\n"
                   "  return wrk.format(nil, paths[(counter % #paths) + 1])\nend\n")
+        if client.pause_ms:
+            lua.write(f"delay = function() return {client.pause_ms} end\n")
     rounds = ctx.repeat(1 if ctx.quick else 2)
-    server = Server([ctx.tool("regions-serve"), "--db", served, "--port", "0", "-q", "--cache-dir", ctx.path("serve-cache")])
+    cache = ctx.path("serve-cache")
+    shutil.rmtree(cache, ignore_errors=True)
+    server = Server([ctx.tool("regions-serve"), "--db", served, "--port", "0", "-q", "--cache-dir", cache])
     quiet, loaded, load_seconds = [], [], []
     try:
         for round in range(rounds):
@@ -287,8 +328,9 @@ def serve_beside_a_load(ctx, database, size, word):
             for path in paths:
                 with urllib.request.urlopen(server.url + path, timeout=300) as answer:
                     answer.read()
-            quiet.append(wrk(server.url + "/", ctx.size(5 if ctx.quick else 10, smoke=1), script=script))
-            during, seconds = wrk_while(ctx, server.url + "/", script, [ctx.tool("regions-load"), "-q", "--db", served, batch])
+            quiet.append(wrk(server.url + "/", ctx.size(5 if ctx.quick else 10, smoke=1), script=script, connections=client.connections))
+            during, seconds = wrk_while(ctx, server.url + "/", script, [ctx.tool("regions-load"), "-q", "--db", served, batch],
+                                        connections=client.connections)
             loaded.append(during)
             load_seconds.append(seconds)
             os.remove(batch)
@@ -298,12 +340,7 @@ def serve_beside_a_load(ctx, database, size, word):
             check(run[4] == 0, f"serve beside a load: {run[4]} answers were not 2xx")
     finally:
         server.stop()
-    ctx.add(Row("serve beside load p99", f"pages (top, region, All, search, Recents, photo pages) while {count_label(size)} photos load "
-                f"({joined_seconds(load_seconds)} s), 16 connections", "ms", Stat([r[2] for r in loaded]),
-                "the same pages, no load", Stat([r[2] for r in quiet])))
-    ratio = max(r[2] for r in loaded) / max(min(r[2] for r in quiet), 0.001)
-    ctx.budget(f"serve p99 beside a {count_label(size)} load", f"within {SERVE_UNDER_LOAD_AT_MOST}× the p99 without it", f"{ratio:.1f}×",
-               ratio <= SERVE_UNDER_LOAD_AT_MOST)
+    return quiet, loaded, load_seconds
 
 
 def joined_seconds(values):
