@@ -269,18 +269,23 @@ class Client:
     """How wrk asks for the mix of pages beside a load: `connections`, each waiting `pause_ms`
     between an answer and its next request (0: flat out)."""
 
-    def __init__(self, name, connections, pause_ms, label):
-        self.name, self.connections, self.pause_ms, self.label = name, connections, pause_ms, label
+    def __init__(self, name, connections, pause_ms):
+        self.name, self.connections, self.pause_ms = name, connections, pause_ms
+
+    @property
+    def label(self):
+        pace = f"each {self.pause_ms} ms between answer and request" if self.pause_ms else "flat out"
+        return f"{self.connections} connections, {pace}"
 
 
 # People browsing: 32 connections (the issue's "32 browsing clients"), each asking again 40 ms
 # after an answer: about 750 requests/s of the mix, a quarter of what the server answers flat
 # out on two cores. The budget's client.
-BROWSING = Client("browsing", 32, 40, "32 connections, each 40 ms between answer and request")
+BROWSING = Client("browsing", 32, 40)
 # The same pages asked for flat out, as the other serve rows ask: the client keeps the machine's
 # two cores busy, so what it measures beside a load is mostly its share of them (reported, not
 # budgeted: docs/PERFORMANCE.md, "A cron load's session at a lower weight").
-FLAT_OUT = Client("flat out", CONNECTIONS, 0, f"{CONNECTIONS} connections, flat out")
+FLAT_OUT = Client("flat out", CONNECTIONS, 0)
 
 
 def serve_beside_a_load(ctx, database, size, word):
