@@ -74,7 +74,7 @@ let package = Package(
             name: "TopRegionsCache", dependencies: ["TopRegionsSupport", "TopRegionsRecords", "TopRegionsStore", "TopRegionsHTTP"],
             path: "Sources/TopRegionsCore/Cache", swiftSettings: strict),
         // The geography maps are drawn from (bin/lib/make-geography.py), built into the program.
-        .target(name: "CGeography", exclude: ["geography.c.bin"]),
+        .target(name: "CGeography", exclude: ["geography.c.bin", "coasts.c.bin"]),
         .target(
             name: "TopRegionsFormatting", dependencies: ["TopRegionsSupport", "TopRegionsRecords", "CGeography"],
             path: "Sources/TopRegionsCore/Formatting", swiftSettings: strict),

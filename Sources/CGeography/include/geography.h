@@ -6,4 +6,8 @@
 const unsigned char *topregions_geography_bytes(void);
 size_t topregions_geography_count(void);
 
+/// The bytes of coasts.c.bin (see bin/lib/make-coasts.py), built into the program.
+const unsigned char *topregions_coasts_bytes(void);
+size_t topregions_coasts_count(void);
+
 #endif
