@@ -253,7 +253,9 @@ def main():
         # they are) holds at least half of its photos' dots and clusters, as the rule says, and
         # the map names cities (GeoNames') as well as Flickr's places.
         inside = driver.execute_script("""
-            const outline = document.querySelector('figure.map path.outline');
+            // The area's fill: on a city's map its outline is only its borders (the coasts
+            // are the high-resolution ones), so what it holds is told by the fill.
+            const outline = document.querySelector('figure.map path.region');
             if (!outline) return null;
             const own = outline.transform.baseVal.consolidate();
             const toPath = own ? own.matrix.inverse() : new DOMMatrix();

@@ -216,16 +216,17 @@ import TopRegionsTestSupport
     }
 
     /// A region's map carries the land of its view, not the whole world's: rings outside
-    /// it left out, rings across its edge cut just outside it.
+    /// it left out, rings across its edge cut just outside it. (A view of 2 degrees or more,
+    /// drawn from the 1:50m countries; `ShoreMapTests` for a city's.)
     @Test func aRegionsMapCarriesOnlyTheLandInView() throws {
         #expect(WorldOutline.rings.count == 691 && WorldOutline.rings.map(\.count).reduce(0, +) == 12236, "as the generator says")
-        let html = Self.text(HTMLPage.photos([Self.photo("1", at: (44.6, -63.5)), Self.photo("2", at: (45.0, -62.0))],
+        let html = Self.text(HTMLPage.photos([Self.photo("1", at: (44.0, -63.5)), Self.photo("2", at: (46.5, -62.0))],
                                              list: PhotoList(.region(Self.region)), images: .init(thumbnails: [:])))
         let land = try #require(html.components(separatedBy: "<path class=\"land\"").dropFirst().first?.components(separatedBy: " d=\"").dropFirst().first?.prefix { $0 != "\"" })
         #expect(!land.isEmpty && land.count * 20 < WorldOutline.path.count, "\(land.count) bytes of land")
         // Every point within the view widened by 5%.
         let viewBox = try #require(PageText.attributes("viewBox", in: html).first).split(separator: " ").compactMap { Double($0) }
-        let xScale = cos((44.6 + 45.0) / 2 * Double.pi / 180)
+        let xScale = cos((44.0 + 46.5) / 2 * Double.pi / 180)
         let points = Self.absolutePoints(ofPath: String(land))
         #expect(points.count > 20)
         let margin = viewBox[3] * 4 / 3 / xScale * 0.05 + 0.01

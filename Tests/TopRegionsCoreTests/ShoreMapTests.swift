@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TopRegionsFormatting
+import TopRegionsTestSupport
 
 /// A city's map (a view under 2 degrees of latitude) is drawn over GSHHG's high-resolution
 /// coasts (`Coasts`), where Natural Earth's 1:50m ones are a kilometre or two off: its sea where
@@ -13,4 +14,89 @@ import Testing
         #expect(rings.count == 55488 && rings.map(\.count).reduce(0, +) == 1_401_298)
     }
 
+    /// Places a 1:50m map gets wrong at a city's scale, each shown as land or sea as it is.
+    @Test(arguments: [
+        ("Venice", 45.434, 12.3388, true), ("the lagoon of Venice", 45.45, 12.28, false), ("Sydney's harbour", -33.85, 151.23, false),
+        ("Byfjorden at Bergen", 60.40, 5.30, false), ("the peninsula of Tróia", 38.47, -8.88, true),
+    ])
+    func aCitysMapShowsLandAndSeaWhereTheyAre(_ name: String, _ latitude: Double, _ longitude: Double, _ land: Bool) throws {
+        let map = try #require(HTMLPage.listMap(of: Self.around(latitude, longitude)))
+        #expect(map.height < HTMLPage.shoreBelow)
+        let point = Self.point(latitude, longitude)
+        let sea = try Self.rings(ofPath: #require(Self.path("sea", in: map.svg)))
+        #expect(sea.filter { Geography.Area.ring($0, contains: point) }.count % 2 == (land ? 0 : 1), "\(name) drawn as \(land ? "sea" : "land")")
+        // Where the 1:50m countries say otherwise (why the map needs the high-resolution coasts).
+        #expect((Geography.countryAreas.first(containing: point) != nil) != land)
+    }
+
+    /// The land is cut into degree cells, so a map reads only its view's: the cells meet at
+    /// their sides (their points there kept through simplifying), in one path filled even-odd
+    /// (no seam between them), with no line along a cut.
+    @Test func theCellsMeetWithoutASeam() throws {
+        // Around Bjørnafjorden, south of Bergen, 1.6 degrees (the coarser the tolerance, the
+        // more points simplifying would drop): 60 degrees north runs through the view.
+        let map = try #require(HTMLPage.listMap(of: [HTMLPage.MapPoint(latitude: 59.2, longitude: 4.8), HTMLPage.MapPoint(latitude: 60.8, longitude: 6.0)]))
+        #expect(map.height > 15 && map.height < HTMLPage.shoreBelow)
+        let side = Self.point(60, 5).y
+        let sea = try Self.rings(ofPath: #require(Self.path("sea", in: map.svg)))
+        // Each point on the shared side (but where the frame cuts it) is a point of both cells' rings.
+        let all = sea.joined()
+        let (left, right) = (all.map(\.x).min() ?? 0, all.map(\.x).max() ?? 0)
+        let onSide = all.filter { abs($0.y - side) < 1e-9 && $0.x > left && $0.x < right }
+        #expect(sea.count > 10 && onSide.count >= 4, "no point on the cells' shared side")
+        let unmatched = Dictionary(grouping: onSide, by: { ($0.x * 1_000).rounded() }).filter { $0.value.count % 2 == 1 }
+        #expect(unmatched.isEmpty, "the cells do not meet at \(unmatched.keys.sorted())")
+        #expect(PageText.occurrences("<path class=\"sea\"", in: map.svg) == 1)
+        #expect(HTMLPage.style.contains(".sea{fill:#cfe0ec}") && !HTMLPage.style.contains(".sea{fill:#cfe0ec;stroke"))
+    }
+
+    /// From the 1:50m areas only borders are drawn: a region whose view has no land border
+    /// (Lisbon, Portugal's coast) has no outline or border line at all (its 1:50m coast would
+    /// be a line across the land), its fill reaching to the real coasts; Shanghai's outline runs
+    /// along Jiangsu's and Zhejiang's borders.
+    @Test func onlyBordersAreDrawnFromThe50mAreas() throws {
+        let lisbon = try #require(HTMLPage.listMap(of: Self.around(38.78, -9.15), outline: true))
+        #expect(lisbon.svg.contains("<path class=\"region\"") && lisbon.svg.contains("<path class=\"region-shore\""))
+        #expect(Self.path("outline", in: lisbon.svg) == nil && Self.path("borders", in: lisbon.svg) == nil)
+
+        let shanghai = try #require(HTMLPage.listMap(of: Self.around(31.2, 121.45), outline: true))
+        #expect(shanghai.svg.contains("<title>\u{2068}Shanghai\u{2069}</title>"))
+        let outline = try Self.rings(ofPath: #require(Self.path("outline", in: shanghai.svg)))
+        let neighbours = Geography.subdivisionAreas.areas.filter { ["Jiangsu", "Zhejiang"].contains($0.name) }.flatMap(\.rings).map(\.points)
+        #expect(neighbours.count >= 2 && outline.joined().count > 20)
+        for point in outline.joined() {
+            let nearest = neighbours.map { ring in zip(ring, ring.dropFirst() + ring.prefix(1)).map { GeographyTests.distance(point, $0.0, $0.1) }.min() ?? .infinity }.min()
+            // Within 0.03 degree of a neighbour's border (DCW-GMT's subdivisions were simplified one by one).
+            #expect(nearest ?? .infinity <= Geography.Edges.near, "the outline runs where no neighbour is, at \(point)")
+        }
+    }
+
+    /// A city's map stays within the pages' budget for a map where the coasts are most
+    /// intricate, up to the largest view drawn so.
+    @Test(arguments: [("Stockholm's archipelago", 58.7, 17.6, 60.4, 19.4), ("Bergen's fjords", 59.6, 4.6, 61.3, 6.4), ("Venice", 45.3, 12.2, 45.6, 12.5)])
+    func aCitysMapIsSmall(_ name: String, _ south: Double, _ west: Double, _ north: Double, _ east: Double) throws {
+        let points = [HTMLPage.MapPoint(latitude: south, longitude: west), HTMLPage.MapPoint(latitude: north, longitude: east)]
+        let map = try #require(HTMLPage.listMap(of: points, outline: true))
+        #expect(map.height < HTMLPage.shoreBelow)
+        #expect(map.drawing.utf8.count <= 60_000, "\(name): \(map.drawing.utf8.count) bytes")
+    }
+
+    static func around(_ latitude: Double, _ longitude: Double) -> [HTMLPage.MapPoint] {
+        [(-0.05, -0.05), (0.05, 0.05), (0, 0)].map { HTMLPage.MapPoint(latitude: latitude + $0.0, longitude: longitude + $0.1) }
+    }
+
+    static func point(_ latitude: Double, _ longitude: Double) -> Geography.Point {
+        Geography.Point(x: (longitude + 180) * 10, y: (90 - latitude) * 10)
+    }
+
+    /// The `d` of the map's path of that class, if it has one.
+    static func path(_ name: String, in svg: String) -> String? {
+        guard let element = svg.components(separatedBy: "<path class=\"\(name)\"").dropFirst().first else { return nil }
+        return element.components(separatedBy: " d=\"").dropFirst().first.map { String($0.prefix { $0 != "\"" }) }
+    }
+
+    /// Each ring or line of a path written as the maps write them, its points absolute.
+    static func rings(ofPath path: String) -> [[Geography.Point]] {
+        path.split(separator: "M").map { HTMLPageTests.absolutePoints(ofPath: String($0)) }.filter { !$0.isEmpty }
+    }
 }

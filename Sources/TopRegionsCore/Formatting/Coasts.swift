@@ -83,8 +83,7 @@ enum Coasts {
     /// seam). The coasts are where the sea's fill ends, not lines: a line would draw the cells'
     /// cuts across the land too, and lines beside the fill would double a map's bytes.
     static func sea(within box: Bounds, tolerance: Double) -> (sea: String, frame: String) {
-        let margin = max(box.width, box.height) * 0.05
-        let clip = Bounds(minX: box.minX - margin, minY: box.minY - margin, maxX: box.maxX + margin, maxY: box.maxY + margin)
+        let clip = box.cut
         var frame = Geography.PathText(tolerance: tolerance)
         frame.ring([Point(x: clip.minX, y: clip.minY), Point(x: clip.maxX, y: clip.minY), Point(x: clip.maxX, y: clip.maxY), Point(x: clip.minX, y: clip.maxY)])
         var sea = frame

@@ -155,8 +155,7 @@ extension Geography {
     }
 
     static func path(of kind: Kind, within box: Bounds, tolerance: Double) -> String {
-        let margin = max(box.width, box.height) * 0.05
-        let clip = Bounds(minX: box.minX - margin, minY: box.minY - margin, maxX: box.maxX + margin, maxY: box.maxY + margin)
+        let clip = box.cut
         var path = PathText(tolerance: tolerance)
         for index in kind.bounds.indices where kind.bounds[index].intersects(clip) {
             for ring in kind.areas[index].rings where ring.bounds.intersects(clip) {

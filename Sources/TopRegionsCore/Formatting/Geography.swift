@@ -39,6 +39,13 @@ enum Geography {
 
         var width: Double { maxX - minX }
         var height: Double { maxY - minY }
+
+        /// What a map cuts its geography to: the view widened by a twentieth of its longer
+        /// side, so the cuts fall outside the frame.
+        var cut: Bounds {
+            let margin = max(width, height) * 0.05
+            return Bounds(minX: minX - margin, minY: minY - margin, maxX: maxX + margin, maxY: maxY + margin)
+        }
     }
 
     /// A ring of an area where its points lie in the built-in bytes, and its box: the points

@@ -89,20 +89,25 @@ extension HTMLPage {
         let view = Geography.Bounds(minX: x / xScale, minY: y, maxX: (x + width) / xScale, maxY: y + height)
         let detailed = height < detailedBelow
         let tolerance = height / 400
+        // A city's view is drawn over the high-resolution coasts: its land is the whole frame,
+        // and `shoreLayers` draws the sea over what is drawn on it.
+        let shore = height < shoreBelow ? Coasts.sea(within: view, tolerance: tolerance) : nil
         var svg = mapOpening(
             viewBox: (x, y, width, height), xScale: xScale, graticule: false, label: "Map of the photos",
             extra: " data-bbox=\"\(box.map(JSONWriter.format).joined(separator: ","))\"",
-            land: detailed ? Geography.land(within: view, tolerance: tolerance) : WorldOutline.path(within: (view.minX, view.minY, view.width, view.height)))
+            land: shore?.frame ?? (detailed ? Geography.land(within: view, tolerance: tolerance) : WorldOutline.path(within: (view.minX, view.minY, view.width, view.height))))
         let transform = xScale == 1 ? "" : " transform=\"scale(\(number(xScale, places: 4)) 1)\""
         // The region's area lighter than the land around it, then water over both, the
         // subdivisions' borders, and the area's outline over all (so drawn twice: its fill
         // under the rivers, its line above them).
         var outlinePath = ""
-        if detailed, let area {
+        if let shore {
+            svg += shoreLayers(area: area, shore: shore, view: view, tolerance: tolerance, transform: transform)
+        } else if detailed, let area {
             outlinePath = Geography.path(of: [area], within: view, tolerance: tolerance)
             if !outlinePath.isEmpty { svg += "<path class=\"region\"\(transform) d=\"\(outlinePath)\"/>\n" }
         }
-        if detailed {
+        if detailed, shore == nil {
             let lakes = Geography.lakes(within: view, tolerance: tolerance)
             if !lakes.isEmpty { svg += "<path class=\"lakes\"\(transform) d=\"\(lakes)\"/>\n" }
             let rivers = Geography.rivers(within: view, tolerance: tolerance)
@@ -110,7 +115,7 @@ extension HTMLPage {
             let lines = Geography.subdivisions(within: view, tolerance: tolerance)
             if !lines.isEmpty { svg += "<path class=\"subdivisions\"\(transform) d=\"\(lines)\"/>\n" }
         }
-        if let area, !outlinePath.isEmpty {
+        if shore == nil, let area, !outlinePath.isEmpty {
             svg += "<path class=\"outline\"\(transform) d=\"\(outlinePath)\"><title>\(escape(isolated(area.name)))</title></path>\n"
         }
         let (dots, clusters, discs) = spotsAndClusters(points, xScale: xScale, r: r)
@@ -146,6 +151,10 @@ extension HTMLPage {
     /// Views less than this many projected units (0.1 degree) high are drawn from the 1:50m
     /// geography, with subdivisions and cities; larger ones from the world outline.
     static let detailedBelow = 400.0
+
+    /// Views less than this many projected units high (2 degrees: a city's, a small
+    /// subdivision's, a zoomed part of a region) are drawn over the high-resolution coasts.
+    static let shoreBelow = 20.0
 
     /// How many photos at one spot make it a counted cluster rather than a dot.
     static let clusterMinimum = 10

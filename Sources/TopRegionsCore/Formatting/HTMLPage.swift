@@ -162,6 +162,8 @@ public enum HTMLPage {
         .lakes{fill:#cfe0ec;stroke:#9db8cc;stroke-width:.5px;vector-effect:non-scaling-stroke}
         .rivers{fill:none;stroke:#8fb3cf;stroke-width:1px;stroke-linejoin:round;stroke-linecap:round;vector-effect:non-scaling-stroke}
         .region{fill:#fbf8f0}
+        .region-shore{fill:none;stroke:#fbf8f0;stroke-linejoin:round;stroke-linecap:round}
+        .borders{fill:none;stroke:#a39e8e;stroke-width:.7px;stroke-linejoin:round;vector-effect:non-scaling-stroke}
         .outline{fill:none;stroke:#6b5f45;stroke-width:2px;stroke-linejoin:round;vector-effect:non-scaling-stroke}
         .cities circle{fill:#3b4650}
         .zoom{position:absolute;cursor:zoom-in}
@@ -227,6 +229,8 @@ public enum HTMLPage {
         .lakes{fill:#1b2935;stroke:#34434f}
         .rivers{stroke:#35536b}
         .region{fill:#4a463b}
+        .region-shore{stroke:#4a463b}
+        .borders{stroke:#807866}
         .outline{stroke:#d9cfb4}
         .cities circle{fill:#dfe4e8}
         figure.map svg.inset{border-color:#807866}

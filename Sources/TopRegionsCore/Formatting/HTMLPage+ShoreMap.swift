@@ -1,0 +1,52 @@
+extension HTMLPage {
+    /// What a city's map draws over its land (the whole frame): the region's area lighter,
+    /// rivers, the subdivisions' and countries' borders and the area's own borders, then the sea
+    /// from the high-resolution coasts (`Coasts`) over them all (1:50m areas reach a kilometre or
+    /// two past the real coasts, or stop short of them). Only borders are stroked from the 1:50m
+    /// areas (`Geography.Edges`): their coasts would be lines across the land.
+    static func shoreLayers(
+        area: Geography.Area?, shore: (sea: String, frame: String), view: Geography.Bounds, tolerance: Double, transform: String
+    ) -> String {
+        let clip = view.cut
+        let countries = Geography.countryAreas.areas.filter { $0.bounds.intersects(clip) }
+        let subdivisions = Geography.subdivisionAreas.areas.filter { $0.bounds.intersects(clip) }
+        var svg = ""
+        func add(_ classes: String, _ path: String, _ more: String = "") {
+            if !path.isEmpty { svg += "<path class=\"\(classes)\"\(more)\(transform) d=\"\(path)\"/>\n" }
+        }
+        var areaEdges: Geography.Edges?
+        if let area {
+            add("region", Geography.path(of: [area], within: view, tolerance: tolerance))
+            // Its borders against every other area near it; its 1:50m coasts drawn wide in its own
+            // colour (the sea is drawn over them), so the land between them and the real coast
+            // is the region's too.
+            // (Not its own country, nor its own subdivisions: their coasts run along its coasts.)
+            let others = (subdivisions + countries).filter {
+                $0.identity != area.identity && !(area.isSubdivision ? $0.code == area.parent && !$0.isSubdivision : $0.parent == area.code && $0.isSubdivision)
+            }
+            let edges = Geography.Edges(of: [0], among: [area] + others, within: clip)
+            add("region-shore", Geography.path(ofLines: edges.coasts, tolerance: tolerance), " stroke-width=\"\(number(Self.regionShoreWidth))\"")
+            areaEdges = edges
+        }
+        add("rivers", Geography.rivers(within: view, tolerance: tolerance))
+        add("subdivisions", Geography.path(ofLines: Geography.Edges(of: Array(subdivisions.indices), among: subdivisions, within: clip).borders, tolerance: tolerance))
+        add("borders", Geography.path(ofLines: Geography.Edges(of: Array(countries.indices), among: countries, within: clip).borders, tolerance: tolerance))
+        if let area, let areaEdges {
+            let borders = Geography.path(ofLines: areaEdges.borders, tolerance: tolerance)
+            if !borders.isEmpty {
+                svg += "<path class=\"outline\"\(transform) d=\"\(borders)\"><title>\(escape(isolated(area.name)))</title></path>\n"
+            }
+        }
+        add("sea", shore.sea, " fill-rule=\"evenodd\"")
+        return svg
+    }
+
+    /// How wide a region's 1:50m coasts are drawn in its own colour under the sea (projected
+    /// units: 0.05 degree, about 5 km, so 2.5 km either side: as far as those coasts are off).
+    static let regionShoreWidth = 0.5
+}
+
+extension Geography.Area {
+    /// What tells one area from another: where its first ring lies in the built-in bytes.
+    var identity: Int { rings.first?.offset ?? -1 }
+}
