@@ -1,5 +1,6 @@
 """What the scripts that make the maps' geography (make-geography.py, make-coasts.py) share:
-the pinned downloads' checks and the LEB128 varints their bytes are written in."""
+the pinned downloads' checks, the LEB128 varints their bytes are written in, and how those
+bytes are written beside the C file that builds them in."""
 import hashlib
 import os
 import subprocess
@@ -40,3 +41,18 @@ def wheel(spec, digest, work):
     if sha256(os.path.join(work, name)) != digest:
         sys.exit(f"{os.path.basename(sys.argv[0]).removesuffix('.py')}: {name} is not the wheel this script was written against")
     return os.path.join(work, name)
+
+
+def write_built_in(data, output, shim):
+    """`data` written to `output` (`Sources/CGeography/NAME.c.bin`), and its checksum into the
+    line of the C file `shim` that names it: the C file names the data's checksum, so a build
+    after a new data file compiles it again (the build does not know the bytes it includes)."""
+    with open(output, "wb") as handle:
+        handle.write(data)
+    marker = "// " + os.path.basename(output) + " sha256"
+    digest = hashlib.sha256(data).hexdigest()
+    with open(shim, encoding="utf-8") as handle:
+        lines = handle.read().split("\n")
+    lines = [f"{marker} {digest}" if line.startswith(marker) else line for line in lines]
+    with open(shim, "w", encoding="utf-8") as handle:
+        handle.write("\n".join(lines))

