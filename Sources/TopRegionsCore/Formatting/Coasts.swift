@@ -97,14 +97,23 @@ enum Coasts {
             }
             let sides = (west: cell.west * 10_000, east: (cell.west + 1) * 10_000, south: cell.south * 10_000, north: (cell.south + 1) * 10_000)
             for ring in rings {
+                // Most of a cell's rings lie outside a city's view: told by their box in the
+                // bytes' units, before anything else is made of them.
+                var (west, east) = (Int.max, Int.min), (south, north) = (Int.max, Int.min)
+                for point in ring {
+                    (west, east) = (min(west, point.longitude), max(east, point.longitude))
+                    (south, north) = (min(south, point.latitude), max(north, point.latitude))
+                }
+                let southWest = Geography.Reader.project(longitude: west, latitude: south)
+                let northEast = Geography.Reader.project(longitude: east, latitude: north)
+                let box = Bounds(minX: southWest.x, minY: northEast.y, maxX: northEast.x, maxY: southWest.y)
+                guard box.intersects(clip) else { continue }
                 let onSide = ring.map { [sides.west, sides.east].contains($0.longitude) || [sides.south, sides.north].contains($0.latitude) }
-                let points = ring.map { Geography.Reader.project(longitude: $0.longitude, latitude: $0.latitude) }
-                var box = Bounds.empty
-                for point in points { box.add(point) }
                 // An island smaller than the tolerance is a speck: left out (an archipelago's
                 // thousands would be most of a map's bytes). Not a piece of one cut at a side:
                 // the rest of it, in the next cell, may be kept.
-                guard box.intersects(clip), max(box.width, box.height) >= tolerance * 2 || onSide.contains(true) else { continue }
+                guard max(box.width, box.height) >= tolerance * 2 || onSide.contains(true) else { continue }
+                let points = ring.map { Geography.Reader.project(longitude: $0.longitude, latitude: $0.latitude) }
                 // (A piece thinner than the tolerance, cut at a side, is kept as it is: simplified
                 // to a line, it would leave the next cell's piece ending at nothing.)
                 let simplified = simplified(points, onSide: onSide, tolerance: tolerance)

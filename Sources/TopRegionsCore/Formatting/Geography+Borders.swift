@@ -17,12 +17,12 @@ extension Geography {
         static let near = 0.3
 
         /// The edges of `drawn` (indices into `areas`) inside `clip`, told by how near the other
-        /// `areas`' rings pass.
-        init(of drawn: [Int], among areas: [Area], within clip: Bounds) {
+        /// `areas`' rings pass; `near` gives an area's rings near `clip` (`Edges.rings(of:near:)`,
+        /// or those kept from another call).
+        init(of drawn: [Int], among areas: [Area], within clip: Bounds, near: (Area) -> [[Point]]) {
             var rings: [Int: [[Point]]] = [:]
             for (index, area) in areas.enumerated() where area.bounds.intersects(clip) {
-                // Holes too: a city inside the province around it is the province's hole.
-                rings[index] = (area.rings + area.holes).filter { $0.bounds.intersects(clip) }.map(\.points)
+                rings[index] = near(area)
             }
             let grid = SegmentGrid(rings, cell: Self.near, within: clip)
             for index in drawn {
@@ -30,6 +30,12 @@ extension Geography {
                     add(ring, of: index, grid: grid, within: clip)
                 }
             }
+        }
+
+        /// The rings of `area` whose boxes meet `clip`, holes too: a city inside the province
+        /// around it is the province's hole.
+        static func rings(of area: Area, near clip: Bounds) -> [[Point]] {
+            (area.rings + area.holes).filter { $0.bounds.intersects(clip) }.map(\.points)
         }
 
         /// Adds `ring`'s edges inside `clip` to the borders (an edge whose ends are both near

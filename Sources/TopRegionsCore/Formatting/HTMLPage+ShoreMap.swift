@@ -10,6 +10,14 @@ extension HTMLPage {
         let clip = view.cut
         let countries = Geography.countryAreas.areas.filter { $0.bounds.intersects(clip) }
         let subdivisions = Geography.subdivisionAreas.areas.filter { $0.bounds.intersects(clip) }
+        // Each area's rings read once for the three kinds of border below.
+        var read: [Int: [[Geography.Point]]] = [:]
+        func near(_ area: Geography.Area) -> [[Geography.Point]] {
+            if let rings = read[area.identity] { return rings }
+            let rings = Geography.Edges.rings(of: area, near: clip)
+            read[area.identity] = rings
+            return rings
+        }
         var svg = ""
         func add(_ classes: String, _ path: String, _ more: String = "") {
             if !path.isEmpty { svg += "<path class=\"\(classes)\"\(more)\(transform) d=\"\(path)\"/>\n" }
@@ -24,13 +32,14 @@ extension HTMLPage {
             let others = (subdivisions + countries).filter {
                 $0.identity != area.identity && !(area.isSubdivision ? $0.code == area.parent && !$0.isSubdivision : $0.parent == area.code && $0.isSubdivision)
             }
-            let edges = Geography.Edges(of: [0], among: [area] + others, within: clip)
+            let edges = Geography.Edges(of: [0], among: [area] + others, within: clip, near: near)
             add("region-shore", Geography.path(ofLines: edges.coasts, tolerance: tolerance), " stroke-width=\"\(number(Self.regionShoreWidth))\"")
             areaEdges = edges
         }
         add("rivers", Geography.rivers(within: view, tolerance: tolerance))
-        add("subdivisions", Geography.path(ofLines: Geography.Edges(of: Array(subdivisions.indices), among: subdivisions, within: clip).borders, tolerance: tolerance))
-        add("borders", Geography.path(ofLines: Geography.Edges(of: Array(countries.indices), among: countries, within: clip).borders, tolerance: tolerance))
+        for (name, areas) in [("subdivisions", subdivisions), ("borders", countries)] {
+            add(name, Geography.path(ofLines: Geography.Edges(of: Array(areas.indices), among: areas, within: clip, near: near).borders, tolerance: tolerance))
+        }
         if let area, let areaEdges {
             let borders = Geography.path(ofLines: areaEdges.borders, tolerance: tolerance)
             if !borders.isEmpty {
