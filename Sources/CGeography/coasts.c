@@ -1,7 +1,7 @@
 // The land at a city's scale (GSHHG's high-resolution shorelines cut into degree cells), built
 // into the program as geography.c.bin is (see there): the bytes of coasts.c.bin, made by
 // bin/lib/make-coasts.py, in read-only data, read only by the maps whose view is small.
-// coasts.c.bin sha256 331811f62643f41928e1110bac843ec3dfb40ab5ce5d0d2be82ed27f277b4787
+// coasts.c.bin sha256 b9c72dcfb0f5f98aa455512d9ca9a486093655acba322ece2baead2e1ba24754
 #include "geography.h"
 
 __asm__(

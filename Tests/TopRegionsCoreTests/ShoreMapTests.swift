@@ -8,9 +8,13 @@ import TopRegionsTestSupport
 /// the sea is, its coasts where they are, and only borders drawn from the 1:50m areas.
 @Suite struct ShoreMapTests {
     @Test func theBuiltInCoastsAreWhatTheMakingScriptReported() {
-        #expect(Coasts.cells.count == 26020)
-        #expect(Coasts.cells.values.filter(\.isAllLand).count == 16608)
-        let rings = Coasts.cells.values.flatMap(\.rings)
+        #expect(Coasts.count == 26020)
+        let cells = Coasts.allCells
+        #expect(cells.filter(\.isAllLand).count == 16608)
+        // Each found by its corner as a map finds it; the sea is no cell.
+        #expect(cells.allSatisfy { Coasts.cell(west: $0.west, south: $0.south)?.offset == $0.offset })
+        #expect(Coasts.cell(west: -30, south: 40) == nil && Coasts.cell(west: 14, south: 50)?.isAllLand == true)
+        let rings = cells.flatMap(\.rings)
         #expect(rings.count == 55488 && rings.map(\.count).reduce(0, +) == 1_401_298)
     }
 

@@ -17,14 +17,17 @@ anything.
 
     bin/lib/make-coasts.py
 
-The file (integers little-endian LEB128 varints; coordinates in 1e-4 degree):
-    "TRCST1\\n\\0"
-    varint cells, sorted by (latitude, longitude); per cell: zigzag varint longitude and
-        latitude of its south-west corner (whole degrees), varint bytes of the rest of the
-        cell (so an index skips it), varint rings (0: the cell is all land); per ring: varint points, then the points as zigzag varint deltas (longitude,
-        latitude) from the ring's previous point, the first from the cell's south-west corner.
+The file (coordinates in 1e-4 degree):
+    "TRCST2\\n\\0"
+    uint32 cells; per cell, sorted by key: int32 key ((latitude + 90) * 360 + longitude + 180
+        of its south-west corner, whole degrees) and uint32 offset of its rings in the file
+        (all little-endian: a map finds a cell by binary search, reading a few pages of the
+        table and the cells of its view, never the whole file)
+    per cell (LEB128 varints): varint rings (0: the cell is all land); per ring: varint
+        points, then the points as zigzag varint deltas (longitude, latitude) from the ring's
+        previous point, the first from the cell's south-west corner.
 A cell that is not listed is all water. A ring's edges that lie along its cell's sides are
-the cut, not a coast: a map draws them filled, never stroked.
+the cut, not a coast: a map fills them, never strokes them.
 """
 import math
 import os
@@ -124,6 +127,7 @@ def main():
                 cut(ring, math.floor(west), math.floor(south), max(math.ceil(east), math.floor(west) + 1),
                     max(math.ceil(north), math.floor(south) + 1), cells)
     land_cells = by_level.get(1, {})
+    table = []  # (key, offset into the cells' bytes)
     out = bytearray()
     cells_written = rings_written = points_written = full = 0
     for (west, south) in sorted(land_cells, key=lambda cell: (cell[1], cell[0])):
@@ -138,7 +142,8 @@ def main():
         if land.is_empty or land.area == 0:
             continue
         if land.symmetric_difference(square).area < 1e-10:
-            out += zigzag(west) + zigzag(south) + varint(1) + varint(0)
+            table.append(((south + 90) * 360 + west + 180, len(out)))
+            out += varint(0)
             cells_written += 1
             full += 1
             continue
@@ -164,10 +169,13 @@ def main():
                 cell += zigzag(point[0] - last[0]) + zigzag(point[1] - last[1])
                 last = point
             points_written += len(points)
-        out += zigzag(west) + zigzag(south) + varint(len(cell)) + cell
+        table.append(((south + 90) * 360 + west + 180, len(out)))
+        out += cell
         rings_written += len(rings)
         cells_written += 1
-    data = b"TRCST1\n\0" + varint(cells_written) + out
+    head = b"TRCST2\n\0" + struct.pack("<I", len(table))
+    start = len(head) + 8 * len(table)
+    data = head + b"".join(struct.pack("<iI", key, start + offset) for key, offset in table) + out
     write_built_in(data, OUTPUT, SHIM)
     print(f"make-coasts: {cells_written} cells ({full} all land), {rings_written} rings, {points_written} points, "
           f"{len(data)} bytes", file=sys.stderr)

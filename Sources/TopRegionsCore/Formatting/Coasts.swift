@@ -39,27 +39,40 @@ enum Coasts {
     /// The bytes, as the linker placed them: read-only for the program's life.
     nonisolated(unsafe) static let bytes = UnsafeBufferPointer(start: topregions_coasts_bytes(), count: topregions_coasts_count())
 
-    /// Every cell that holds land, by its key (`key(west:south:)`): 26,000 cells, about 1 MB.
-    static let cells: [Int32: Cell] = {
-        var reader = Geography.Reader(bytes: bytes)
-        let magic = Array("TRCST1\n\0".utf8)
+    /// How many cells hold land (the table's length, after the format's 8 bytes of magic).
+    static let count: Int = {
+        let magic = Array("TRCST2\n\0".utf8)
         precondition(Array(bytes.prefix(magic.count)) == magic, "the built-in coasts are not in the format this program reads")
-        reader.offset = magic.count
-        var cells: [Int32: Cell] = [:]
-        let count = reader.varint()
-        cells.reserveCapacity(count)
-        for _ in 0..<count {
-            let (west, south) = (reader.zigzag(), reader.zigzag())
-            let length = reader.varint()
-            cells[key(west: west, south: south)] = Cell(west: west, south: south, offset: reader.offset)
-            reader.offset += length
-        }
-        precondition(reader.offset == bytes.count, "the built-in coasts have bytes after their last cell")
-        return cells
+        return Int(word(at: magic.count))
     }()
 
-    static func key(west: Int, south: Int) -> Int32 {
-        Int32((south + 90) * 360 + (west + 180))
+    /// The cell whose south-west corner is at `west`, `south` (whole degrees), if it holds
+    /// land: found by binary search in the file's table of keys and offsets, so a map reads a
+    /// few pages of the table and its own cells' bytes, never the whole 4.6 MB (the pages read
+    /// stay in the process's memory).
+    static func cell(west: Int, south: Int) -> Cell? {
+        let key = UInt32(bitPattern: Int32((south + 90) * 360 + (west + 180)))
+        var (low, high) = (0, count)
+        while low < high {
+            let middle = (low + high) / 2
+            let found = word(at: 12 + 8 * middle)
+            if found == key { return Cell(west: west, south: south, offset: Int(word(at: 16 + 8 * middle))) }
+            if Int32(bitPattern: found) < Int32(bitPattern: key) { low = middle + 1 } else { high = middle }
+        }
+        return nil
+    }
+
+    /// Every cell (for the tests: it reads the whole file).
+    static var allCells: [Cell] {
+        (0..<count).map { index in
+            let key = Int(Int32(bitPattern: word(at: 12 + 8 * index)))
+            return Cell(west: key % 360 - 180, south: key / 360 - 90, offset: Int(word(at: 16 + 8 * index)))
+        }
+    }
+
+    /// The little-endian 32-bit word at `offset`.
+    private static func word(at offset: Int) -> UInt32 {
+        (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[offset + $1]) << (8 * $1) }
     }
 
     /// The cells that meet `box` (projected units), west to east, south to north.
@@ -70,7 +83,7 @@ enum Coasts {
         var found: [Cell] = []
         for latitude in max(south, -90)...min(north, 89) {
             for longitude in max(west, -180)...min(east, 179) {
-                if let cell = cells[key(west: longitude, south: latitude)] { found.append(cell) }
+                if let cell = cell(west: longitude, south: latitude) { found.append(cell) }
             }
         }
         return found
