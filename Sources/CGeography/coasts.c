@@ -1,7 +1,7 @@
 // The land at a city's scale (GSHHG's high-resolution shorelines cut into degree cells), built
 // into the program as geography.c.bin is (see there): the bytes of coasts.c.bin, made by
 // bin/lib/make-coasts.py, in read-only data, read only by the maps whose view is small.
-// coasts.c.bin sha256 b9c72dcfb0f5f98aa455512d9ca9a486093655acba322ece2baead2e1ba24754
+// coasts.c.bin sha256 8e8b5588174fd6eb66ea947c44eb9b461ed13fba44d13f2c72a25028459de19e
 #include "geography.h"
 
 __asm__(

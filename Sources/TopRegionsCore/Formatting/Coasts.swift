@@ -41,10 +41,16 @@ enum Coasts {
 
     /// How many cells hold land (the table's length, after the format's 8 bytes of magic).
     static let count: Int = {
-        let magic = Array("TRCST2\n\0".utf8)
+        let magic = Array("TRCST3\n\0".utf8)
         precondition(Array(bytes.prefix(magic.count)) == magic, "the built-in coasts are not in the format this program reads")
         return Int(word(at: magic.count))
     }()
+
+    /// How many rivers: as many as `Geography.rivers`, in the same order.
+    static var riverCount: Int { Int(word(at: 12)) }
+
+    /// Where the table of cells begins (after the magic and the two counts).
+    private static let table = 16
 
     /// The cell whose south-west corner is at `west`, `south` (whole degrees), if it holds
     /// land: found by binary search in the file's table of keys and offsets, so a map reads a
@@ -55,8 +61,8 @@ enum Coasts {
         var (low, high) = (0, count)
         while low < high {
             let middle = (low + high) / 2
-            let found = word(at: 12 + 8 * middle)
-            if found == key { return Cell(west: west, south: south, offset: Int(word(at: 16 + 8 * middle))) }
+            let found = word(at: table + 8 * middle)
+            if found == key { return Cell(west: west, south: south, offset: Int(word(at: table + 4 + 8 * middle))) }
             if Int32(bitPattern: found) < Int32(bitPattern: key) { low = middle + 1 } else { high = middle }
         }
         return nil
@@ -65,9 +71,33 @@ enum Coasts {
     /// Every cell (for the tests: it reads the whole file).
     static var allCells: [Cell] {
         (0..<count).map { index in
-            let key = Int(Int32(bitPattern: word(at: 12 + 8 * index)))
-            return Cell(west: key % 360 - 180, south: key / 360 - 90, offset: Int(word(at: 16 + 8 * index)))
+            let key = Int(Int32(bitPattern: word(at: table + 8 * index)))
+            return Cell(west: key % 360 - 180, south: key / 360 - 90, offset: Int(word(at: table + 4 + 8 * index)))
         }
+    }
+
+    /// The points of the river `index` of `Geography.rivers` at high resolution, projected.
+    static func river(_ index: Int) -> [Point] {
+        var reader = Geography.Reader(bytes: bytes, offset: Int(word(at: table + 8 * count + 4 * index)))
+        return reader.points(reader.varint())
+    }
+
+    /// The rivers inside `box` that reach across a fiftieth of it or more (as
+    /// `Geography.rivers(within:tolerance:)` chooses them), at high resolution: only their
+    /// parts inside the box cut just outside it (a river at 200 m is thousands of points
+    /// beyond a city's view), simplified to `tolerance`.
+    static func rivers(within box: Bounds, tolerance: Double) -> String {
+        let least = max(box.width, box.height) / 50
+        let clip = box.cut
+        var path = Geography.PathText(tolerance: tolerance)
+        for index in Geography.riverGrid.candidates(clip) {
+            let known = Geography.rivers[index].bounds
+            guard known.intersects(clip), max(known.width, known.height) >= least else { continue }
+            for part in Geography.parts(of: river(index), within: clip) {
+                path.line(Geography.simplified(part, tolerance: tolerance))
+            }
+        }
+        return path.text
     }
 
     /// The little-endian 32-bit word at `offset`.

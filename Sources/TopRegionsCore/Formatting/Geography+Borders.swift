@@ -129,6 +129,22 @@ extension Geography {
         }
     }
 
+    /// The runs of a line's edges whose boxes meet `clip` (the others left out), each a line.
+    static func parts(of line: [Point], within clip: Bounds) -> [[Point]] {
+        var parts: [[Point]] = [], current: [Point] = []
+        for (a, b) in zip(line, line.dropFirst()) {
+            if Bounds(minX: min(a.x, b.x), minY: min(a.y, b.y), maxX: max(a.x, b.x), maxY: max(a.y, b.y)).intersects(clip) {
+                if current.isEmpty { current = [a] }
+                current.append(b)
+            } else if !current.isEmpty {
+                parts.append(current)
+                current = []
+            }
+        }
+        if current.count >= 2 { parts.append(current) }
+        return parts
+    }
+
     /// `lines` simplified to `tolerance`, as an SVG path.
     static func path(ofLines lines: [[Point]], tolerance: Double) -> String {
         var path = PathText(tolerance: tolerance)

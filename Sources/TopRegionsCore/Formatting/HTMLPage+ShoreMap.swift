@@ -1,6 +1,6 @@
 extension HTMLPage {
     /// What a city's map draws over its land (the whole frame): the region's area lighter,
-    /// rivers, the subdivisions' and countries' borders and the area's own borders, then the sea
+    /// rivers (at high resolution), the subdivisions' and countries' borders and the area's own borders, then the sea
     /// from the high-resolution coasts (`Coasts`) over them all (1:50m areas reach a kilometre or
     /// two past the real coasts, or stop short of them). Only borders are stroked from the 1:50m
     /// areas (`Geography.Edges`): their coasts would be lines across the land.
@@ -36,7 +36,7 @@ extension HTMLPage {
             add("region-shore", Geography.path(ofLines: edges.coasts, tolerance: tolerance), " stroke-width=\"\(number(Self.regionShoreWidth))\"")
             areaEdges = edges
         }
-        add("rivers", Geography.rivers(within: view, tolerance: tolerance))
+        add("rivers", Coasts.rivers(within: view, tolerance: tolerance))
         for (name, areas) in [("subdivisions", subdivisions), ("borders", countries)] {
             add(name, Geography.path(ofLines: Geography.Edges(of: Array(areas.indices), among: areas, within: clip, near: near).borders, tolerance: tolerance))
         }
