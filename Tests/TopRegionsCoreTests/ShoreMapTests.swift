@@ -131,3 +131,12 @@ import TopRegionsTestSupport
         path.split(separator: "M").map { HTMLPageTests.absolutePoints(ofPath: String($0)) }.filter { !$0.isEmpty }
     }
 }
+extension ShoreMapTests {
+    /// A city's map at the world's edges (the antimeridian, the poles) is drawn, as far as the
+    /// world goes.
+    @Test(arguments: [(-17.7, 179.97), (-17.7, -179.97), (65.5, -179.99), (89.95, 10.0), (-89.95, 10.0)])
+    func aCitysMapAtTheWorldsEdges(_ latitude: Double, _ longitude: Double) throws {
+        let map = try #require(HTMLPage.listMap(of: [HTMLPage.MapPoint(latitude: latitude, longitude: longitude)], outline: true))
+        #expect(map.height < HTMLPage.shoreBelow && map.svg.contains("<path class=\"sea\""))
+    }
+}

@@ -1,10 +1,11 @@
 import CGeography
 
-/// The land at a city's scale: GSHHG's high-resolution shorelines (about 200 m) cut into cells
-/// of one degree, for the maps whose view is a couple of degrees or less, where Natural
-/// Earth's 1:50m coasts (a kilometre or two off) show. Made by `bin/lib/make-coasts.py` and
-/// built into the program (CGeography); a map reads only the cells of its view, and a program
-/// that draws no such map never reads a byte of it.
+/// The land and rivers at a city's scale: GSHHG's high-resolution shorelines (about 200 m) cut
+/// into cells of one degree, and its rivers at that resolution, for the maps whose view is a
+/// couple of degrees or less, where Natural Earth's 1:50m coasts (a kilometre or two off) and
+/// the low-resolution rivers show. Made by `bin/lib/make-coasts.py` and built into the program
+/// (CGeography); a map reads only the cells and rivers of its view, and a program that draws
+/// no such map never reads a byte of it.
 enum Coasts {
     typealias Point = Geography.Point
     typealias Bounds = Geography.Bounds
@@ -54,7 +55,7 @@ enum Coasts {
 
     /// The cell whose south-west corner is at `west`, `south` (whole degrees), if it holds
     /// land: found by binary search in the file's table of keys and offsets, so a map reads a
-    /// few pages of the table and its own cells' bytes, never the whole 4.6 MB (the pages read
+    /// few pages of the table and its own cells' bytes, never the whole file (the pages read
     /// stay in the process's memory).
     static func cell(west: Int, south: Int) -> Cell? {
         let key = UInt32(bitPattern: Int32((south + 90) * 360 + (west + 180)))
