@@ -5,19 +5,6 @@
 // is found beside it wherever the tree is built.
 // geography.c.bin sha256 3b45f524ab1d910aa24a593b4a099af3e5a4564b8cd6d4fc6d2fc58b4adb380d
 #include "geography.h"
+#include "built_in_data.h"
 
-__asm__(
-    ".section .rodata\n"
-    ".balign 16\n"
-    "topregions_geography_start:\n"
-    ".incbin \"" __FILE__ ".bin\"\n"
-    "topregions_geography_end:\n"
-    ".previous\n");
-
-extern const unsigned char topregions_geography_start[], topregions_geography_end[];
-
-const unsigned char *topregions_geography_bytes(void) { return topregions_geography_start; }
-
-size_t topregions_geography_count(void) {
-    return (size_t)(topregions_geography_end - topregions_geography_start);
-}
+TOPREGIONS_BUILT_IN_DATA(geography)

@@ -88,12 +88,9 @@ enum Coasts {
     /// parts inside the box cut just outside it (a river at 200 m is thousands of points
     /// beyond a city's view), simplified to `tolerance`.
     static func rivers(within box: Bounds, tolerance: Double) -> String {
-        let least = max(box.width, box.height) / 50
         let clip = box.cut
         var path = Geography.PathText(tolerance: tolerance)
-        for index in Geography.riverGrid.candidates(clip) {
-            let known = Geography.rivers[index].bounds
-            guard known.intersects(clip), max(known.width, known.height) >= least else { continue }
+        for index in Geography.riversShown(in: box, meeting: clip) {
             for part in Geography.parts(of: river(index), within: clip) {
                 path.line(Geography.simplified(part, tolerance: tolerance))
             }

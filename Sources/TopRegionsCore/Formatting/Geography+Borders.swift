@@ -81,7 +81,7 @@ extension Geography {
     /// The edges of some areas' rings, by the square cells of the plane they pass through: which
     /// areas pass near a point, without measuring every edge.
     struct SegmentGrid {
-        private var cells: [Int64: [(area: Int, a: Point, b: Point)]] = [:]
+        private var cells: [Int64: [(area: Int, segment: Segment)]] = [:]
         private let size: Double
 
         /// The edges of `rings` (by area) that pass within `size` of `clip`.
@@ -95,7 +95,7 @@ extension Geography {
                         guard Bounds(minX: min(a.x, b.x), minY: min(a.y, b.y), maxX: max(a.x, b.x), maxY: max(a.y, b.y)).intersects(near) else { continue }
                         for column in cell(min(a.x, b.x))...cell(max(a.x, b.x)) {
                             for row in cell(min(a.y, b.y))...cell(max(a.y, b.y)) {
-                                cells[Self.key(column, row), default: []].append((area, a, b))
+                                cells[Self.key(column, row), default: []].append((area, Segment(a, b)))
                             }
                         }
                     }
@@ -112,20 +112,12 @@ extension Geography {
             var found: [Int] = []
             for column in cell(point.x - reach)...cell(point.x + reach) {
                 for row in cell(point.y - reach)...cell(point.y + reach) {
-                    for (area, a, b) in cells[Self.key(column, row)] ?? [] where area != own && !found.contains(area) {
-                        if Self.distance2(point, a, b) <= reach * reach { found.append(area) }
+                    for (area, segment) in cells[Self.key(column, row)] ?? [] where area != own && !found.contains(area) {
+                        if segment.distance2(to: point) <= reach * reach { found.append(area) }
                     }
                 }
             }
             return found
-        }
-
-        private static func distance2(_ p: Point, _ a: Point, _ b: Point) -> Double {
-            let (dx, dy) = (b.x - a.x, b.y - a.y)
-            let length2 = dx * dx + dy * dy
-            let t = length2 == 0 ? 0 : max(0, min(1, ((p.x - a.x) * dx + (p.y - a.y) * dy) / length2))
-            let (ex, ey) = (p.x - a.x - t * dx, p.y - a.y - t * dy)
-            return ex * ex + ey * ey
         }
     }
 

@@ -115,14 +115,21 @@ extension Geography {
     /// pieces beside a view's long ones are noise), as lines simplified to `tolerance`. A river
     /// across the edge is kept whole: the frame cuts what lies beyond it.
     static func rivers(within box: Bounds, tolerance: Double) -> String {
-        let least = max(box.width, box.height) / 50
         var path = PathText(tolerance: tolerance)
-        for index in riverGrid.candidates(box) {
-            let river = rivers[index]
-            guard river.bounds.intersects(box), max(river.bounds.width, river.bounds.height) >= least else { continue }
-            path.line(simplified(river.points, tolerance: tolerance))
+        for index in riversShown(in: box, meeting: box) {
+            path.line(simplified(rivers[index].points, tolerance: tolerance))
         }
         return path.text
+    }
+
+    /// The places in `rivers` of those a map of `view` draws: those whose box meets `reach`
+    /// (the view, or a little more) and reaches across a fiftieth of the view or more.
+    static func riversShown(in view: Bounds, meeting reach: Bounds) -> [Int] {
+        let least = max(view.width, view.height) / 50
+        return riverGrid.candidates(reach).filter {
+            let known = rivers[$0].bounds
+            return known.intersects(reach) && max(known.width, known.height) >= least
+        }
     }
 
     /// The areas of one kind, each with its box apart (looked at without copying an area).
@@ -181,20 +188,10 @@ extension Geography {
         var stack = [(0, points.count - 1)]
         let limit = tolerance * tolerance
         while let (first, last) = stack.popLast() {
-            let (a, b) = (points[first], points[last])
-            let (dx, dy) = (b.x - a.x, b.y - a.y)
-            let length2 = dx * dx + dy * dy
+            let segment = Segment(points[first], points[last])
             var worst = -1.0, worstIndex = -1
             for index in first + 1 ..< max(first + 1, last) {
-                let p = points[index]
-                var distance2: Double
-                if length2 == 0 {
-                    distance2 = (p.x - a.x) * (p.x - a.x) + (p.y - a.y) * (p.y - a.y)
-                } else {
-                    let t = max(0, min(1, ((p.x - a.x) * dx + (p.y - a.y) * dy) / length2))
-                    let (ex, ey) = (p.x - a.x - t * dx, p.y - a.y - t * dy)
-                    distance2 = ex * ex + ey * ey
-                }
+                let distance2 = segment.distance2(to: points[index])
                 if distance2 > worst { (worst, worstIndex) = (distance2, index) }
             }
             if worstIndex >= 0, worst > limit {
@@ -258,6 +255,25 @@ extension Geography {
         /// `units` / 10^places: "-1.25", ".5", "12".
         private func format(_ units: Int) -> String {
             FixedPoint.text(Int64(units), places: places, leadingZero: false)
+        }
+    }
+
+    /// A straight piece of a line, ready to be measured against many points.
+    struct Segment: Sendable {
+        let a: Point
+        let dx, dy, length2: Double
+
+        init(_ a: Point, _ b: Point) {
+            self.a = a
+            (dx, dy) = (b.x - a.x, b.y - a.y)
+            length2 = dx * dx + dy * dy
+        }
+
+        /// The square of `p`'s distance to the nearest point of the segment.
+        func distance2(to p: Point) -> Double {
+            let t = length2 == 0 ? 0 : max(0, min(1, ((p.x - a.x) * dx + (p.y - a.y) * dy) / length2))
+            let (ex, ey) = (p.x - a.x - t * dx, p.y - a.y - t * dy)
+            return ex * ex + ey * ey
         }
     }
 }

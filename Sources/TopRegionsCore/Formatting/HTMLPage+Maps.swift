@@ -97,26 +97,10 @@ extension HTMLPage {
             extra: " data-bbox=\"\(box.map(JSONWriter.format).joined(separator: ","))\"",
             land: shore?.frame ?? (detailed ? Geography.land(within: view, tolerance: tolerance) : WorldOutline.path(within: (view.minX, view.minY, view.width, view.height))))
         let transform = xScale == 1 ? "" : " transform=\"scale(\(number(xScale, places: 4)) 1)\""
-        // The region's area lighter than the land around it, then water over both, the
-        // subdivisions' borders, and the area's outline over all (so drawn twice: its fill
-        // under the rivers, its line above them).
-        var outlinePath = ""
         if let shore {
             svg += shoreLayers(area: area, shore: shore, view: view, tolerance: tolerance, transform: transform)
-        } else if detailed, let area {
-            outlinePath = Geography.path(of: [area], within: view, tolerance: tolerance)
-            if !outlinePath.isEmpty { svg += "<path class=\"region\"\(transform) d=\"\(outlinePath)\"/>\n" }
-        }
-        if detailed, shore == nil {
-            let lakes = Geography.lakes(within: view, tolerance: tolerance)
-            if !lakes.isEmpty { svg += "<path class=\"lakes\"\(transform) d=\"\(lakes)\"/>\n" }
-            let rivers = Geography.rivers(within: view, tolerance: tolerance)
-            if !rivers.isEmpty { svg += "<path class=\"rivers\"\(transform) d=\"\(rivers)\"/>\n" }
-            let lines = Geography.subdivisions(within: view, tolerance: tolerance)
-            if !lines.isEmpty { svg += "<path class=\"subdivisions\"\(transform) d=\"\(lines)\"/>\n" }
-        }
-        if shore == nil, let area, !outlinePath.isEmpty {
-            svg += "<path class=\"outline\"\(transform) d=\"\(outlinePath)\"><title>\(escape(isolated(area.name)))</title></path>\n"
+        } else if detailed {
+            svg += detailedLayers(area: area, view: view, tolerance: tolerance, transform: transform)
         }
         let (dots, clusters, discs) = spotsAndClusters(points, xScale: xScale, r: r)
         svg += dots + "</svg>\n"
@@ -137,6 +121,26 @@ extension HTMLPage {
         return ListMap(
             svg: svg, over: over, inset: inset ? locatorInset(view: view) : "",
             x: x, y: y, width: width, height: height, xScale: xScale, points: points)
+    }
+
+    /// What a map from 2 to 40 degrees tall draws over the 1:50m land: the region's area
+    /// lighter than the land around it, then water over both, the subdivisions' borders, and
+    /// the area's outline over all (so drawn twice: its fill under the rivers, its line above
+    /// them).
+    static func detailedLayers(area: Geography.Area?, view: Geography.Bounds, tolerance: Double, transform: String) -> String {
+        var svg = ""
+        let outline = area.map { Geography.path(of: [$0], within: view, tolerance: tolerance) } ?? ""
+        if !outline.isEmpty { svg += "<path class=\"region\"\(transform) d=\"\(outline)\"/>\n" }
+        let lakes = Geography.lakes(within: view, tolerance: tolerance)
+        if !lakes.isEmpty { svg += "<path class=\"lakes\"\(transform) d=\"\(lakes)\"/>\n" }
+        let rivers = Geography.rivers(within: view, tolerance: tolerance)
+        if !rivers.isEmpty { svg += "<path class=\"rivers\"\(transform) d=\"\(rivers)\"/>\n" }
+        let lines = Geography.subdivisions(within: view, tolerance: tolerance)
+        if !lines.isEmpty { svg += "<path class=\"subdivisions\"\(transform) d=\"\(lines)\"/>\n" }
+        if let area, !outline.isEmpty {
+            svg += "<path class=\"outline\"\(transform) d=\"\(outline)\"><title>\(escape(isolated(area.name)))</title></path>\n"
+        }
+        return svg
     }
 
     /// The box widened in its short direction, about its middle, to a map's 4:3 frame.

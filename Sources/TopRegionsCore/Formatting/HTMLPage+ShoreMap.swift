@@ -29,9 +29,7 @@ extension HTMLPage {
             // colour (the sea is drawn over them), so the land between them and the real coast
             // is the region's too.
             // (Not its own country, nor its own subdivisions: their coasts run along its coasts.)
-            let others = (subdivisions + countries).filter {
-                $0.identity != area.identity && !(area.isSubdivision ? $0.code == area.parent && !$0.isSubdivision : $0.parent == area.code && $0.isSubdivision)
-            }
+            let others = (subdivisions + countries).filter { $0.identity != area.identity && !$0.encloses(area) && !area.encloses($0) }
             let edges = Geography.Edges(of: [0], among: [area] + others, within: clip, near: near)
             add("region-shore", Geography.path(ofLines: edges.coasts, tolerance: tolerance), " stroke-width=\"\(number(Self.regionShoreWidth))\"")
             areaEdges = edges
@@ -58,4 +56,9 @@ extension HTMLPage {
 extension Geography.Area {
     /// What tells one area from another: where its first ring lies in the built-in bytes.
     var identity: Int { rings.first?.offset ?? -1 }
+
+    /// Whether `other` is one of this country's subdivisions.
+    func encloses(_ other: Geography.Area) -> Bool {
+        !isSubdivision && other.isSubdivision && other.parent == code
+    }
 }
