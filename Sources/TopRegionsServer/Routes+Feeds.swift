@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import TopRegionsFormatting
+import TopRegionsPages
 import TopRegionsRecords
 import TopRegionsStore
 
@@ -25,19 +26,25 @@ extension ServedApp {
         let feed = try await reads.run {
             AtomFeed.photos(try queries.photos(in: list, limit: Paging.size), list: list, links: links, now: now, times: times)
         }
-        return Responses.feed(feed, headers: headers)
+        return Responses.feed(feed, headers: headers, changed: feedChanges.since(
+            site.feed(regionID: regionID), content: Responses.fnv1a(feed), now: Int64(self.now())), now: Int64(self.now()))
     }
 
     func risingFeed(query: [(String, String)], headers: HTTPFields, authority: String?) async throws -> Response {
-        let window = try await window(query) ?? TimeWindow("24h", end: Self.endOfMinute(now()), endsNow: true)
+        let window = try risingWindow(query)
         let queries = self.queries, base = Self.base(authority), site = self.site, times = self.times
         let links = AtomFeed.Links(
             feed: base + site.risingFeed(window: window.lengthText), page: base + site.rising(window: window.lengthText),
             region: { base + site.windowed(window.lengthText).region($0) })
+        let changes = feedChanges, now = Int64(self.now())
         let feed = try await reads.run {
-            AtomFeed.rising(try queries.risingRegions(window: window, limit: 50), window: window, links: links, times: times)
+            let answer = try RisingAnswer(window, queries, limit: 50, times: times)
+            return AtomFeed.rising(answer.rows, window: window, links: links, times: times, notes: answer.notes(times)) { id, content in
+                changes.since(id, content: Responses.fnv1a(Array(content.utf8)), now: now)
+            }
         }
-        return Responses.feed(feed, headers: headers)
+        return Responses.feed(feed, headers: headers, changed: changes.since(
+            site.risingFeed(window: window.lengthText), content: Responses.fnv1a(feed), now: now), now: now)
     }
 
     /// This server's address as the request named it (its Host, which `HostCheck` let in).
@@ -48,12 +55,14 @@ extension ServedApp {
 
 extension Responses {
     /// A feed, or 304 when the reader's copy is this one: by its ETag (a hash of its bytes),
-    /// or, without If-None-Match, by its Last-Modified (its `<updated>`).
-    static func feed(_ bytes: [UInt8], headers request: HTTPFields) -> Response {
+    /// or, without If-None-Match, by its Last-Modified: when these bytes were first served
+    /// (`FeedChanges`), not sent while that is still ahead of `now`.
+    static func feed(_ bytes: [UInt8], headers request: HTTPFields, changed: Int64, now: Int64) -> Response {
         var headers = common(contentType: "application/atom+xml; charset=utf-8")
         let tag = "\"" + String(fnv1a(bytes), radix: 16) + "\""
         headers[.eTag] = tag
-        if let updated = updated(in: bytes) { headers[.lastModified] = httpDate(updated) }
+        let lastModified = changed <= now ? changed : nil
+        if let lastModified { headers[.lastModified] = httpDate(lastModified) }
         // Readers poll: they may keep it, and must ask again each time.
         headers[.cacheControl] = "no-cache"
         if let asked = request[.ifNoneMatch] {
@@ -61,7 +70,7 @@ extension Responses {
             if tags.contains("*") || tags.contains(where: { $0 == tag || $0 == "W/" + tag }) {
                 return Response(status: .notModified, headers: headers)
             }
-        } else if let since = request[.ifModifiedSince].flatMap(parseHTTPDate), let updated = updated(in: bytes), updated <= since {
+        } else if let since = request[.ifModifiedSince].flatMap(parseHTTPDate), let lastModified, lastModified <= since {
             return Response(status: .notModified, headers: headers)
         }
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
@@ -74,16 +83,6 @@ extension Responses {
             hash = hash &* 0x100_0000_01b3
         }
         return hash
-    }
-
-    /// The feed's own `<updated>` (its first), in Unix seconds.
-    static func updated(in feed: [UInt8]) -> Int64? {
-        let text = String(decoding: feed.prefix(4096), as: UTF8.self)
-        guard let start = text.range(of: "<updated>"), let end = text.range(of: "</updated>", range: start.upperBound..<text.endIndex) else { return nil }
-        // "2025-11-22T08:20:00Z", as AtomFeed.timestamp writes it.
-        let digits = text[start.upperBound..<end.lowerBound].split { !$0.isNumber }.compactMap { Int32($0) }
-        guard digits.count == 6 else { return nil }
-        return utc(year: digits[0], month: digits[1], day: digits[2], hour: digits[3], minute: digits[4], second: digits[5])
     }
 
     static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]

@@ -27,11 +27,7 @@ extension ServedApp {
         case 1 where segments[0] == "search":
             return try await search(query, keep: fromThisSite)
         case 1 where segments[0] == "rising":
-            let asked = try await window(query)
-            if asked == nil, let text = FormText.value("window", in: query), !text.isEmpty {
-                throw HTTPAnswer.badRequest("Rising regions compare a span of time with the one before: give a window such as 1h, 24h or 7d, not <q>\(HTMLPage.escape(text))</q>.")
-            }
-            return try await rising(window: try asked ?? TimeWindow("24h", end: Self.endOfMinute(now()), endsNow: true))
+            return try await rising(window: try risingWindow(query))
         case 1 where segments[0] == "refresh":
             return try await refreshProgress()
         case 1 where segments[0] == "prune":
@@ -73,6 +69,17 @@ extension ServedApp {
         } catch {
             throw HTTPAnswer.badRequest("window: " + HTMLPage.escape(error.description))
         }
+    }
+
+    /// The window a rising list (page or feed) is asked for: the last 24 hours unless the
+    /// address says another span; every stored photo has no window before it to compare
+    /// with, so `window=all` is answered 400, as regions-top refuses it.
+    func risingWindow(_ query: [(String, String)]) throws -> TimeWindow {
+        let asked = try askedWindow(query)
+        if let text = FormText.value("window", in: query), asked == .some(nil) {
+            throw HTTPAnswer.badRequest("Rising regions compare a span of time with the one before: give a window such as 1h, 24h or 7d, not <q>\(HTMLPage.escape(text))</q>.")
+        }
+        return try asked.flatMap { $0 } ?? TimeWindow("24h", end: Self.endOfMinute(now()), endsNow: true)
     }
 
     /// A page's window when its address asks for none: the last 24 hours to `end` when the
@@ -157,15 +164,13 @@ extension ServedApp {
     func rising(window: TimeWindow) async throws -> Response {
         let queries = self.queries, site = self.site, times = self.times
         let page = try await kept(in: topPage, key: "rising " + window.key) {
-            let rows = try queries.risingRegions(window: window, limit: 50)
-            let placed = try queries.sampledCentres(rows.map(\.region))
-            let counted = window.withPrevious
-            let coverage = try queries.coverage(start: counted.start, end: counted.end)
-            return HTMLPage.rising(zip(rows, placed).map { row, region in
+            let answer = try RisingAnswer(window, queries, limit: 50, times: times)
+            let placed = try queries.sampledCentres(answer.rows.map(\.region))
+            return HTMLPage.rising(zip(answer.rows, placed).map { row, region in
                 var row = row
                 row.region = region
                 return row
-            }, window: window, site: site, times: times, coverage: coverage.sentences(for: counted, times: times))
+            }, window: window, site: site, times: times, coverage: answer.coverage, noBaseline: answer.noBaseline)
         }
         return Responses.page(page)
     }

@@ -51,6 +51,8 @@ final class ServedApp: Sendable {
     let regionNames = ComputedOnce<RegionMatcher>(capacityBytes: 4 << 20, staleFor: 5, recomputeAfter: 2) { $0.bytes }
     /// The top regions' page, until the database changes.
     let topPage = ComputedOnce<[UInt8]>(capacityBytes: 2 << 20) { $0.count }
+    /// When each feed (and rising entry) last changed, for Last-Modified and `<updated>`.
+    let feedChanges = FeedChanges()
 
     /// After the server's own changes (delete, undelete, prune, a refresh): the next pages
     /// compute what they show, rather than serve what was kept a moment ago (`ComputedOnce`).

@@ -65,7 +65,8 @@ class SiteExport {
         try writeList(.recents, pages: &written)
         // The regions rising in the 24 hours to now, against the 24 hours before.
         let day = try TimeWindow("24h", end: now, endsNow: true)
-        try save(AtomFeed.rising(try queries.risingRegions(window: day, limit: 50), window: day, links: .risingFiles, times: times), as: "rising.atom")
+        let rising = try RisingAnswer(day, queries, limit: 50, times: times)
+        try save(AtomFeed.rising(rising.rows, window: day, links: .risingFiles, times: times, notes: rising.notes(times)), as: "rising.atom")
         try SafeName.writeAtomically(Array(self.written.map { $0 + "\n" }.joined().utf8), to: path(Self.manifestName))
         // What the earlier export wrote and this one did not: its own, stale.
         for name in earlier.subtracting(self.written) where Self.isPageName(name) {

@@ -115,6 +115,42 @@ import TopRegionsTestSupport
         #expect(!(try HTTPExchange.request(server.base + "/?window=24h", scratch: setup.network.scratch)).text.contains("No refresh covered"))
     }
 
+    /// A rising list whose window before was never fetched ranks no region: its zeros are
+    /// missing counts, and every region would rise from nothing. Regression: the 12 hours the
+    /// first refresh fetched, against the 12 hours before them (never fetched), listed the
+    /// regions as rising from 0 photographers; so did the 3 hours after the gap against it.
+    @Test func aRisingListWithNothingFetchedBeforeRanksNoRegion() throws {
+        let setup = try Setup()
+        let (start, hour) = (Self.start, Self.hour)
+        let now = start + 6 * hour
+        // Before the first photo fetched.
+        let first = try setup.top(["--rising", "--window", "12h", "--until", "\(start)"], at: now)
+        #expect(first.status == 0 && first.stdout.isEmpty, "\(first.stdout.prefix(300))")
+        #expect(first.stderr.hasSuffix("""
+            regions-top: no region can be ranked: nothing uploaded in the 12 hours before \
+            (\(Self.clock(start - 24 * hour)) – \(Self.clock(start - 12 * hour)) +00:00) was fetched: no region can be said to rise against them
+
+            """) || first.stderr.contains("before (\(Self.clock(start - 24 * hour))–"), "\(first.stderr)")
+        // The gap, 3 hours long.
+        let before = "\(Self.clock(start))–\(Self.clock(start + 3 * hour).suffix(5)) +00:00"
+        let sentence = "nothing uploaded in the 3 hours before (\(before)) was fetched: no region can be said to rise against them"
+        let rising = try setup.top(["--rising", "--window", "3h"], at: now)
+        #expect(rising.status == 0 && rising.stdout.isEmpty)
+        #expect(rising.stderr.hasSuffix("regions-top: no region can be ranked: \(sentence)\n"), "\(rising.stderr)")
+        let feed = try setup.top(["--rising", "--window", "3h", "--format", "atom"], at: now)
+        #expect(!feed.stdout.contains("<entry>") && feed.stdout.contains(sentence.prefix(1).uppercased() + sentence.dropFirst() + "."))
+        let server = try ServerProcess(["--db", setup.db, "--cache-dir", setup.network.scratch.file("cache"), "--port", "0"],
+                                       environment: setup.environment(at: now), scratch: setup.network.scratch)
+        defer { server.stop() }
+        let page = try HTTPExchange.request(server.base + "/rising?window=3h", scratch: setup.network.scratch)
+        #expect(page.text.contains("No region can be ranked: \(sentence)."))
+        let served = try HTTPExchange.request(server.base + "/feeds/rising?window=3h", scratch: setup.network.scratch)
+        #expect(!served.text.contains("<entry>") && served.text.contains("was fetched: no region can be said to rise against them."))
+        // A window before that was fetched (6 of the first refresh's 12 hours) is compared with.
+        let fetched = try setup.top(["--rising", "--window", "6h", "--until", "\(start)"], at: now)
+        #expect(!fetched.stderr.contains("can be ranked"), "\(fetched.stderr)")
+    }
+
     /// A window after the newest stored photo is empty because nothing newer was fetched:
     /// the answer says how old the newest photo is, instead of an empty list alone.
     @Test func aWindowAfterTheNewestPhotoSaysHowOldItIs() throws {
@@ -130,6 +166,38 @@ import TopRegionsTestSupport
             regions-top: no region has photos in the hour to \(Self.clock(later)) +00:00
 
             """)
+    }
+
+    /// A window ending in the past (--until) after the newest stored photo says so too
+    /// (regression: only a window ending now did, so "--until 0s" said nothing).
+    @Test func aWindowEndingInThePastAfterTheNewestPhotoSaysSo() throws {
+        let setup = try Setup()
+        let later = Self.start + 12 * Self.hour
+        let newest = Int(try sqlite(setup.db, "SELECT MAX(uploaded) FROM photo"))!
+        let run = try setup.top(["--window", "1h", "--until", "\(later - 60)"], at: later)
+        #expect(run.status == 0 && run.stdout.isEmpty)
+        #expect(run.stderr.contains("""
+            regions-top: the newest stored photo was uploaded \((later - 60 - newest) / Self.hour) hours before the window's end \
+            (at \(Self.clock(newest)) +00:00): nothing newer was fetched
+            """), "\(run.stderr)")
+    }
+
+    /// A page regions-top writes says its window and what the refreshes missed of it, as the
+    /// served page does (regression: "among the stored photos" for any window, no notice).
+    @Test func aPageRegionsTopWritesSaysItsWindowAndWhatItMissed() throws {
+        let setup = try Setup()
+        let now = Self.start + 6 * Self.hour
+        let gap = "No refresh covered \(Self.clock(Self.start + 1))–\(Self.clock(Self.start + 3 * Self.hour).suffix(5)) +00:00: counts in that span are missing."
+        let top = try setup.top(["--window", "24h", "--format", "html", "-q"], at: now)
+        #expect(top.status == 0)
+        #expect(top.stdout.contains("most distinct photographers in the 24 hours to \(Self.clock(now)) +00:00"))
+        #expect(top.stdout.contains("<div class=\"notice coverage\" role=\"note\">") && top.stdout.contains(gap))
+        let photos = try setup.top(["--photos", "--window", "8h", "--format", "html", "-q"], at: now)
+        #expect(photos.stdout.contains(gap) && photos.stdout.contains("in the 8 hours to \(Self.clock(now)) +00:00"))
+        let later = Self.start + 12 * Self.hour
+        let empty = try setup.top(["--window", "1h", "--format", "html", "-q"], at: later)
+        #expect(empty.stdout.contains("No region has photos in the hour to \(Self.clock(later)) +00:00."))
+        #expect(empty.stdout.contains("The newest stored photo is "))
     }
 
     /// Pruning forgets the runs whose photos went: their span is no longer claimed as fetched.

@@ -29,6 +29,15 @@ import TopRegionsTestSupport
         }
     }
 
+    /// An HTTP date ("Sat, 22 Nov 2025 08:20:00 GMT") in Unix seconds.
+    static func httpTime(_ text: String) -> Int? {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.date(from: text).map { Int($0.timeIntervalSince1970) }
+    }
+
     static func timestamp(_ seconds: Int) -> String {
         let formatter = ISO8601DateFormatter()
         formatter.timeZone = TimeZone(identifier: "UTC")
@@ -99,6 +108,18 @@ import TopRegionsTestSupport
         let since = try HTTPExchange.request(server.base + path, headers: ["If-Modified-Since": modified], scratch: scratch)
         #expect(since.status == 304 && since.body.isEmpty)
         #expect(try HTTPExchange.request(server.base + path, headers: ["If-None-Match": "\"other\""], scratch: scratch).status == 200)
+
+        // A photo deleted from it moves no upload time, yet the feed changed: a reader going by
+        // Last-Modified is sent it whole (the server's clock is held still here, so its new
+        // time, a second on, is ahead of it and not sent: FeedChangesTests).
+        #expect(Self.httpTime(modified)! <= Self.httpTime(first.headers["date"]!)!)
+        let listed = Self.entries(photos.stdout)[5]["id"]!.split(separator: "/").last!
+        #expect(try Tools.run("regions-load", ["-q", "--db", setup.db, "--delete", String(listed)], input: [], environment: setup.environment).status == 0)
+        let afterDelete = try HTTPExchange.request(server.base + path, headers: ["If-Modified-Since": modified], scratch: scratch)
+        #expect(afterDelete.status == 200 && !afterDelete.text.contains("flickr-photo/\(listed)<"))
+        #expect(try HTTPExchange.request(server.base + path, headers: ["If-None-Match": afterDelete.headers["etag"]!], scratch: scratch).status == 304)
+        // Every stored photo has no window before it: the rising feed refuses it, as the page does.
+        #expect(try HTTPExchange.request(server.base + "/feeds/rising?window=all", scratch: scratch).status == 400)
 
         // A new photo in the region: the feed changes.
         let record = #"{"id":"99900000001","owner":"1@N01","title":"Late arrival","uploaded":\#(WindowsEndToEndTests.now - 5),"region_id":"\#(surging)","region":"Antioquia"}"#

@@ -75,7 +75,9 @@ import TopRegionsTestSupport
         let forms = "a window is a number and a unit (1h, 6h, 24h, 7d, 30d, 90m) or all"
         for (arguments, message) in [
             (["--window", "0h"], "regions-top: --window: '0h' is no time at all: give more than 0 (e.g. 1h, 24h, 7d); \(forms)"),
-            (["--window=-3d"], "regions-top: --window: cannot read '-3d' as an age: a number and a unit, one of s, m, h, d, w (e.g. 90m, 12h, 7d, 2w); \(forms)"),
+            (["--window=-3d"], "regions-top: --window: '-3d' is negative: an age counts back from now, and is written without a sign (e.g. 3d); \(forms)"),
+            // Regression: ArgumentParser took "-1h" for an option ("Missing value for '--window <span>'").
+            (["--window", "-1h"], "regions-top: --window: '-1h' is negative: an age counts back from now, and is written without a sign (e.g. 1h); \(forms)"),
             (["--window", "1y2"], "regions-top: --window: cannot read '1y2' as an age: a number and a unit, one of s, m, h, d, w (e.g. 90m, 12h, 7d, 2w); \(forms)"),
             (["--window", "7"], "regions-top: --window: '7' has no unit: write it with one of s, m, h, d, w (e.g. 7d for days); \(forms)"),
             (["--window", "1h", "--until", "\(Self.now + 60)"], "regions-top: --until: 2025-11-22 08:27 UTC is in the future; a window ends now at the latest (leave --until out)"),
@@ -167,5 +169,29 @@ import TopRegionsTestSupport
         #expect(top.text.contains("<a class=\"rising\" href=\"/rising?window=24h\">Rising</a>"))
         let bad = try setup.top(["--rising", "--window", "all"])
         #expect(bad.status == 64 && bad.stderr.contains("--rising compares a window with the one before"))
+
+        // As GeoJSON, every rising region is a point with its growth (regression: regions
+        // without a stored centre were left out).
+        let geojson = try setup.top(["--rising", "--window", "3h", "--format", "geojson"])
+        let collection = try JSONSerialization.jsonObject(with: Data(geojson.stdout.utf8)) as! [String: Any]
+        let features = collection["features"] as! [[String: Any]]
+        #expect(features.count == rows.count)
+        let properties = try #require(features.first?["properties"] as? [String: Any])
+        #expect(properties["region_id"] as? String == surging && properties["growth"] as? Double == first["growth"] as? Double)
+        // No page links to a rising page written by hand: --page-name says so (regression: it
+        // named the top list's page, which writing it there would replace).
+        let name = try setup.top(["--rising", "--page-name"])
+        #expect(name.status == 64 && name.stderr.contains("--page-name: no page links to the rising regions' page"))
+    }
+
+    /// A TOPREGIONS_NOW that is not a time is a configuration error (78), not the real clock
+    /// in silence; empty is unset.
+    @Test func aClockThatIsNotATimeIsAConfigurationError() throws {
+        for text in ["garbage", "2025-11-22T08:00:00Z", "-5", "nan"] {
+            let run = try Tools.run("regions-top", ["--db", "/nonexistent/x.db", "--no-refresh"], environment: ["TOPREGIONS_NOW": text])
+            #expect(run.status == 78 && run.stderr == "regions-top: TOPREGIONS_NOW: cannot read '\(text)' as a time: give Unix seconds (such as 1764338400), or leave it unset for the clock\n", "\(text): \(run.stderr)")
+        }
+        let unset = try Tools.run("regions-top", ["--db", "/nonexistent/x.db", "--no-refresh"], environment: ["TOPREGIONS_NOW": ""])
+        #expect(unset.status != 78)
     }
 }

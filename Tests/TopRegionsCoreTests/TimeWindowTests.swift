@@ -1,5 +1,5 @@
 import Testing
-import TopRegionsFormatting
+@testable import TopRegionsFormatting
 import TopRegionsRecords
 import TopRegionsSupport
 
@@ -29,6 +29,38 @@ import TopRegionsSupport
         } catch {
             #expect(error.description.hasSuffix("; a window is a number and a unit (1h, 6h, 24h, 7d, 30d, 90m) or all"), "\(text)")
         }
+    }
+
+    /// What is wrong is said as it is: a sign, a unit that could be a month or a minute, a
+    /// length past what any window holds, a zero (whose example is not itself refused).
+    @Test(arguments: [
+        ("-1h", "'-1h' is negative: an age counts back from now, and is written without a sign (e.g. 1h)"),
+        ("1M", "'1M': M is not a unit of time here (minutes are m; for months give days, e.g. 30d)"),
+        ("1000000w", "'1000000w' is too long: an age is at most about 3,000 years"),
+        ("0", "'0' has no unit: write it with one of s, m, h, d, w (e.g. 1d for days)"),
+        ("12", "'12' has no unit: write it with one of s, m, h, d, w (e.g. 12d for days)"),
+    ])
+    func aWindowsProblemIsSaidAsItIs(_ text: String, _ problem: String) {
+        do {
+            _ = try TimeWindow(text, end: 0, endsNow: true)
+            Issue.record("'\(text)' was taken")
+        } catch {
+            #expect(error.description == problem + TimeWindow.forms)
+        }
+    }
+
+    /// A feed's id names its window's length one way whatever it was written as, and a window
+    /// ending in the past is another feed.
+    @Test func aFeedsIdNamesItsWindowOneWay() throws {
+        #expect(AtomFeed.canonicalLength(try TimeWindow("1w", end: 0, endsNow: true)) == "7d")
+        #expect(AtomFeed.canonicalLength(try TimeWindow("168h", end: 0, endsNow: true)) == "7d")
+        #expect(AtomFeed.canonicalLength(try TimeWindow("24h", end: 0, endsNow: true)) == "24h")
+        #expect(AtomFeed.canonicalLength(try TimeWindow("1d", end: 0, endsNow: true)) == "24h")
+        #expect(AtomFeed.canonicalLength(try TimeWindow("90m", end: 0, endsNow: true)) == "90m")
+        let region = RegionRank(rank: 1, regionID: "R1", name: "Somewhere", photographers: 3, photos: 4, latitude: nil, longitude: nil)
+        let list = PhotoList(.region(region), window: try TimeWindow("1w", end: 1_800_000_000, endsNow: false))
+        let feed = String(decoding: AtomFeed.photos([], list: list, links: .files(list), now: 1_800_000_000), as: UTF8.self)
+        #expect(feed.contains("<id>tag:topregions,2026:region/R1/7d/to/1800000000</id>"))
     }
 
     /// 1 -> 3 photographers does not outrank 40 -> 90: the floor.

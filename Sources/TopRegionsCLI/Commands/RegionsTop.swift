@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TopRegionsFormatting
+import TopRegionsPages
 import TopRegionsRecords
 import TopRegionsStore
 import TopRegionsSupport
@@ -158,7 +159,7 @@ public struct RegionsTop: ToolCommand {
         "Order the photos listed: uploaded (newest first), title (A to Z), or viewed (latest view first).", valueName: "order"))
     public var sort: PhotoOrder?
 
-    @Option(name: .long, help: ArgumentHelp(
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
         "Keep to the photos uploaded in this last span of time: 1h, 6h, 24h, 7d, 30d (any number and unit), or all (the default).",
         valueName: "span"))
     public var window: String?
@@ -176,7 +177,7 @@ public struct RegionsTop: ToolCommand {
     public var limit: Int?
 
     @Option(name: .long, help: ArgumentHelp(
-        "table, ndjson, csv, geojson or html (default: table on a terminal, ndjson otherwise).", valueName: "format"))
+        "table, ndjson, csv, geojson, html, or atom for a feed (default: table on a terminal, ndjson otherwise).", valueName: "format"))
     public var format: ReportFormat?
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
@@ -251,6 +252,7 @@ public struct RegionsTop: ToolCommand {
         }
         if pageName {
             if search != nil { throw ValidationError("--page-name: no page links to a search's page; name its file yourself") }
+            if rising { throw ValidationError("--page-name: no page links to the rising regions' page; name its file yourself") }
             if regions { throw ValidationError("--page-name: --regions has no page; the top regions' page is top-regions.html") }
             if let format, format != .html { throw ValidationError("--page-name names the --format html page; leave out --format \(format)") }
         }
@@ -326,16 +328,29 @@ public struct RegionsTop: ToolCommand {
 
         if rising, let window {
             try Self.timeAnswers(context) { _ = try queries.risingRegions(window: window, limit: limit ?? 50) }
-            let rows = try queries.risingRegions(window: window, limit: limit ?? 50)
-            if rows.isEmpty && !saidEmpty { context.note("no region rose \(window.phrase(times)) against the \(window.spanWords) before") }
+            let answer = try RisingAnswer(window, queries, limit: limit ?? 50, times: times, sentences: context.isVerbose ? .max : 3)
+            var rows = answer.rows
+            if format == .geojson {
+                // Every region a point, as in the top list's GeoJSON: where its photos are when it has no centre stored.
+                rows = zip(rows, try queries.fillingCentres(rows.map(\.region))).map { row, region in
+                    var row = row
+                    row.region = region
+                    return row
+                }
+            }
+            if rows.isEmpty && !saidEmpty {
+                context.note(answer.noBaseline
+                    ? "no region can be ranked: " + window.noBaselineSentence(times)
+                    : "no region rose \(window.phrase(times)) against the \(window.spanWords) before")
+            }
             context.standardOutput.write(format == .atom
-                ? AtomFeed.rising(rows, window: window, links: .risingFiles, times: times)
+                ? AtomFeed.rising(rows, window: window, links: .risingFiles, times: times, notes: answer.notes(times))
                 : format == .html
                 ? HTMLPage.rising(try queries.sampledCentres(rows.map(\.region)).enumerated().map { index, region in
                     var row = rows[index]
                     row.region = region
                     return row
-                }, window: window, times: times)
+                }, window: window, times: times, coverage: answer.coverage, noBaseline: answer.noBaseline)
                 : Reports.rising(rows, format: format, emphasis: emphasis, width: width))
         } else if regions {
             try listRegions(queries, context, saidEmpty: saidEmpty)
@@ -362,7 +377,17 @@ public struct RegionsTop: ToolCommand {
                 rows = try queries.sampledCentres(rows)
             }
             if rows.isEmpty && !saidEmpty { context.note(try Self.noRegions(queries, window: window, times: times)) }
-            context.standardOutput.write(Reports.regions(rows, format: format, emphasis: emphasis, width: width))
+            if format == .html {
+                // The page says its window, and what the refreshes missed of it, as the served one does.
+                let counted = window ?? .all(now: context.nowSeconds)
+                let coverage = try queries.coverage(start: counted.start, end: counted.end)
+                context.standardOutput.write(HTMLPage.regions(
+                    rows, window: window, times: times,
+                    phrase: coverage.phrase(for: counted, stored: window == nil ? try queries.photoCount() : nil, times: times),
+                    coverage: coverage.sentences(for: counted, times: times, limit: context.isVerbose ? .max : 3)))
+            } else {
+                context.standardOutput.write(Reports.regions(rows, format: format, emphasis: emphasis, width: width))
+            }
         }
         return .ok
     }

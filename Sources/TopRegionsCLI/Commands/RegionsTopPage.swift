@@ -36,9 +36,15 @@ extension RegionsTop {
                 "\(unusable.count) stored thumbnail\(unusable.count == 1 ? " is" : "s are") not an image (photo \(named)); the page shows placeholders")
         }
         let stored = list == .all ? try queries.photoCount() : nil
-        context.standardOutput.write(HTMLPage.photos(
+        var html = HTMLPage.photos(
             photos, list: list, images: images, paging: shown.paging, map: summary.map, stored: stored,
-            formatTime: { times.string($0) }))
+            formatTime: { times.string($0) }, times: times)
+        // What the refreshes missed of its window, under its heading, as the served page says it.
+        if let coverage = summary.coverage, let window = list.window {
+            let notice = HTMLPage.coverageNotice(coverage.sentences(for: window, times: times, limit: context.isVerbose ? .max : 3))
+            if !notice.isEmpty { html = HTMLPage.inserting(notice, afterHeaderOf: html) }
+        }
+        context.standardOutput.write(html)
         return .ok
     }
 

@@ -65,6 +65,7 @@ extension ToolCommand {
         context.verbosity = verbosity.level
         defer { context.standardOutput.flush() }
         do {
+            try ToolContext.checkClock(environment: context.environment)
             return try execute(context).rawValue
         } catch let error as PassedOnStatus {
             context.diagnose(error.message)

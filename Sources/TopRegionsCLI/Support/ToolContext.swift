@@ -82,10 +82,22 @@ public struct ToolContext: Sendable {
     }
 
     static func clock(environment: [String: String]) -> @Sendable () -> Double {
-        if let fixed = environment["TOPREGIONS_NOW"].flatMap(Double.init) {
+        if let fixed = fixedNow(environment) {
             return { fixed }
         }
         return { Date().timeIntervalSince1970 }
+    }
+
+    /// `TOPREGIONS_NOW` when set to a time (empty: not set).
+    static func fixedNow(_ environment: [String: String]) -> Double? {
+        environment["TOPREGIONS_NOW"].flatMap(Double.init).flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
+    }
+
+    /// A `TOPREGIONS_NOW` that is not a time is a configuration error (78), not the real clock
+    /// in silence: a test or a reproducible run would answer for another time.
+    static func checkClock(environment: [String: String]) throws {
+        guard let text = environment["TOPREGIONS_NOW"], !text.isEmpty, fixedNow(environment) == nil else { return }
+        throw ToolError(.config, "TOPREGIONS_NOW: cannot read '\(text)' as a time: give Unix seconds (such as 1764338400), or leave it unset for the clock")
     }
 
     public var nowSeconds: Int64 { Int64(now().rounded(.down)) }

@@ -44,7 +44,7 @@ public enum AtomFeed {
         let span = list.window.map { " " + $0.uploadedPhrase(times) } ?? ""
         let feed = Writer()
         feed.open(
-            id: "tag:topregions,2026:\(id)\(list.window.map { "/" + $0.lengthText } ?? "")",
+            id: "tag:topregions,2026:\(id)\(list.window.map { "/" + canonicalLength($0) + ($0.endsNow ? "" : "/to/\($0.end)") } ?? "")",
             title: "\(what): photos\(span)", subtitle: "The newest photos on Flickr of \(what)\(span), newest first.",
             updated: photos.compactMap(\.record.uploaded).max() ?? list.window?.end ?? now, links: links)
         for photo in photos.prefix(Paging.size) {
@@ -80,25 +80,53 @@ public enum AtomFeed {
     }
 
     /// The regions rising in `window` against the window before: one entry per region, its
-    /// id the region's (and the window's length), so a reader updates it in place.
-    public static func rising(_ rows: [RisingRegion], window: TimeWindow, links: Links, times: TimeFormat = .utc) -> [UInt8] {
+    /// id the region's (and the window's length), so a reader updates it in place. `notes`:
+    /// what the refreshes missed of the two windows (`Coverage.sentences`, and
+    /// `TimeWindow.noBaselineSentence`), said in the feed's subtitle, as the pages say them.
+    ///
+    /// An entry says its region's counts without the window's end, so it reads the same until
+    /// they change; `changed` tells when an entry (its id, and its title and summary) was
+    /// last different (a served feed remembers it), else the window's end, when a file is
+    /// written. The feed's `<updated>` is its latest entry's.
+    public static func rising(
+        _ rows: [RisingRegion], window: TimeWindow, links: Links, times: TimeFormat = .utc, notes: [String] = [],
+        changed: ((_ id: String, _ content: String) -> Int64)? = nil
+    ) -> [UInt8] {
         let feed = Writer()
         let span = "in the \(window.spanWords) to \(times.string(window.end)) against the \(window.spanWords) before"
-        feed.open(
-            id: "tag:topregions,2026:rising/\(window.lengthText)", title: "Rising regions: the last \(window.spanWords)",
-            subtitle: "The regions whose photographers grew most \(span).", updated: window.end, links: links)
-        for row in rows {
+        let said = notes.map { " " + $0.prefix(1).uppercased() + $0.dropFirst() + "." }.joined()
+        let entries = rows.map { row in
             let region = row.region
+            let id = "tag:topregions,2026:rising/\(canonicalLength(window))/\(region.regionID)"
+            let title = "\(region.name): \(region.photographers) photographers, \(row.before) before (\(Reports.growthText(row.growth)))"
+            let summary = "#\(region.rank): \(region.name) had \(region.photographers) distinct photographers and \(region.photos) photos "
+                + "in the last \(window.spanWords) (\(row.before) photographers in the \(window.spanWords) before)."
+            return (row, id, title, summary, changed?(id, title + "\n" + summary) ?? window.end)
+        }
+        feed.open(
+            id: "tag:topregions,2026:rising/\(canonicalLength(window))", title: "Rising regions: the last \(window.spanWords)",
+            subtitle: "The regions whose photographers grew most \(span).\(said)", updated: entries.map(\.4).max() ?? window.end, links: links)
+        for (row, id, title, summary, updated) in entries {
             feed.element("entry") {
-                feed.text("id", "tag:topregions,2026:rising/\(window.lengthText)/\(region.regionID)")
-                feed.text("title", "\(region.name): \(region.photographers) photographers, \(row.before) before (\(Reports.growthText(row.growth)))")
+                feed.text("id", id)
+                feed.text("title", title)
                 feed.element("author") { feed.text("name", "topregions") }
-                feed.link(rel: "alternate", type: "text/html", href: links.region(region.regionID))
-                feed.text("updated", timestamp(window.end))
-                feed.text("summary", "#\(region.rank): \(region.name) had \(region.photographers) distinct photographers and \(region.photos) photos \(span) (\(row.before) photographers before).")
+                feed.link(rel: "alternate", type: "text/html", href: links.region(row.region.regionID))
+                feed.text("updated", timestamp(updated))
+                feed.text("summary", summary)
             }
         }
         return feed.close()
+    }
+
+    /// A window's length as a feed id says it, whatever it was written as: "7d" for 1w and
+    /// 168h alike, so one feed has one id; whole days from two on, else hours ("24h", as the
+    /// tabs say it), minutes, seconds.
+    static func canonicalLength(_ window: TimeWindow) -> String {
+        guard let length = window.length else { return "all" }
+        if length % 86_400 == 0 && length >= 2 * 86_400 { return "\(length / 86_400)d" }
+        for (seconds, unit) in [(Int64(3600), "h"), (60, "m")] where length % seconds == 0 { return "\(length / seconds)\(unit)" }
+        return "\(length)s"
     }
 
     /// The list's name and its part of a feed id.

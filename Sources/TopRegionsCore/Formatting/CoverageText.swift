@@ -8,7 +8,7 @@ extension Coverage {
     /// a window after the newest stored photo, a window reaching before the first.
     public func sentences(for window: TimeWindow, times: TimeFormat, limit: Int = 3) -> [String] {
         let findings = self.findings(start: window.start, end: window.end, endsNow: window.endsNow)
-        var sentences = findings.prefix(limit).map { $0.sentence(times, now: window.end) }
+        var sentences = findings.prefix(limit).map { $0.sentence(times, now: window.end, endsNow: window.endsNow) }
         if findings.count > limit {
             sentences.append("and \(Grammar.count(findings.count - limit, "more gap")) in the window")
         }
@@ -24,9 +24,13 @@ extension Coverage {
 }
 
 extension Coverage.Finding {
-    /// The finding in words; `now`: where the window ends.
-    public func sentence(_ times: TimeFormat, now: Int64) -> String {
+    /// The finding in words; `now`: where the window ends, the present unless `endsNow` is
+    /// false (--until).
+    public func sentence(_ times: TimeFormat, now: Int64, endsNow: Bool = true) -> String {
         switch self {
+        case .stale(let newest) where !endsNow:
+            "the newest stored photo was uploaded \(Grammar.duration(now - newest)) before the window's end "
+                + "(at \(times.string(newest))): nothing newer was fetched"
         case .stale(let newest):
             "the newest stored photo is \(Grammar.duration(now - newest)) old (uploaded \(times.string(newest))): "
                 + "nothing newer was fetched; refresh with regions-load --refresh"

@@ -7,12 +7,19 @@ extension HTMLPage {
     /// The regions whose photographers grew most in `window` against the window before it
     /// (`RisingRegion.Rule`): on the world map by their photographers now, then ranked with
     /// both counts and the growth. Each region leads to its photos in the window.
-    /// `coverage`: what the refreshes missed of the two windows, said above the list.
-    public static func rising(_ rows: [RisingRegion], window: TimeWindow?, site: Site = .files, times: TimeFormat = .utc, coverage: [String] = []) -> [UInt8] {
+    /// `coverage`: what the refreshes missed of the two windows, said above the list;
+    /// `noBaseline`: nothing of the window before was ever fetched (`Queries.hasNoBaseline`).
+    public static func rising(
+        _ rows: [RisingRegion], window: TimeWindow?, site: Site = .files, times: TimeFormat = .utc, coverage: [String] = [],
+        noBaseline: Bool = false
+    ) -> [UInt8] {
         var page = Page(title: "Rising regions", site: site, feeds: [("Rising regions", site.risingFeed(window: window?.lengthText ?? "24h"))])
         let span = window.map { "in the \($0.spanWords) to \(times.string($0.end)) against the \($0.spanWords) before" } ?? "against the window before"
         let rule = "at least \(JSONWriter.format(RisingRegion.Rule.least)) times as many photographers as before, fewer than \(RisingRegion.Rule.floor) counting as \(RisingRegion.Rule.floor)"
-        page.heading("Rising regions", subtitle: rows.isEmpty
+        let noBaselineSentence = noBaseline ? window?.noBaselineSentence(times) ?? "" : ""
+        page.heading("Rising regions", subtitle: rows.isEmpty && !noBaselineSentence.isEmpty
+            ? "No region can be ranked: " + escape(noBaselineSentence) + "."
+            : rows.isEmpty
             ? "No region rose \(escape(span)) (\(escape(rule)))."
             : "The \(rows.count == 1 ? "region" : "\(rows.count) regions") whose photographers grew most \(escape(span)) (\(escape(rule))).")
         page.coverageNotice(coverage)

@@ -49,7 +49,7 @@ extension Reports {
                 return GeoFeature(id: row.region.regionID, longitude: longitude, latitude: latitude, properties: [
                     ("rank", .number(Int64(row.region.rank))), ("region_id", .string(row.region.regionID)), ("name", .string(row.region.name)),
                     ("photographers", .number(Int64(row.region.photographers))), ("photographers_before", .number(Int64(row.before))),
-                    ("photos", .number(Int64(row.region.photos))),
+                    ("growth", .number(JSONWriter.format(roundedGrowth(row.growth)))), ("photos", .number(Int64(row.region.photos))),
                 ])
             }
             return geoJSON(features)

@@ -87,9 +87,10 @@ public struct Coverage: Sendable, Equatable {
         let tolerance = Self.tolerance(windowLength: start.map { end - $0 })
         if let start, newest <= start {
             // Nothing stored in the window. Stale, unless a run fetched up to the window's
-            // end and found nothing in it (then the empty answer is the whole truth).
+            // end and found nothing in it (then the empty answer is the whole truth); a
+            // window ending in the past (--until) too.
             let fetchedThrough = runs.map(\.to).max() ?? Int64.min
-            return endsNow && fetchedThrough < end - tolerance ? [.stale(newest: newest)] : []
+            return fetchedThrough < end - tolerance ? [.stale(newest: newest)] : []
         }
         var findings: [Finding] = []
         let first = start.map { $0 + 1 } ?? oldest
@@ -98,6 +99,20 @@ public struct Coverage: Sendable, Equatable {
         }
         guard let knownFrom else { return findings }
         return findings + gaps(from: max(first, knownFrom), to: end, endsNow: endsNow, tolerance: tolerance).map(Finding.gap)
+    }
+
+    /// Whether nothing was fetched of `(start, end]`, which holds no stored photo: the runs
+    /// reached less than a gap's `tolerance` into it (a run's first second is often its
+    /// last), and it lies either before the first stored photo or where the runs recorded
+    /// say what was fetched. Its zeros are missing counts, not counts: a rising list has
+    /// nothing to compare with there.
+    public func neverFetched(start: Int64, end: Int64) -> Bool {
+        guard let oldest = oldestUpload, end > start else { return false }
+        let uncovered = gaps(from: start + 1, to: end, endsNow: false, tolerance: 1).reduce(Int64(0)) { $0 + $1.to - $1.from + 1 }
+        if (end - start) - uncovered >= Self.tolerance(windowLength: end - start) { return false }
+        if end < oldest { return true }
+        guard let knownFrom else { return false }
+        return start >= knownFrom
     }
 
     /// The spans within `from...to` no run covered, at least `tolerance` long, oldest first.

@@ -35,7 +35,7 @@ public struct TimeWindow: Sendable, Equatable, Hashable {
             self.init(length: nil, lengthText: "all", end: end, endsNow: endsNow)
             return
         }
-        guard let seconds = Units.parseDuration(trimmed) else {
+        guard let seconds = Units.parseDuration(text) else {
             throw QuantityProblem(Units.durationProblem(text) + Self.forms)
         }
         guard seconds >= 1 else {

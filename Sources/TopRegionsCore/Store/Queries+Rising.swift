@@ -3,12 +3,14 @@ import TopRegionsRecords
 
 extension Queries {
     /// The `limit` regions rising most in `window` against the window before it (`RisingRule`),
-    /// each with both counts; both counted from the photos in each window.
+    /// each with both counts; both counted from the photos in each window. None when nothing
+    /// was ever fetched of the window before (`hasNoBaseline`): its zeros are not counts.
     public func risingRegions(window: TimeWindow, limit: Int) throws -> [RisingRegion] {
         guard let previous = window.previous else { return [] }
         return try store.read { db in
-            let now = try Self.windowCounts(db, window)
             let then = try Self.windowCounts(db, previous)
+            if then.isEmpty, try Self.neverFetched(db, previous) { return [] }
+            let now = try Self.windowCounts(db, window)
             var earlier: [Int64: Int] = [:]
             for (region, counts) in now {
                 let before = then[region]?.photographers ?? 0
@@ -30,5 +32,21 @@ extension Queries {
                 return rising
             }
         }
+    }
+}
+
+extension Queries {
+    /// Whether nothing was ever fetched of the window before `window` (no photo stored in it,
+    /// no refresh reaching into it): then no region can be said to rise against it.
+    public func hasNoBaseline(rising window: TimeWindow) throws -> Bool {
+        guard let previous = window.previous else { return false }
+        return try store.read { db in try Self.neverFetched(db, previous) }
+    }
+
+    /// Whether `window` holds no stored photo and was never fetched (`Coverage.neverFetched`).
+    static func neverFetched(_ db: Database, _ window: TimeWindow) throws -> Bool {
+        guard let start = window.start else { return false }
+        let stored = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM photo WHERE uploaded > ? AND uploaded <= ?)", arguments: [start, window.end])!
+        return try !stored && Self.coverage(db, start: start, end: window.end).neverFetched(start: start, end: window.end)
     }
 }

@@ -16,6 +16,9 @@ public enum Units {
     /// unit is refused: `--prune-older-than 7` meant seven days to the person who typed it,
     /// and seven seconds would have pruned everything.
     public static func parseDuration(_ text: String) -> Double? {
+        // "1M" is a month to some and a minute to others (and a megabyte to --max-bytes):
+        // neither is guessed.
+        guard !text.trimmingSpaces().hasSuffix("M") else { return nil }
         let trimmed = text.trimmingSpaces().lowercased()
         guard let last = trimmed.last else { return nil }
         let multipliers: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 604_800]
@@ -31,8 +34,19 @@ public enum Units {
     /// Why `text` is not an age, for a usage error.
     public static func durationProblem(_ text: String) -> String {
         let trimmed = text.trimmingSpaces()
-        if !trimmed.isEmpty, trimmed.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }) {
-            return "'\(text)' has no unit: write it with one of \(durationUnits) (e.g. \(trimmed)d for days)"
+        let isNumber: (Substring) -> Bool = { !$0.isEmpty && $0.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") } }
+        if isNumber(Substring(trimmed)) {
+            let example = (Double(trimmed) ?? 0) > 0 ? trimmed : "1"
+            return "'\(text)' has no unit: write it with one of \(durationUnits) (e.g. \(example)d for days)"
+        }
+        if trimmed.hasPrefix("-"), parseDuration(String(trimmed.dropFirst())) != nil {
+            return "'\(text)' is negative: an age counts back from now, and is written without a sign (e.g. \(trimmed.dropFirst()))"
+        }
+        if trimmed.hasSuffix("M"), isNumber(trimmed.dropLast()) {
+            return "'\(text)': M is not a unit of time here (minutes are m; for months give days, e.g. 30d)"
+        }
+        if let last = trimmed.lowercased().last, "smhdw".contains(last), isNumber(trimmed.dropLast()) {
+            return "'\(text)' is too long: an age is at most about 3,000 years"
         }
         return "cannot read '\(text)' as an age: a number and a unit, one of \(durationUnits) (e.g. 90m, 12h, 7d, 2w)"
     }
