@@ -147,6 +147,20 @@ import TopRegionsTestSupport
         #expect(names.count <= HTMLPage.mostCities)
     }
 
+    /// A photo's inset shows its country, also one across the antimeridian (its parts on the
+    /// photo's side of the world). Regression: photos in New Zealand, the United States and
+    /// Russia had the whole world as their inset, a tiny mark on it.
+    @Test(arguments: [(-36.85, 174.76), (39.95, -75.16), (39.7, -105.0), (59.94, 30.31), (45.04, 38.98), (64.8, -147.7)])
+    func aPhotosInsetShowsItsCountryAcrossTheAntimeridianToo(_ latitude: Double, _ longitude: Double) throws {
+        let map = try #require(HTMLPage.listMap(of: [HTMLPage.MapPoint(latitude: latitude, longitude: longitude)], minimumDegrees: 3, inset: true))
+        let country = try #require(Geography.areas(at: Geography.Point(x: (longitude + 180) * 10, y: (90 - latitude) * 10))?.country)
+        #expect(map.inset.contains("aria-label=\"Where the map lies in \(country.name)\""), "\(latitude), \(longitude): \(map.inset.prefix(200))")
+        // Its frame holds the view's mark, and is no wider than half the world.
+        let box = try #require(PageText.attributes("viewBox", in: map.inset).first).split(separator: " ").map { Double($0)! }
+        let mark = ["x", "y", "width", "height"].map { Double(PageText.attributes($0, in: map.inset.components(separatedBy: "class=\"view\"")[1])[0])! }
+        #expect(box[2] < 1800 && mark[0] >= box[0] && mark[1] >= box[1] && mark[0] + mark[2] <= box[0] + box[2] && mark[1] + mark[3] <= box[1] + box[3])
+    }
+
     /// A photo's locator map names no city where its inset lies (the bottom right corner,
     /// 28% of the map's width and 8 px in, by the page's style; at a map 300 px wide, the
     /// narrowest a phone shows, that is the last 30.5% across and 31.6% down): a name there

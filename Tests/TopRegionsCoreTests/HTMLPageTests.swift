@@ -268,6 +268,31 @@ import TopRegionsTestSupport
         #expect(PageText.occurrences("<g class=\"cluster\">", in: joined) == 1 && joined.contains("<title>420 photos</title>"))
     }
 
+    /// On the world's map a city's photos are counted where they are: a spot further from a
+    /// bigger disc than a dot's reach is a disc of its own, as large as fits beside it.
+    /// Regression: Saint Petersburg's 362 photos and Cairo's 75 were counted in a disc of 945
+    /// on Krasnodar, 1,650 km away.
+    @Test func aCitysPhotosAreCountedWhereTheyAreOnTheWorldsMap() throws {
+        let points = [
+            HTMLPage.MapPoint(latitude: 45.04, longitude: 38.98, photos: 500),  // Krasnodar
+            HTMLPage.MapPoint(latitude: 59.94, longitude: 30.31, photos: 400),  // Saint Petersburg
+            HTMLPage.MapPoint(latitude: 30.04, longitude: 31.24, photos: 75),  // Cairo
+            HTMLPage.MapPoint(latitude: -36.85, longitude: 174.76, photos: 80),  // Auckland: the world in view
+            HTMLPage.MapPoint(latitude: 40.71, longitude: -74.0, photos: 30),  // New York
+        ]
+        let svg = try #require(HTMLPage.listMap(of: points)).drawing
+        let clusters = svg.components(separatedBy: "<g class=\"cluster\">").dropFirst()
+        #expect(Set(clusters.map { String($0.dropFirst("<title>".count).prefix { $0 != "<" }) })
+            == ["500 photos", "400 photos", "75 photos", "80 photos", "30 photos"])
+        let discs = clusters.map { cluster in ["cx", "cy", "r"].map { Double(PageText.attributes($0, in: cluster)[0])! } }
+        for (i, a) in discs.enumerated() {
+            for b in discs[(i + 1)...] {
+                let (dx, dy) = (a[0] - b[0], a[1] - b[1])
+                #expect((dx * dx + dy * dy).squareRoot() >= a[2] + b[2] - 1e-6, "discs overlap: \(a) \(b)")
+            }
+        }
+    }
+
     /// The page's pins lie under the map's counted clusters and names (an `<svg>` of their
     /// own, laid over the frame, that takes no clicks): a pin on a cluster's spot or a city
     /// no longer hides its number or its name, and still answers a click. No name covers a

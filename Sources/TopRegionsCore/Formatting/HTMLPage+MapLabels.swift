@@ -101,18 +101,21 @@ extension HTMLPage {
         let centre = Geography.Point(x: (view.minX + view.maxX) / 2, y: (view.minY + view.maxY) / 2)
         var frame = Geography.Bounds(minX: 0, minY: 0, maxX: Double(WorldOutline.width), maxY: Double(WorldOutline.height))
         var country = Geography.areas(at: centre)?.country
-        if let found = country, found.bounds.width < 1800, found.bounds.width * found.bounds.height >= 6 * view.width * view.height {
-            frame = found.bounds
+        if let found = country, let bounds = countrysSide(found, around: centre),
+           bounds.width * bounds.height >= 6 * view.width * view.height {
+            frame = bounds
         } else {
             country = nil
         }
         let label = "Where the map lies in " + (country?.name ?? "the world")
-        // The same for every photo in a country: drawn once (the world's reads every coast).
+        // The same for every photo in a country (on one side of the world): drawn once (the
+        // world's reads every coast).
+        let key = country.map { "\($0.name) \(Int(frame.minX))" } ?? ""
         let land = insetLands.withLock { lands in
-            if let known = lands[country?.name ?? ""] { return known }
+            if let known = lands[key] { return known }
             let drawn = country.map { Geography.path(of: [$0], within: frame, tolerance: max(frame.width, frame.height) / 150) }
                 ?? Geography.land(within: frame, tolerance: 8)
-            lands[country?.name ?? ""] = drawn
+            lands[key] = drawn
             return drawn
         }
         // As the main map: longitudes shrunk by the middle latitude's cosine, the frame widened
@@ -130,6 +133,20 @@ extension HTMLPage {
         svg += "<rect class=\"view\" x=\"\(number(left))\" y=\"\(number(top))\" width=\"\(number(w))\" height=\"\(number(h))\"/>\n"
         svg += "</svg>\n"
         return svg
+    }
+
+    /// The box of `country` an inset frames around `centre`: the whole country, or for one
+    /// across the antimeridian (Russia, the United States, New Zealand, Fiji: a box as wide
+    /// as the world) its parts on the centre's side, within 90 degrees of it; nil when even
+    /// those span half the world. Regression: those countries' photos had the world as inset.
+    static func countrysSide(_ country: Geography.Area, around centre: Geography.Point) -> Geography.Bounds? {
+        guard country.bounds.width >= 1800 else { return country.bounds }
+        let near = country.rings.map(\.bounds).filter { abs(($0.minX + $0.maxX) / 2 - centre.x) < 900 }
+        guard let first = near.first else { return nil }
+        let side = near.dropFirst().reduce(first) {
+            Geography.Bounds(minX: min($0.minX, $1.minX), minY: min($0.minY, $1.minY), maxX: max($0.maxX, $1.maxX), maxY: max($0.maxY, $1.maxY))
+        }
+        return side.width < 1800 ? side : nil
     }
 
     /// Each inset's land by its country's name ("" for the world's), once drawn: at most one

@@ -187,15 +187,25 @@ extension HTMLPage {
             guard spots[seed].photos >= clusterMinimum else { break }
             guard !taken[seed] else { continue }
             let (x, y) = (spots[seed].x, spots[seed].y)
-            let reach = radius(spots[seed].photos)
-            // A disc that would overlap a bigger one joins it: clusters never pile up.
-            if let bigger = clusters.indices.first(where: {
-                let (dx, dy) = (clusters[$0].x - x, clusters[$0].y - y)
-                let apart = clusters[$0].radius + reach
-                return dx * dx + dy * dy < apart * apart
-            }) {
+            // Clusters never pile up: a spot at a bigger disc's edge (within a dot's reach of
+            // it) joins it; one further off is a disc of its own, no larger than fits beside
+            // the others. Regression: a disc that would overlap a bigger one joined it from
+            // up to 8 dots away, so on the world's map Saint Petersburg's photos were counted
+            // in a disc on Krasnodar.
+            var reach = radius(spots[seed].photos)
+            var joined: Int?
+            for index in clusters.indices {
+                let (dx, dy) = (clusters[index].x - x, clusters[index].y - y)
+                let room = (dx * dx + dy * dy).squareRoot() - clusters[index].radius
+                if room < r {
+                    joined = index
+                    break
+                }
+                reach = min(reach, room)
+            }
+            if let joined {
                 taken[seed] = true
-                clusters[bigger].photos += spots[seed].photos
+                clusters[joined].photos += spots[seed].photos
                 continue
             }
             var photos = 0
@@ -205,7 +215,7 @@ extension HTMLPage {
                 taken[index] = true
                 photos += spots[index].photos
             }
-            clusters.append((x, y, photos, radius(photos)))
+            clusters.append((x, y, photos, min(radius(photos), reach)))
         }
         var dots = "<g class=\"dots\">\n"
         for (index, spot) in spots.enumerated() where !taken[index] {
