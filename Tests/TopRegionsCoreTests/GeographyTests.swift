@@ -147,6 +147,33 @@ import TopRegionsTestSupport
         #expect(names.count <= HTMLPage.mostCities)
     }
 
+    /// A subdivision inside another (Krasnodar Krai holds the Republic of Adygea, Moscow
+    /// Oblast the city of Moscow, New South Wales the Australian Capital Territory) is a hole
+    /// of it: its photos are the enclave's, and the outer region's map leaves it out of its
+    /// area. Regression: the map filled Krasnodar's area over Adygea (its holes were not drawn).
+    @Test(arguments: [("Maykop", 44.61, 40.10, "Krasnodar"), ("Moscow", 55.75, 37.62, "Moskow Oblast"), ("Canberra", -35.28, 149.13, "New South Wales")])
+    func anEnclaveIsNotItsNeighboursArea(_ city: String, _ latitude: Double, _ longitude: Double, _ outerName: String) throws {
+        let point = Geography.Point(x: (longitude + 180) * 10, y: (90 - latitude) * 10)
+        let found = try #require(Geography.areas(at: point))
+        #expect(found.area.isSubdivision && !found.area.name.contains(outerName), "\(city) is in \(found.area.name)")
+        let outer = try #require(Geography.subdivisionAreas.areas.first { $0.name.contains(outerName) })
+        #expect(!outer.contains(point) && outer.holes.contains { $0.bounds.contains(point) })
+        // The outer region's map: its area has the enclave cut out (a second ring, filled even-odd).
+        let spot = outer.rings[0].points[outer.rings[0].points.count / 2]
+        let points = [spot, Geography.Point(x: (spot.x + point.x) / 2, y: (spot.y + point.y) / 2)].map {
+            HTMLPage.MapPoint(latitude: 90 - $0.y / 10, longitude: $0.x / 10 - 180)
+        }
+        let map = try #require(HTMLPage.listMap(of: points + points + points, outline: true))
+        let region = try #require(map.svg.components(separatedBy: "<path class=\"region\"").dropFirst().first)
+        #expect(region.hasPrefix(" fill-rule=\"evenodd\""))
+        let rings = ShoreMapTests.rings(ofPath: try #require(ShoreMapTests.path("region", in: map.svg)))
+        #expect(rings.contains { ring in
+            let xs = ring.map(\.x), ys = ring.map(\.y)
+            return xs.min()! <= point.x && point.x <= xs.max()! && ys.min()! <= point.y && point.y <= ys.max()! && ring.count >= 3
+                && (xs.max()! - xs.min()!) < 30
+        }, "no ring of \(outerName)'s area goes round \(city)")
+    }
+
     /// A photo's inset shows its country, also one across the antimeridian (its parts on the
     /// photo's side of the world). Regression: photos in New Zealand, the United States and
     /// Russia had the whole world as their inset, a tiny mark on it.

@@ -157,15 +157,18 @@ extension Geography {
     static let lakeAreas = Kind(.lake)
 
     /// The outer rings of `areas` inside `box` (see `land(within:tolerance:)`).
-    static func path(of areas: [Area], within box: Bounds, tolerance: Double) -> String {
-        path(of: Kind(areas: areas), within: box, tolerance: tolerance)
+    /// `holes`: their holes too (an enclave, a lake), for a path filled even-odd: a region's
+    /// own area, which is not its enclaves'.
+    static func path(of areas: [Area], within box: Bounds, tolerance: Double, holes: Bool = false) -> String {
+        path(of: Kind(areas: areas), within: box, tolerance: tolerance, holes: holes)
     }
 
-    static func path(of kind: Kind, within box: Bounds, tolerance: Double) -> String {
+    static func path(of kind: Kind, within box: Bounds, tolerance: Double, holes: Bool = false) -> String {
         let clip = box.cut
         var path = PathText(tolerance: tolerance)
         for index in kind.bounds.indices where kind.bounds[index].intersects(clip) {
-            for ring in kind.areas[index].rings where ring.bounds.intersects(clip) {
+            let area = kind.areas[index]
+            for ring in holes ? area.rings + area.holes : area.rings where ring.bounds.intersects(clip) {
                 let ringBox = ring.bounds
                 // An island smaller than the tolerance is a speck: left out.
                 guard max(ringBox.width, ringBox.height) >= tolerance else { continue }

@@ -129,8 +129,8 @@ extension HTMLPage {
     /// them).
     static func detailedLayers(area: Geography.Area?, view: Geography.Bounds, tolerance: Double, transform: String) -> String {
         var svg = ""
-        let outline = area.map { Geography.path(of: [$0], within: view, tolerance: tolerance) } ?? ""
-        if !outline.isEmpty { svg += "<path class=\"region\"\(transform) d=\"\(outline)\"/>\n" }
+        let outline = area.map { Geography.path(of: [$0], within: view, tolerance: tolerance, holes: true) } ?? ""
+        if !outline.isEmpty { svg += "<path class=\"region\" fill-rule=\"evenodd\"\(transform) d=\"\(outline)\"/>\n" }
         let lakes = Geography.lakes(within: view, tolerance: tolerance)
         if !lakes.isEmpty { svg += "<path class=\"lakes\"\(transform) d=\"\(lakes)\"/>\n" }
         let rivers = Geography.rivers(within: view, tolerance: tolerance)

@@ -24,7 +24,7 @@ extension HTMLPage {
         }
         var areaEdges: Geography.Edges?
         if let area {
-            add("region", Geography.path(of: [area], within: view, tolerance: tolerance))
+            add("region", Geography.path(of: [area], within: view, tolerance: tolerance, holes: true), " fill-rule=\"evenodd\"")
             // Its borders against every other area near it; its 1:50m coasts drawn wide in its own
             // colour (the sea is drawn over them), so the land between them and the real coast
             // is the region's too.
