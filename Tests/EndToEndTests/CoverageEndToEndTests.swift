@@ -198,6 +198,8 @@ import TopRegionsTestSupport
         let empty = try setup.top(["--window", "1h", "--format", "html", "-q"], at: later)
         #expect(empty.stdout.contains("No region has photos in the hour to \(Self.clock(later)) +00:00."))
         #expect(empty.stdout.contains("The newest stored photo is "))
+        // The command it names is one piece on the page (it broke at its "--" at a line's end).
+        #expect(empty.stdout.contains("refresh with <code class=\"command\">regions-load --refresh</code>."))
     }
 
     /// Pruning forgets the runs whose photos went: their span is no longer claimed as fetched.

@@ -168,7 +168,7 @@ public struct RegionsTop: ToolCommand {
     public var rising = false
 
     @Option(name: .long, help: ArgumentHelp(
-        "End the --window at this time instead of now: Unix seconds, an ISO 8601 date or date-time (local time), or an age (2d).",
+        "End the --window at this time instead of now: Unix seconds, an ISO 8601 date or date-time (local time), or an age (2d). A time to come, or before the first stored photo, is a usage error.",
         valueName: "time"))
     public var until: String?
 

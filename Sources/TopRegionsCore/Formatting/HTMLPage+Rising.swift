@@ -50,8 +50,12 @@ extension HTMLPage {
     /// What the refreshes missed of a page's window, one sentence a line (none: nothing).
     public static func coverageNotice(_ sentences: [String]) -> String {
         guard !sentences.isEmpty else { return "" }
+        // A command in it is one piece, never broken at its "--" at the end of a line.
         return "<div class=\"notice coverage\" role=\"note\">"
-            + sentences.map { "<p>" + escape($0.prefix(1).uppercased() + $0.dropFirst()) + ".</p>" }.joined()
+            + sentences.map {
+                "<p>" + escape($0.prefix(1).uppercased() + $0.dropFirst())
+                    .replacingOccurrences(of: "regions-load --refresh", with: "<code class=\"command\">regions-load --refresh</code>") + ".</p>"
+            }.joined()
             + "</div>\n"
     }
 }

@@ -192,6 +192,7 @@ public enum HTMLPage {
         .meta{color:#56616b;font-size:.82rem;margin-top:2px;overflow-wrap:anywhere}
         .notice{background:#fff6d5;border:1px solid #e6d185;padding:8px 12px;border-radius:6px}
         code{background:#ebe8e0;padding:1px 4px;border-radius:3px;overflow-wrap:anywhere}
+        code.command{white-space:nowrap}
         footer{color:#56616b;font-size:.85rem;margin-top:24px;border-top:1px solid #ddd8cc}
         nav.bar{display:flex;flex-wrap:wrap;gap:6px 16px;align-items:center;margin:0 0 14px;padding-bottom:10px;border-bottom:1px solid #ddd8cc}
         nav.bar form.search{margin-inline-start:auto;display:flex;gap:6px;min-width:0}
