@@ -174,6 +174,16 @@ import TopRegionsTestSupport
         }, "no ring of \(outerName)'s area goes round \(city)")
     }
 
+    /// A place Flickr names as a city already named is named once, whatever its case or
+    /// accents. Regression: "Istanbul" (GeoNames) and "İstanbul" (Flickr) side by side.
+    @Test func aPlaceNamedAsACityIsNamedOnce() throws {
+        let points = [HTMLPage.MapPoint(latitude: 39.5, longitude: 27.0), HTMLPage.MapPoint(latitude: 42.5, longitude: 31.0)]
+        // Flickr's place lies apart from GeoNames' city, so both names would fit.
+        let places = [HTMLPage.PlaceLabel(name: "İstanbul", latitude: 41.3, longitude: 28.4)]
+        let map = try #require(HTMLPage.listMap(of: points, places: places, outline: true))
+        #expect(PageText.occurrences("stanbul</text>", in: map.over) + PageText.occurrences("stanbul\u{2069}</text>", in: map.over) == 1, "\(map.over)")
+    }
+
     /// A photo's inset shows its country, also one across the antimeridian (its parts on the
     /// photo's side of the world). Regression: photos in New Zealand, the United States and
     /// Russia had the whole world as their inset, a tiny mark on it.

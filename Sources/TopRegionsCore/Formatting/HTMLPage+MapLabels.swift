@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TopRegionsRecords
 
 extension HTMLPage {
     /// The most city names a map carries: enough to find one's way, few enough to read.
@@ -50,12 +51,14 @@ extension HTMLPage {
             // The name sits just above its dot, or under it (beyond a cluster on it).
             let (top, bottom, _) = reach(px, py)
             guard let labelY = position(name, x: px, above: top - fontSize * 0.4, below: bottom + fontSize * 1.1) else { continue }
-            named.insert(name.lowercased())
+            named.insert(RegionName.sortKey(name))
             dotsDrawn.append((px, py))
             dots += "<circle cx=\"\(number(px, places: 4))\" cy=\"\(number(py, places: 4))\" r=\"\(number(fontSize * 0.2, places: 4))\"/>"
             names += "<text class=\"city\" x=\"\(number(px, places: 4))\" y=\"\(number(labelY, places: 4))\">\(escape(isolated(name)))</text>\n"
         }
-        for place in places where !named.contains(place.name.lowercased()) {
+        // A place named as a city already is (in any case or accents: Flickr's "İstanbul" and
+        // GeoNames' "Istanbul") is named once.
+        for place in places where !named.contains(RegionName.sortKey(place.name)) {
             let (px, spotY) = (projectX(place.longitude) * xScale, projectY(place.latitude))
             // On its spot, or under it; above or under a cluster on it.
             let (top, bottom, covered) = reach(px, spotY)
