@@ -82,6 +82,8 @@ import TopRegionsTestSupport
             (["--window", "7"], "regions-top: --window: '7' has no unit: write it with one of s, m, h, d, w (e.g. 7d for days); \(forms)"),
             (["--window", "1h", "--until", "\(Self.now + 60)"], "regions-top: --until: 2025-11-22 08:27 UTC is in the future; a window ends now at the latest (leave --until out)"),
             (["--until", "2020-01-01"], "regions-top: --until: 2020-01-01 00:00 UTC is before the first stored photo (uploaded 2025-11-21 20:27 UTC); nothing is in that window"),
+            // Regression: "0-12-30 00:00" for the time given.
+            (["--until", "0001-01-01"], "regions-top: --until: '0001-01-01' is before 1970-01-01, when Unix time begins; nothing is in that window"),
             (["--window", "1h", "--recents"], "regions-top: --window keeps to upload time: give it with the top list, --region, --photos or --search, not --recents"),
         ] {
             let run = try setup.top(arguments + ["--utc"])

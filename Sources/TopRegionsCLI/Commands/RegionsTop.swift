@@ -421,6 +421,10 @@ public struct RegionsTop: ToolCommand {
                 throw ToolError(.usage, "--until: cannot read '\(until)' as a time; give \(Units.timeForms)")
             }
             let times = utc ? TimeFormat.utc : TimeFormat.local
+            // Before Unix time began no photo was uploaded (and its dates would not read right).
+            guard time >= 0 else {
+                throw ToolError(.usage, "--until: '\(until)' is before 1970-01-01, when Unix time begins; nothing is in that window")
+            }
             guard time <= now else {
                 throw ToolError(.usage, "--until: \(times.string(time)) is in the future; a window ends now at the latest (leave --until out)")
             }
