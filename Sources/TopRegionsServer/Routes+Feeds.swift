@@ -27,7 +27,7 @@ extension ServedApp {
             AtomFeed.photos(try queries.photos(in: list, limit: Paging.size), list: list, links: links, now: now, times: times)
         }
         return Responses.feed(feed, headers: headers, changed: feedChanges.since(
-            site.feed(regionID: regionID), content: Responses.fnv1a(feed), now: Int64(self.now())), now: Int64(self.now()))
+            site.feed(regionID: regionID), content: Responses.fnv1a(feed), now: now), now: now)
     }
 
     func risingFeed(query: [(String, String)], headers: HTTPFields, authority: String?) async throws -> Response {
