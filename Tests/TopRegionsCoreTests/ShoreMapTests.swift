@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TopRegionsFormatting
+import TopRegionsRecords
 import TopRegionsTestSupport
 
 /// A city's map (a view under 2 degrees of latitude) is drawn over GSHHG's high-resolution
@@ -100,6 +101,20 @@ import TopRegionsTestSupport
             // Within 0.03 degree of a neighbour's border (DCW-GMT's subdivisions were simplified one by one).
             #expect(nearest ?? .infinity <= Geography.Edges.near, "the outline runs where no neighbour is, at \(point)")
         }
+    }
+
+    /// A subdivision's border with another country is its outline on a city's map too, though
+    /// its own data (DCW-GMT) and the country's (Natural Earth) draw it 0.04 degree apart.
+    /// Regression: the south-west quarter of Tierra del Fuego's map had no outline, only the
+    /// thin border with Chile.
+    @Test func aSubdivisionsBorderWithAnotherCountryIsItsOutline() throws {
+        let frame = try GeoBox(west: -69.38892, south: -55.32268, east: -66.25533, north: -53.93925)
+        let points = [HTMLPage.MapPoint(latitude: -54.8, longitude: -68.3, photos: 5), HTMLPage.MapPoint(latitude: -54.5, longitude: -67.2, photos: 5)]
+        let map = try #require(HTMLPage.listMap(of: points, outline: true, frame: frame))
+        let outline = try #require(Self.path("outline", in: map.svg))
+        // Chile's border runs down 68.6 degrees west across the island.
+        let border = Self.rings(ofPath: outline).flatMap { $0 }.filter { abs($0.x - (180 - 68.61) * 10) < 0.6 }
+        #expect(border.count >= 2 && (border.map(\.y).max()! - border.map(\.y).min()!) > 5, "\(outline.prefix(300))")
     }
 
     /// A city's map stays within the pages' budget for a map where the coasts are most

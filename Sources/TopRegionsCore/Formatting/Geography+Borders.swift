@@ -32,6 +32,31 @@ extension Geography {
             }
         }
 
+        /// How near an area's ring a country border is to be the area's own (projected units:
+        /// 0.06 degree), where the two come from different sources (`runs(of:along:within:)`).
+        static let alongAnotherSource = 0.6
+
+        /// The runs of `lines` (borders) whose points all lie within `alongAnotherSource` of
+        /// `rings`, each a line of two points or more.
+        static func runs(of lines: [[Point]], along rings: [[Point]], within clip: Bounds) -> [[Point]] {
+            guard !lines.isEmpty, !rings.isEmpty else { return [] }
+            let grid = SegmentGrid([0: rings], cell: alongAnotherSource, within: clip)
+            var runs: [[Point]] = []
+            for line in lines {
+                var run: [Point] = []
+                for point in line {
+                    if grid.areas(near: point, within: alongAnotherSource, besides: -1).isEmpty {
+                        if run.count >= 2 { runs.append(run) }
+                        run = []
+                    } else {
+                        run.append(point)
+                    }
+                }
+                if run.count >= 2 { runs.append(run) }
+            }
+            return runs
+        }
+
         /// The rings of `area` whose boxes meet `clip`, holes too: a city inside the province
         /// around it is the province's hole.
         static func rings(of area: Area, near clip: Bounds) -> [[Point]] {

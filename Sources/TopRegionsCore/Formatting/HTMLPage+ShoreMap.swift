@@ -35,11 +35,18 @@ extension HTMLPage {
             areaEdges = edges
         }
         add("rivers", Coasts.rivers(within: view, tolerance: tolerance))
+        var countryBorders: [[Geography.Point]] = []
         for (name, areas) in [("subdivisions", subdivisions), ("borders", countries)] {
-            add(name, Geography.path(ofLines: Geography.Edges(of: Array(areas.indices), among: areas, within: clip, near: near).borders, tolerance: tolerance))
+            let borders = Geography.Edges(of: Array(areas.indices), among: areas, within: clip, near: near).borders
+            if name == "borders" { countryBorders = borders }
+            add(name, Geography.path(ofLines: borders, tolerance: tolerance))
         }
         if let area, let areaEdges {
-            let borders = Geography.path(ofLines: areaEdges.borders, tolerance: tolerance)
+            // A subdivision's border with another country is that country border where it runs
+            // along the subdivision: DCW-GMT's subdivisions and Natural Earth's countries draw
+            // it up to 0.05 degree apart, too far for `Edges` to tell it from a coast.
+            let international = area.isSubdivision ? Geography.Edges.runs(of: countryBorders, along: near(area), within: clip) : []
+            let borders = Geography.path(ofLines: areaEdges.borders + international, tolerance: tolerance)
             if !borders.isEmpty {
                 svg += "<path class=\"outline\"\(transform) d=\"\(borders)\"><title>\(escape(isolated(area.name)))</title></path>\n"
             }
