@@ -291,6 +291,13 @@ import TopRegionsTestSupport
                 #expect((dx * dx + dy * dy).squareRoot() >= a[2] + b[2] - 1e-6, "discs overlap: \(a) \(b)")
             }
         }
+        // Each disc whole in the frame. Regression: Auckland's, by 180 degrees, was cut in half.
+        let box = try #require(PageText.attributes("viewBox", in: svg).first).split(separator: " ").map { Double($0)! }
+        for disc in discs {
+            #expect(disc[0] - disc[2] >= box[0] - 0.01 && disc[0] + disc[2] <= box[0] + box[2] + 0.01, "\(disc) in \(box)")
+            #expect(disc[1] - disc[2] >= box[1] - 0.01 && disc[1] + disc[2] <= box[1] + box[3] + 0.01, "\(disc) in \(box)")
+        }
+        #expect(abs(box[2] * 3 - box[3] * 4) < 0.1)
     }
 
     /// The page's pins lie under the map's counted clusters and names (an `<svg>` of their

@@ -84,6 +84,21 @@ extension HTMLPage {
             (width, height) = (least * 4 / 3, least)
         }
         let r = width * 0.008
+        let (dots, clusters, discs) = spotsAndClusters(points, xScale: xScale, r: r)
+        if frame == nil {
+            // A disc at the frame's edge is drawn whole: the frame widens (about its middle, kept
+            // 4:3) to take it in. Regression: Auckland's disc was cut in half at 180 degrees.
+            var overflow = 0.0
+            for disc in discs {
+                let left: Double = x - (disc.x - disc.radius), right: Double = disc.x + disc.radius - (x + width)
+                let top: Double = (y - (disc.y - disc.radius)) * 4 / 3, bottom: Double = (disc.y + disc.radius - (y + height)) * 4 / 3
+                overflow = max(overflow, left, right, top, bottom)
+            }
+            if overflow > 0 {
+                let more = 2 * overflow
+                (x, y, width, height) = (x - more / 2, y - more * 3 / 8, width + more, height + more * 3 / 4)
+            }
+        }
         // The view in the geography's (unscaled) units; the 1:50m geography for any view
         // smaller than a continent, the world outline beyond.
         let view = Geography.Bounds(minX: x / xScale, minY: y, maxX: (x + width) / xScale, maxY: y + height)
@@ -102,7 +117,6 @@ extension HTMLPage {
         } else if detailed {
             svg += detailedLayers(area: area, view: view, tolerance: tolerance, transform: transform)
         }
-        let (dots, clusters, discs) = spotsAndClusters(points, xScale: xScale, r: r)
         svg += dots + "</svg>\n"
         var over = clusters
         if detailed || !places.isEmpty {
