@@ -26,8 +26,7 @@ extension ServedApp {
         let feed = try await reads.run {
             AtomFeed.photos(try queries.photos(in: list, limit: Paging.size), list: list, links: links, now: now, times: times)
         }
-        return Responses.feed(feed, headers: headers, changed: feedChanges.since(
-            site.feed(regionID: regionID), content: Responses.fnv1a(feed), now: now), now: now)
+        return Responses.feed(feed, headers: headers, key: site.feed(regionID: regionID), changes: feedChanges, now: now)
     }
 
     func risingFeed(query: [(String, String)], headers: HTTPFields, authority: String?) async throws -> Response {
@@ -43,8 +42,7 @@ extension ServedApp {
                 changes.since(id, content: Responses.fnv1a(Array(content.utf8)), now: now)
             }
         }
-        return Responses.feed(feed, headers: headers, changed: changes.since(
-            site.risingFeed(window: window.lengthText), content: Responses.fnv1a(feed), now: now), now: now)
+        return Responses.feed(feed, headers: headers, key: site.risingFeed(window: window.lengthText), changes: changes, now: now)
     }
 
     /// This server's address as the request named it (its Host, which `HostCheck` let in).
@@ -56,10 +54,15 @@ extension ServedApp {
 extension Responses {
     /// A feed, or 304 when the reader's copy is this one: by its ETag (a hash of its bytes),
     /// or, without If-None-Match, by its Last-Modified: when these bytes were first served
-    /// (`FeedChanges`), not sent while that is still ahead of `now`.
-    static func feed(_ bytes: [UInt8], headers request: HTTPFields, changed: Int64, now: Int64) -> Response {
+    /// at `key` (`changes`), not sent while that is still ahead of `now`.
+    static func feed(_ bytes: [UInt8], headers request: HTTPFields, key: String, changes: FeedChanges, now: Int64) -> Response {
+        let hash = fnv1a(bytes)
+        return feed(bytes, hash: hash, headers: request, changed: changes.since(key, content: hash, now: now), now: now)
+    }
+
+    static func feed(_ bytes: [UInt8], hash: UInt64, headers request: HTTPFields, changed: Int64, now: Int64) -> Response {
         var headers = common(contentType: "application/atom+xml; charset=utf-8")
-        let tag = "\"" + String(fnv1a(bytes), radix: 16) + "\""
+        let tag = "\"" + String(hash, radix: 16) + "\""
         headers[.eTag] = tag
         let lastModified = changed <= now ? changed : nil
         if let lastModified { headers[.lastModified] = httpDate(lastModified) }

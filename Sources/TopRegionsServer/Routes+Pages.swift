@@ -150,12 +150,9 @@ extension ServedApp {
         // The same page for everyone until the next commit: the top 50 and their markers' places.
         // Every stored photo's page says how long since the last refresh: kept a minute.
         let page = try await kept(in: topPage, key: "top " + (window?.key ?? "all@\(end)")) {
-            let counted = window ?? .all(now: end)
-            let coverage = try queries.coverage(start: counted.start, end: counted.end)
-            return HTMLPage.regions(
-                try queries.sampledCentres(try queries.topRegions(limit: 50, window: window)), site: site, window: window, times: times,
-                phrase: coverage.phrase(for: counted, stored: window == nil ? try queries.photoCount() : nil, times: times),
-                coverage: coverage.sentences(for: counted, times: times))
+            try HTMLPage.regions(
+                try queries.sampledCentres(try queries.topRegions(limit: 50, window: window)), window: window, end: end, queries: queries,
+                site: site, times: times)
         }
         return Responses.page(page)
     }
@@ -292,9 +289,7 @@ extension ServedApp {
             let link = site.link(to: PhotoList(.search(searchQuery, region: region), window: list.window), page: 1)
             notice += "<p class=\"notice\">Did you mean <a href=\"\(HTMLPage.escape(link))\"><q dir=\"auto\">\(HTMLPage.escape(mended))</q></a>?</p>\n"
         }
-        if let coverage = summary.coverage, let window = list.window {
-            notice += HTMLPage.coverageNotice(coverage.sentences(for: window, times: times))
-        }
+        notice += summary.coverageNotice(list, times: times)
         if !notice.isEmpty { page = HTMLPage.inserting(notice, afterHeaderOf: page) }
         return Responses.page(page)
     }

@@ -43,11 +43,7 @@ class SiteExport {
         var written = 0
         let top = try queries.sampledCentres(try queries.topRegions(limit: 50))
         // The heading says how many photos, uploaded when; the notice what no refresh fetched.
-        let everything = TimeWindow.all(now: now)
-        let coverage = try queries.coverage(start: nil, end: now)
-        try save(HTMLPage.regions(
-            top, site: .exported, times: times, phrase: coverage.phrase(for: everything, stored: try queries.photoCount(), times: times),
-            coverage: coverage.sentences(for: everything, times: times)), as: Site.files.top)
+        try save(HTMLPage.regions(top, window: nil, end: now, queries: queries, site: .exported, times: times), as: Site.files.top)
         written += 1
         for region in top {
             let list = PhotoList(.region(region))

@@ -25,11 +25,11 @@ import Testing
         // The same content later keeps its time: 304 for a reader that has it.
         let again = changes.since("/feeds/a", content: Responses.fnv1a(first), now: t0 + 60)
         #expect(again == t0)
-        #expect(Responses.feed(first, headers: Self.request(ifModifiedSince: t0), changed: again, now: t0 + 60).status == .notModified)
+        #expect(Responses.feed(first, hash: Responses.fnv1a(first), headers: Self.request(ifModifiedSince: t0), changed: again, now: t0 + 60).status == .notModified)
         // Changed content: its own time, and the reader with the old one gets it whole.
         let changed = changes.since("/feeds/a", content: Responses.fnv1a(second), now: t0 + 120)
         #expect(changed == t0 + 120)
-        let answer = Responses.feed(second, headers: Self.request(ifModifiedSince: t0), changed: changed, now: t0 + 120)
+        let answer = Responses.feed(second, hash: Responses.fnv1a(second), headers: Self.request(ifModifiedSince: t0), changed: changed, now: t0 + 120)
         #expect(answer.status == .ok && answer.headers[HTTPField.Name("Last-Modified")!] == Responses.httpDate(t0 + 120))
         // Another feed is another key.
         #expect(changes.since("/feeds/b", content: Responses.fnv1a(first), now: t0 + 130) == t0 + 130)
@@ -44,9 +44,9 @@ import Testing
         #expect(changes.since("k", content: Responses.fnv1a(one), now: t0) == t0)
         let next = changes.since("k", content: Responses.fnv1a(two), now: t0)
         #expect(next == t0 + 1)
-        let answer = Responses.feed(two, headers: Self.request(ifModifiedSince: t0), changed: next, now: t0)
+        let answer = Responses.feed(two, hash: Responses.fnv1a(two), headers: Self.request(ifModifiedSince: t0), changed: next, now: t0)
         #expect(answer.status == .ok && answer.headers[HTTPField.Name("Last-Modified")!] == nil)
-        #expect(Responses.feed(two, headers: HTTPFields(), changed: next, now: t0 + 1).headers[HTTPField.Name("Last-Modified")!]
+        #expect(Responses.feed(two, hash: Responses.fnv1a(two), headers: HTTPFields(), changed: next, now: t0 + 1).headers[HTTPField.Name("Last-Modified")!]
             == Responses.httpDate(t0 + 1))
     }
 }

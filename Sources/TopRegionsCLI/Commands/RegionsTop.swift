@@ -355,12 +355,8 @@ public struct RegionsTop: ToolCommand {
             if rows.isEmpty && !saidEmpty { context.note(try Self.noRegions(queries, window: window, times: times)) }
             if format == .html {
                 // The page says its window, and what the refreshes missed of it, as the served one does.
-                let counted = window ?? .all(now: context.nowSeconds)
-                let coverage = try queries.coverage(start: counted.start, end: counted.end)
-                context.standardOutput.write(HTMLPage.regions(
-                    rows, window: window, times: times,
-                    phrase: coverage.phrase(for: counted, stored: window == nil ? try queries.photoCount() : nil, times: times),
-                    coverage: coverage.sentences(for: counted, times: times, limit: context.isVerbose ? .max : 3)))
+                context.standardOutput.write(try HTMLPage.regions(
+                    rows, window: window, end: context.nowSeconds, queries: queries, times: times, sentences: context.isVerbose ? .max : 3))
             } else {
                 context.standardOutput.write(Reports.regions(rows, format: format, emphasis: emphasis, width: width))
             }

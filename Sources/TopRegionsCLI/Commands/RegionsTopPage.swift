@@ -40,10 +40,8 @@ extension RegionsTop {
             photos, list: list, images: images, paging: shown.paging, map: summary.map, stored: stored,
             formatTime: { times.string($0) }, times: times)
         // What the refreshes missed of its window, under its heading, as the served page says it.
-        if let coverage = summary.coverage, let window = list.window {
-            let notice = HTMLPage.coverageNotice(coverage.sentences(for: window, times: times, limit: context.isVerbose ? .max : 3))
-            if !notice.isEmpty { html = HTMLPage.inserting(notice, afterHeaderOf: html) }
-        }
+        let notice = summary.coverageNotice(list, times: times, sentences: context.isVerbose ? .max : 3)
+        if !notice.isEmpty { html = HTMLPage.inserting(notice, afterHeaderOf: html) }
         context.standardOutput.write(html)
         return .ok
     }

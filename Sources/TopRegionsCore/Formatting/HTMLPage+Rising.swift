@@ -8,7 +8,7 @@ extension HTMLPage {
     /// (`RisingRegion.Rule`): on the world map by their photographers now, then ranked with
     /// both counts and the growth. Each region leads to its photos in the window.
     /// `coverage`: what the refreshes missed of the two windows, said above the list;
-    /// `noBaseline`: nothing of the window before was ever fetched (`Queries.hasNoBaseline`).
+    /// `noBaseline`: nothing of the window before was ever fetched (`Queries.rising(window:limit:)`).
     public static func rising(
         _ rows: [RisingRegion], window: TimeWindow?, site: Site = .files, times: TimeFormat = .utc, coverage: [String] = [],
         noBaseline: Bool = false

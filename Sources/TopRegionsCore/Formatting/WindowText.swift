@@ -38,7 +38,7 @@ extension TimeWindow {
 
 extension TimeWindow {
     /// Why a rising list in this window is empty when nothing of the window before it was
-    /// ever fetched (`Queries.hasNoBaseline`): "nothing uploaded in the 3 hours before
+    /// ever fetched (`Queries.rising(window:limit:)`): "nothing uploaded in the 3 hours before
     /// (2025-11-22 02:26–05:26 +00:00) was fetched: no region can be said to rise against them".
     public func noBaselineSentence(_ times: TimeFormat) -> String {
         guard let previous, let start = previous.start else { return "" }

@@ -15,6 +15,13 @@ public struct ListSummary: Sendable {
     /// How the refreshes cover the list's window (nil: no window).
     public var coverage: Coverage?
 
+    /// What the refreshes missed of `list`'s window, as a notice under a page's heading (at most
+    /// `sentences` gaps; empty when nothing, or no window).
+    public func coverageNotice(_ list: PhotoList, times: TimeFormat, sentences: Int = 3) -> String {
+        guard let coverage, let window = list.window else { return "" }
+        return HTMLPage.coverageNotice(coverage.sentences(for: window, times: times, limit: sentences))
+    }
+
     /// `cap`: the list cut to its first photos (regions-top --limit): counted so, and mapped
     /// by each page's photos alone (no map of the whole list).
     public init(_ list: PhotoList, _ queries: Queries, cap: Int? = nil) throws {

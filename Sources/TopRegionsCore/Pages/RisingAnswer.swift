@@ -11,7 +11,7 @@ public struct RisingAnswer: Sendable {
     public var rows: [RisingRegion]
     /// `Coverage.sentences` for the window and the one before it together.
     public var coverage: [String]
-    /// Nothing of the window before was ever fetched (`Queries.hasNoBaseline`).
+    /// Nothing of the window before was ever fetched (`Queries.rising(window:limit:)`).
     public var noBaseline: Bool
 
     /// `sentences`: at most this many gaps said (every one with -v).
@@ -19,10 +19,8 @@ public struct RisingAnswer: Sendable {
         self.window = window
         (rows, coverage, noBaseline) = try queries.store.read { _ in
             let counted = window.withPrevious
-            return (
-                try queries.risingRegions(window: window, limit: limit),
-                try queries.coverage(start: counted.start, end: counted.end).sentences(for: counted, times: times, limit: sentences),
-                try queries.hasNoBaseline(rising: window))
+            let (rows, noBaseline) = try queries.rising(window: window, limit: limit)
+            return (rows, try queries.coverage(start: counted.start, end: counted.end).sentences(for: counted, times: times, limit: sentences), noBaseline)
         }
     }
 

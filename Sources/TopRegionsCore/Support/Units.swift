@@ -16,10 +16,11 @@ public enum Units {
     /// unit is refused: `--prune-older-than 7` meant seven days to the person who typed it,
     /// and seven seconds would have pruned everything.
     public static func parseDuration(_ text: String) -> Double? {
+        let given = text.trimmingSpaces()
         // "1M" is a month to some and a minute to others (and a megabyte to --max-bytes):
         // neither is guessed.
-        guard !text.trimmingSpaces().hasSuffix("M") else { return nil }
-        let trimmed = text.trimmingSpaces().lowercased()
+        guard !given.hasSuffix("M") else { return nil }
+        let trimmed = given.lowercased()
         guard let last = trimmed.last else { return nil }
         let multipliers: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 604_800]
         guard let multiplier = multipliers[last] else { return nil }
