@@ -395,7 +395,7 @@ def main():
         driver.set_window_size(390, 844)
         # (Also pages whose words are longer than the screen: a 10,000-character title, a
         # region named by a 3,000-character word, a long search echoed back.)
-        for path in ["/", "/?window=1h", "/regions/" + args.region, "/photos/" + args.hostile, "/recents", "/search?q=harbour",
+        for path in ["/", "/?window=1h", "/rising?window=6h", "/regions/" + args.region, "/photos/" + args.hostile, "/recents", "/search?q=harbour",
                      "/photos/99000000002", "/regions/R-long", "/search?q=" + "w" * 1500]:
             driver.get(base + path)
             width = driver.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
@@ -408,6 +408,24 @@ def main():
                         const range = document.createRange(); range.selectNodeContents(td);
                         return range.getClientRects().length > 1; }).map(td => td.textContent)""")
                 check(not broken, "numbers broken across lines at 390 px: %s" % broken[:5])
+            if path in ("/", "/rising?window=6h"):
+                # Nor is a word of a region's name that fits in its column ("Cundinamar" over
+                # "ca" when the column was left 100 px): names break between words, or after
+                # a hyphen. Words of scripts written with spaces, up to 20 letters.
+                broken = driver.execute_script("""
+                    const broken = [];
+                    for (const a of document.querySelectorAll('table.ranking td a')) {
+                        const node = a.firstChild;
+                        if (!node || node.nodeType !== Node.TEXT_NODE) continue;
+                        for (const m of node.data.matchAll(/[\\p{Script=Latin}\\p{Script=Cyrillic}\\p{Script=Greek}]+/gu)) {
+                            if (m[0].length > 20) continue;
+                            const range = document.createRange();
+                            range.setStart(node, m.index); range.setEnd(node, m.index + m[0].length);
+                            if (range.getClientRects().length > 1) broken.push(m[0]);
+                        }
+                    }
+                    return broken""")
+                check(not broken, "%s: words of region names broken across lines at 390 px: %s" % (path, broken[:5]))
 
         # In a dark colour scheme, as a person's system asks for it: dark pages with light
         # text that reads (WCAG's 4.5:1 at least), the maps' sea and land dark too, the place

@@ -80,10 +80,15 @@ extension HTMLPage {
         return html + "</figure>\n"
     }
 
+    /// The ranking's "Photographers" heading, with a soft hyphen: unbroken, it was the
+    /// widest word of the table at a phone's width, so the region column was left about
+    /// 100 px and names broke mid-word ("Cundinamar" over "ca") to fit it (390 px).
+    static let photographersHeading = "Photo&shy;graphers"
+
     static func ranking(_ rows: [RegionRank], site: Site = .files) -> String {
         var html = """
             <table class="ranking">
-            <thead><tr><th class="n">#</th><th>Region</th><th class="n">Photographers</th><th class="n">Photos</th></tr></thead>
+            <thead><tr><th class="n">#</th><th>Region</th><th class="n">\(photographersHeading)</th><th class="n">Photos</th></tr></thead>
             <tbody>
 
             """

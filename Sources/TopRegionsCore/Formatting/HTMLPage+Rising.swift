@@ -26,9 +26,12 @@ extension HTMLPage {
         page.risingTabs(current: window?.lengthText ?? "24h")
         if !rows.isEmpty {
             page.html += worldMap(rows.map(\.region), site: site)
+            // Six columns leave a region's name too little room below about 760 px:
+            // there (`table.rising` in the style) each row is two lines, the name on the
+            // first, the numbers under their headings on the second.
             page.html += """
-                <table class="ranking">
-                <thead><tr><th class="n">#</th><th>Region</th><th class="n">Photographers</th><th class="n">Before</th><th class="n">Growth</th><th class="n">Photos</th></tr></thead>
+                <table class="ranking rising">
+                <thead><tr><th class="n">#</th><th>Region</th><th class="n">\(photographersHeading)</th><th class="n">Before</th><th class="n">Growth</th><th class="n">Photos</th></tr></thead>
                 <tbody>
 
                 """

@@ -177,7 +177,7 @@ public enum HTMLPage {
         a:hover .marker,a:hover .point,a:focus .marker,a:focus .point{fill:#f0a020;fill-opacity:1}
         table.ranking{border-collapse:collapse;width:100%;background:#fff;border-radius:8px;overflow:hidden;box-shadow:0 1px 2px rgba(0,0,0,.1)}
         th,td{padding:6px 12px;text-align:start;border-bottom:1px solid #ebe7de}
-        th{background:#efece4;font-weight:600}
+        th{background:#efece4;font-weight:600;white-space:nowrap}
         .n{text-align:end;font-variant-numeric:tabular-nums;width:8em}
         .n{overflow-wrap:normal}
         th.n:first-child,td.n:first-child{width:3em}
@@ -241,7 +241,7 @@ public enum HTMLPage {
         .cluster text{fill:#fff;stroke:#5a1a0d}
         figcaption,table.ranking,.card,.callout{background:#1f2428;color:#e4e7ea}
         th{background:#292e33}
-        th,td{border-bottom-color:#30363c}
+        th,td,table.rising tr{border-bottom-color:#30363c}
         tr:hover td{background:#262b30}
         .thumb .placeholder{background:repeating-linear-gradient(45deg,#2b2e30 0 8px,#25282a 8px 16px);color:#a39d8b}
         .notice{background:#3a3318;border-color:#6e5e20}
@@ -252,7 +252,9 @@ public enum HTMLPage {
         .pin{border-color:#15191d}
         figure.full img{background:#3a372f}
         }
-        @media (max-width:560px){body{padding:12px 10px}th,td{padding:5px 6px}.n{width:auto}th.n:first-child,td.n:first-child{width:auto}td a{overflow-wrap:anywhere}nav.bar form.search{margin-inline-start:0;width:100%}nav.bar input{flex:1}}
+        @media (max-width:560px){body{padding:12px 10px}th,td{padding:5px 6px}th{white-space:normal}.n{width:auto}th.n:first-child,td.n:first-child{width:auto}td a{overflow-wrap:anywhere}nav.bar form.search{margin-inline-start:0;width:100%}nav.bar input{flex:1}}
+        table.rising .n{width:auto}
+        @media (max-width:760px){table.rising,table.rising thead,table.rising tbody{display:block}table.rising tr{display:grid;grid-template-columns:3em repeat(4,minmax(0,1fr));border-bottom:1px solid #ebe7de}table.rising :is(th,td){border-bottom:0;width:auto;white-space:normal}table.rising th{font-size:.9em}table.rising :is(th,td):first-child{grid-row:span 2}table.rising :is(th,td):nth-child(2){grid-column:2/-1}}
 
         """
 }
