@@ -193,6 +193,17 @@ import TopRegionsTestSupport
             let run = try Tools.run("regions-top", ["--db", "/nonexistent/x.db", "--no-refresh"], environment: ["TOPREGIONS_NOW": text])
             #expect(run.status == 78 && run.stderr == "regions-top: TOPREGIONS_NOW: cannot read '\(text)' as a time: give Unix seconds (such as 1764338400), or leave it unset for the clock\n", "\(text): \(run.stderr)")
         }
+        // Numbers that are not whole seconds up to year 9999: the first two crashed every
+        // tool (a trap converting them to whole seconds), the others passed for times.
+        for text in ["99999999999999999999", "9223372036854775807", "253402300800", "1e9", "+1763800000", "1763800000.5", " 1763800000"] {
+            for (tool, arguments) in [("regions-load", ["--db", "/nonexistent/x.db"]), ("regions-top", ["--db", "/nonexistent/x.db", "--no-refresh", "--window", "1h"]),
+                                      ("flickr-recent", ["--pages", "1"])] {
+                let run = try Tools.run(tool, arguments, environment: ["TOPREGIONS_NOW": text])
+                #expect(run.status == 78 && run.stderr == "\(tool): TOPREGIONS_NOW: cannot read '\(text)' as a time: give Unix seconds (such as 1764338400), or leave it unset for the clock\n", "\(tool) \(text): \(run.stderr)")
+            }
+        }
+        let lastSecond = try Tools.run("regions-top", ["--db", "/nonexistent/x.db", "--no-refresh"], environment: ["TOPREGIONS_NOW": "253402300799"])
+        #expect(lastSecond.status == 66, "\(lastSecond.stderr)")
         let unset = try Tools.run("regions-top", ["--db", "/nonexistent/x.db", "--no-refresh"], environment: ["TOPREGIONS_NOW": ""])
         #expect(unset.status != 78)
     }

@@ -48,7 +48,7 @@ extension EnvironmentVariable {
 
     /// Every tool whose work depends on the time (what it stores, what it prunes).
     public static let clock: [EnvironmentVariable] = [
-        .init("TOPREGIONS_NOW", "For tests and reproducible runs: the current time, in Unix seconds (anything else is a configuration error, 78; empty is unset)."),
+        .init("TOPREGIONS_NOW", "For tests and reproducible runs: the current time, in whole Unix seconds up to the end of year 9999 (anything else is a configuration error, 78; empty is unset)."),
     ]
 
     /// The tools that print times for people, or read them (flickr-recent --since).

@@ -88,10 +88,20 @@ public struct ToolContext: Sendable {
         return { Date().timeIntervalSince1970 }
     }
 
-    /// `TOPREGIONS_NOW` when set to a time (empty: not set).
+    /// `TOPREGIONS_NOW` when set to a time (empty: not set): whole Unix seconds, digits
+    /// only, up to the end of year 9999 (as far as a date is written here). Read as any
+    /// number before, 1e30 crashed the tools converting it to whole seconds, and "1e9" or
+    /// "+17638e5" passed for times.
     static func fixedNow(_ environment: [String: String]) -> Double? {
-        environment["TOPREGIONS_NOW"].flatMap(Double.init).flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
+        guard let text = environment["TOPREGIONS_NOW"], (1...12).contains(text.utf8.count),
+              text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+              let seconds = Int64(text), seconds <= latestFixedNow
+        else { return nil }
+        return Double(seconds)
     }
+
+    /// The last second of year 9999.
+    static let latestFixedNow: Int64 = 253_402_300_799
 
     /// A `TOPREGIONS_NOW` that is not a time is a configuration error (78), not the real clock
     /// in silence: a test or a reproducible run would answer for another time.
