@@ -258,6 +258,21 @@ import TopRegionsTestSupport
         #expect(photos.stdout.contains("1,a@N01,,New,"))
     }
 
+    /// A NUL in a text (JSON's `\u0000`, which RFC 8259 allows) comes out of the listings
+    /// as it went in: the database kept it, but every listing printed "abc" for
+    /// "abc\u0000def" (read up to the first NUL).
+    @Test func aNulInATextComesOutWhole() throws {
+        let scratch = TemporaryDirectory()
+        let environment = Tools.environment(home: scratch.path)
+        let db = scratch.file("photos.db")
+        let record = #"{"id":"91","owner":"b@N01","owner_name":"Ann\u0000e","title":"abc\u0000def","description":"x\u0000y","uploaded":1763790000,"region_id":"R1","region":"One"}"#
+        #expect(try InProcessTools.run("regions-load", ["--db", db], input: Array((record + "\n").utf8), environment: environment).status == 0)
+        let listing = try InProcessTools.run("regions-top", ["--db", db, "--region", "R1", "--format", "ndjson"], environment: environment)
+        #expect(listing.stdout == #"{"id":"91","owner":"b@N01","owner_name":"Ann\u0000e","title":"abc\u0000def","description":"x\u0000y","uploaded":1763790000,"region_id":"R1","region":"One"}"# + "\n")
+        let csv = try InProcessTools.run("regions-top", ["--db", db, "--photos", "--format", "csv"], environment: environment)
+        #expect(csv.stdout.contains("91,b@N01,Ann\u{0}e,abc\u{0}def,x\u{0}y,"))
+    }
+
     static func recompute(fixture: String) -> [String] {
         let regions = FixtureRecount(fixture).regions
         return regions.keys.sorted { a, b in

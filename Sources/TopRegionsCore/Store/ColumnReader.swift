@@ -12,9 +12,13 @@ struct ColumnReader {
         sqlite3_column_type(statement, index) == SQLITE_NULL
     }
 
+    /// The whole text, by its length: a NUL in it (JSON's `\u0000`, stored as given) is
+    /// kept, where reading up to the first NUL (as GRDB's `String` does) cut "abc\u0000def"
+    /// to "abc" in every listing.
     func text(_ index: Int32) -> String? {
         guard let text = sqlite3_column_text(statement, index) else { return nil }
-        return String(cString: text)
+        let count = Int(sqlite3_column_bytes(statement, index))
+        return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }
 
     func int(_ index: Int32) -> Int64? {
