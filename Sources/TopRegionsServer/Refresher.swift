@@ -68,7 +68,7 @@ final class Refresher: Sendable {
             return .cannot("cannot take the refresh lock: \(error)")
         }
         let before = photos()
-        let (environment, now, box) = (self.environment, self.now, self.state)
+        let (environment, now, box, path) = (self.environment, self.now, self.state, self.path)
         let began = box.withLock { state -> Bool in
             if case .running = state { return false }
             state = .running(since: now(), photosBefore: before)
@@ -89,11 +89,10 @@ final class Refresher: Sendable {
                 // of its own: a load without a terminal lowers its session's CPU weight while
                 // it runs, which in the server's session would be the server's, whose pages
                 // are to come first.
-                let outcomes = try ProcessPipeline.run(stages, environment: environment, lastOutput: STDERR_FILENO, sharing: lock, ownSessions: true)
-                if let failed = outcomes.first(where: { $0.status != 0 }) {
-                    status = failed.status
-                    message = failed.signal.map { "\(failed.stage) was ended by signal \($0)" } ?? "\(failed.stage) exited with status \(failed.status)"
-                }
+                try RefreshStages.runAll(stages, path: path, environment: environment, lastOutput: STDERR_FILENO, sharing: lock, ownSessions: true)
+            } catch let failed as RefreshStages.Failed {
+                status = failed.status
+                message = failed.how
             } catch {
                 status = 71
                 message = "the refresh could not start: \(error)"

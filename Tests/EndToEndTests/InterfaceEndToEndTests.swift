@@ -91,6 +91,31 @@ import TopRegionsTestSupport
         #expect(try setup.topLines() == (try setup.truth()))
     }
 
+    /// The cron line mends what a failed run left: a refresh that ran out of the hour's calls
+    /// stored its photos, those whose places it could not look up without a region (75);
+    /// the next refresh, whose --since-last fetch never brings those photos again, looks
+    /// their places up after its pipeline (place-resolve --pending): the counts are then
+    /// exactly the fake's, each place asked once. Regression: they stayed out of every count
+    /// until someone ran place-resolve --pending by hand.
+    @Test func theNextRefreshResolvesThePlacesAFailedOneLeft() throws {
+        let setup = try NetworkEndToEndTests.Setup()
+        var limited = setup.environment
+        limited["FLICKR_HOURLY_LIMIT"] = "20"
+        let failed = try Tools.run("regions-load", ["-q", "--db", setup.db, "--refresh"], environment: limited)
+        #expect(failed.status == 75, "\(failed.stderr)")
+        let unplaced = { try Tools.run("/usr/bin/sqlite3", [setup.db, "SELECT COUNT(*) FROM photo WHERE region IS NULL AND place_id NOT IN (SELECT place_id FROM place)"], environment: setup.environment).stdout }
+        #expect(try unplaced() != "0\n")
+        let mended = try Tools.run("regions-load", ["-q", "--db", setup.db, "--refresh"], environment: setup.environment)
+        #expect(mended.status == 0 && mended.stderr == "", "\(mended.stderr)")
+        #expect(try unplaced() == "0\n")
+        #expect(try setup.topLines() == (try setup.truth()))
+        let asked = try setup.fake.requests(method: "flickr.places.getInfo").map { $0.params["place_id"] ?? "" }
+        #expect(Set(asked).count == asked.count, "a place asked twice")
+        // With nothing left to look up, a refresh says no more than before.
+        let quiet = try Tools.run("regions-load", ["--db", setup.db, "--refresh"], environment: setup.environment)
+        #expect(quiet.status == 0 && !quiet.stderr.contains("pending"), "\(quiet.stderr)")
+    }
+
     /// -v says what each tool does, with the key hidden.
     @Test func verboseTracesWhatEachToolDoes() throws {
         let setup = try ImagesEndToEndTests.Setup()

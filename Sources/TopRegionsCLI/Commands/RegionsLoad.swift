@@ -45,8 +45,10 @@ public struct RegionsLoad: ToolCommand {
             runs at a time on a database (a second waits for the first). It ends with the status \
             of the first stage that failed, as set -o pipefail would, where a shell's pipeline \
             ends with its last stage's: the photos fetched before a failure are stored all the \
-            same (place-resolve passes on what it cannot resolve, and place-resolve --pending \
-            resolves it later).
+            same (place-resolve passes on what it cannot resolve). After a pipeline that \
+            succeeded it runs place-resolve --pending when stored photos wait for their places \
+            (what an earlier refresh could not look up), so those join the counts without a \
+            second cron line.
 
             Examples:
               FLICKR_API_KEY=... regions-load -q --refresh --prune-older-than 7d   # from cron

@@ -76,9 +76,33 @@ public enum RefreshStages {
         }
         guard try beforeRunning() else { return }
         trace?("running " + stages.map { ([$0.executable] + $0.arguments).joined(separator: " ") }.joined(separator: " | "))
-        let outcomes = try ProcessPipeline.run(stages, environment: environment, lastOutput: lastOutput, sharing: lock)
+        try runAll(stages, path: path, environment: environment, lastOutput: lastOutput, sharing: lock, ownSessions: false)
+    }
+
+    /// The stages joined by pipes, then, when each succeeded and a stored photo's place
+    /// waits to be looked up, `place-resolve --pending` (`pendingPlaces`); the first that
+    /// failed is thrown (`Failed`).
+    public static func runAll(
+        _ stages: [ProcessPipeline.Stage], path: String, environment: [String: String], lastOutput: Int32, sharing lock: KeyLock, ownSessions: Bool
+    ) throws {
+        let outcomes = try ProcessPipeline.run(stages, environment: environment, lastOutput: lastOutput, sharing: lock, ownSessions: ownSessions)
         if let failed = outcomes.first(where: { $0.status != 0 }) {
             throw Failed(stage: failed.stage, status: failed.status, signal: failed.signal)
         }
+        guard let pending = pendingPlaces(after: stages), FileManager.default.fileExists(atPath: path), try Queries(store: Store.openForReading(path: path)).hasPendingPlaces() else { return }
+        let resolved = try ProcessPipeline.run([pending], environment: environment, lastOutput: STDERR_FILENO, sharing: lock, ownSessions: ownSessions)
+        if let failed = resolved.first(where: { $0.status != 0 }) {
+            throw Failed(stage: "place-resolve --pending", status: failed.status, signal: failed.signal)
+        }
+    }
+
+    /// What a refresh runs after its pipeline: `place-resolve --pending`, for the photos an
+    /// earlier refresh stored without a region because their places could not be looked up
+    /// then (Flickr down, the hour's calls spent). The pipeline asks only about the places
+    /// of the photos it fetches, and a `--since-last` refresh never fetches those photos
+    /// again: they stayed out of every count until someone ran `place-resolve --pending` by
+    /// hand. With nothing pending it asks Flickr nothing.
+    static func pendingPlaces(after stages: [ProcessPipeline.Stage]) -> ProcessPipeline.Stage? {
+        stages.first { $0.name == "place-resolve" }.map { ProcessPipeline.Stage($0.executable, $0.arguments + ["--pending"]) }
     }
 }

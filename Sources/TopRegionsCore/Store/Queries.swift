@@ -153,6 +153,17 @@ public struct Queries: Sendable {
         }
     }
 
+    /// Whether a stored photo waits for its place to be looked up (`pendingPlaces`).
+    public func hasPendingPlaces() throws -> Bool {
+        try store.read { db in
+            try Bool.fetchOneCached(db, sql: """
+                SELECT EXISTS (SELECT 1 FROM photo
+                    WHERE region IS NULL AND place_id IS NOT NULL
+                      AND NOT EXISTS (SELECT 1 FROM place WHERE place.place_id = photo.place_id))
+                """)!
+        }
+    }
+
     /// Places of stored photos that have never been looked up.
     public func pendingPlaces() throws -> [String] {
         try store.read { db in
