@@ -167,6 +167,28 @@ import TopRegionsTestSupport
         #expect(try Self.files(untagged)[".oversize/report.odt"] == Data("report".utf8))
     }
 
+    /// --prune --dry-run lists what --prune would remove, one NDJSON line a photo, and removes
+    /// nothing (a leftover download included); --prune then removes exactly those. Before,
+    /// --prune was the one destructive command without a --dry-run.
+    @Test func aDryRunPruneListsWhatThePruneRemovesAndRemovesNothing() throws {
+        let setup = try Setup()
+        let ids = Array(setup.ids.prefix(3))
+        _ = try setup.photoCache(ids)
+        try Self.jpeg(10).write(to: URL(fileURLWithPath: "\(setup.cache)/.tmp-\(Self.entry(ids[0]))-99999-1"))
+        let before = try Self.files(setup.cache)
+        let preview = try setup.photoCache(["--prune", "--dry-run", "--max-bytes", "0"])
+        #expect(preview.status == 0)
+        #expect(Set(preview.stdout.split(separator: "\n").map(String.init))
+            == Set(ids.map { #"{"action":"remove","id":"\#($0)","bytes":\#(Self.photoBytes)}"# }), "\(preview.stdout)")
+        #expect(preview.stderr == "photo-cache: dry run: would remove 3 photos (300K) and 1 leftover file of interrupted downloads; nothing changed\n")
+        #expect(try Self.files(setup.cache) == before)
+        let prune = try setup.photoCache(["--prune", "--max-bytes", "0"])
+        #expect(prune.stderr == "photo-cache: removed 3 photos (300K)\n")
+        #expect(try Set(Self.files(setup.cache).keys) == [".lock", "CACHEDIR.TAG"])
+        let refused = try setup.photoCache(["--dry-run"])
+        #expect(refused.status == 64 && refused.stderr.hasPrefix("photo-cache: --dry-run previews --prune; give it with --prune\n"), "\(refused.stderr)")
+    }
+
     /// A `.oversize` that is a link to someone's folder: nothing there is looked at or removed.
     @Test func nothingIsRemovedThroughAnOversizeLink() throws {
         let setup = try Setup()

@@ -88,6 +88,9 @@ public struct PhotoCacheCommand: ToolCommand {
     @Flag(name: .long, help: "Evict down to --max-bytes and remove leftovers of interrupted downloads (photos a photo-cache still running printed stay).")
     public var prune = false
 
+    @Flag(name: .long, help: "With --prune: print on standard output one NDJSON line per photo it would remove, and remove nothing.")
+    public var dryRun = false
+
     @Flag(name: .long, help: "Keep the cache in --cache-dir though it holds files the cache did not write (they are never touched; its CACHEDIR.TAG makes backup tools skip the directory).")
     public var claimDir = false
 
@@ -123,6 +126,8 @@ public struct PhotoCacheCommand: ToolCommand {
         if (info || prune) && path { throw ValidationError("--path prints the paths of photos asked for; --info and --prune ask for none") }
         if cacheDir == "" { throw ValidationError("--cache-dir: the path is empty (leave --cache-dir out for the default cache)") }
         if info && claimDir { throw ValidationError("--info only looks; --claim-dir is for fetching or pruning") }
+        if dryRun && !prune { throw ValidationError("--dry-run previews --prune; give it with --prune") }
+        if dryRun && claimDir { throw ValidationError("--dry-run changes nothing; --claim-dir would (it writes the directory's CACHEDIR.TAG)") }
         // "--info and --prune take no photo ids" waits for execute(): ArgumentParser checks
         // for unknown options after validate(), and in `--info --format table` the real
         // mistake is the unknown --format, not the "table" it left as an id.
@@ -132,6 +137,7 @@ public struct PhotoCacheCommand: ToolCommand {
         if (info || prune) && !ids.isEmpty { throw ToolError(.usage, "--info and --prune take no photo ids") }
         let directory = try cacheDir ?? PhotoCache.defaultDirectory(environment: context.environment)
         if info { return try showInfo(directory, context) }
+        if dryRun { return try previewPrune(directory, context) }
         let cache = try PhotoCache(directory: directory, capBytes: maxBytes.bytes, claim: claimDir)
         context.trace("cache \(directory), cap \(Units.formatSize(cache.capBytes))")
         Self.report(cache.adoption, in: directory, context)

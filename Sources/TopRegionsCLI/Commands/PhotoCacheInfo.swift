@@ -18,6 +18,39 @@ extension PhotoCacheCommand {
         return .ok
     }
 
+    /// --prune --dry-run: what --prune would remove, one NDJSON line per photo on stdout
+    /// (`{"action":"remove","id":…,"bytes":…}`, least recently used first, as regions-load
+    /// --dry-run lists its photos), and a summary; a directory that is not a cache is left
+    /// as it is, as --info leaves it.
+    func previewPrune(_ directory: String, _ context: ToolContext) throws -> SysExit {
+        var eviction = PhotoCache.Eviction()
+        switch try PhotoCache.ownership(of: directory) {
+        case .owned, .unclaimed:
+            eviction = try PhotoCache(directory: directory, capBytes: maxBytes.bytes).enforceCap(dryRun: true)
+        case .missing:
+            break
+        case .foreign(let others):
+            context.note("\(directory) is not a photo cache: it holds \(Grammar.count(others.count, "file")) the cache did not write and no CACHEDIR.TAG of topregions")
+        }
+        var lines = JSONWriter()
+        for entry in eviction.removed {
+            lines.object { o in
+                o.string("action", "remove")
+                o.string("id", entry.photoID)
+                o.int("bytes", entry.bytes)
+            }
+            lines.newline()
+        }
+        context.standardOutput.write(lines.bytes)
+        var said = "dry run: would remove \(Self.photos(eviction.removed))"
+        if eviction.leftovers > 0 { said += " and \(Grammar.count(eviction.leftovers, "leftover file")) of interrupted downloads" }
+        if !eviction.inUse.isEmpty {
+            said += "; \(Self.photos(eviction.inUse)) printed by a photo-cache still running would stay"
+        }
+        context.note(said + "; nothing changed")
+        return .ok
+    }
+
     /// "2 photos (200K)".
     static func photos(_ entries: [PhotoCache.Entry]) -> String {
         "\(Grammar.count(entries.count, "photo")) (\(Units.formatSize(entries.reduce(0) { $0 + $1.bytes })))"

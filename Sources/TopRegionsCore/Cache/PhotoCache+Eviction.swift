@@ -9,13 +9,19 @@ extension PhotoCache {
         /// Entries it would have removed that a photo-cache still running printed (other
         /// than this process: its own are never counted here).
         public var inUse: [Entry] = []
+        /// Files of downloads that died and of an earlier version's oversize photos, that
+        /// a dry run would remove (a real one removes them without counting).
+        public var leftovers = 0
+
+        public init() {}
     }
 
     /// Brings the cache under its cap as far as what is in use allows, and clears leftovers
     /// (temporary files of downloads that died, an earlier version's oversize photos).
+    /// `dryRun`: only says what it would remove (`removed`, `leftovers`), removing nothing.
     @discardableResult
-    public func enforceCap() throws -> Eviction {
-        try locks.withLock("index") { try evict() }
+    public func enforceCap(dryRun: Bool = false) throws -> Eviction {
+        try locks.withLock("index") { try evict(dryRun: dryRun) }
     }
 
     /// What the cache holds: its entries, and every byte of its files (downloads under way
@@ -45,7 +51,7 @@ extension PhotoCache {
     /// never have. Entries a run still keeps (this one's or another process's), and entries
     /// whose photo lock is held elsewhere (being served or replaced right now), are passed
     /// over.
-    func evict(scan: Scan? = nil) throws -> Eviction {
+    func evict(scan: Scan? = nil, dryRun: Bool = false) throws -> Eviction {
         let scan = try scan ?? self.scan()
         let oversize = scan.entries.filter { $0.bytes > capBytes }.sorted(by: Self.lruOrder)
         let fitting = scan.entries.filter { $0.bytes <= capBytes }.sorted(by: Self.lruOrder)
@@ -56,7 +62,7 @@ extension PhotoCache {
             defer { held.unlock() }
             if try locks.isPinned(Self.photoKey(entry.name)) {
                 eviction.inUse.append(entry)
-            } else if unlink(entry.path) == 0 {
+            } else if dryRun || unlink(entry.path) == 0 {
                 if entry.bytes <= capBytes { total -= entry.bytes }
                 eviction.removed.append(entry)
             }
@@ -65,11 +71,20 @@ extension PhotoCache {
         for temporary in scan.temporaries {
             guard let entryName = Self.entry(ofTemporary: temporary.name),
                   let held = try locks.tryLock(Self.photoKey(entryName)) else { continue }
+            if dryRun {
+                eviction.leftovers += 1
+                held.unlock()
+                continue
+            }
             unlink(directory + "/" + temporary.name)
             held.unlock()
         }
         // Through the folder as it is now, never through a link: a name the scan saw may have
         // been replaced since, and a `.oversize` made a link since points elsewhere.
+        if dryRun {
+            eviction.leftovers += scan.leftovers.filter { Self.isOversizeName($0.name) }.count
+            return eviction
+        }
         if !scan.leftovers.isEmpty, let folder = Self.oversizeFolder(in: directory) {
             for leftover in scan.leftovers where Self.isOversizeName(leftover.name) { folder.removeRegularFile(leftover.name) }
         }
