@@ -205,6 +205,10 @@ import TopRegionsTestSupport
             #expect(bare.stderr.contains("has no unit: write it with one of s, m, h, d, w"), "\(age)")
         }
         #expect(try InProcessTools.run("regions-top", csv, environment: later).stdout == before)
+        // Zero needs no unit, as the guide says (it was refused as "'0' has no unit").
+        let zero = try InProcessTools.run("regions-load", ["--db", db, "--prune-older-than", "0", "--dry-run"], environment: later)
+        let zeroSeconds = try InProcessTools.run("regions-load", ["--db", db, "--prune-older-than", "0s", "--dry-run"], environment: later)
+        #expect(zero.status == 0 && zero.stdout == zeroSeconds.stdout && zero.stderr == zeroSeconds.stderr && zero.stdout.contains("prune"), "\(zero.stderr)")
 
         let dry = try InProcessTools.run("regions-load", ["--db", db, "--prune-older-than", "1d", "--delete", "6", "--dry-run"], environment: later)
         #expect(dry.status == 0)

@@ -37,7 +37,7 @@ import TopRegionsSupport
         ("-1h", "'-1h' is negative: an age counts back from now, and is written without a sign (e.g. 1h)"),
         ("1M", "'1M': M is not a unit of time here (minutes are m; for months give days, e.g. 30d)"),
         ("1000000w", "'1000000w' is too long: an age is at most about 3,000 years"),
-        ("0", "'0' has no unit: write it with one of s, m, h, d, w (e.g. 1d for days)"),
+        ("0", "'0' is no time at all: give more than 0 (e.g. 1h, 24h, 7d)"),
         ("12", "'12' has no unit: write it with one of s, m, h, d, w (e.g. 12d for days)"),
     ])
     func aWindowsProblemIsSaidAsItIs(_ text: String, _ problem: String) {

@@ -14,9 +14,13 @@ public enum Units {
 
     /// An age such as `90s`, `15m`, `12h`, `7d` or `2w`. Returns seconds. A number without a
     /// unit is refused: `--prune-older-than 7` meant seven days to the person who typed it,
-    /// and seven seconds would have pruned everything.
+    /// and seven seconds would have pruned everything. Zero needs none (it is zero in every
+    /// unit), as for sizes: `--overlap 0`.
     public static func parseDuration(_ text: String) -> Double? {
         let given = text.trimmingSpaces()
+        if !given.isEmpty, given.allSatisfy({ $0 == "0" || $0 == "." }), given.contains("0"), given.filter({ $0 == "." }).count <= 1 {
+            return 0
+        }
         // "1M" is a month to some and a minute to others (and a megabyte to --max-bytes):
         // neither is guessed.
         guard !given.hasSuffix("M") else { return nil }
