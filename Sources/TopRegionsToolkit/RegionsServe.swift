@@ -117,7 +117,7 @@ public struct RegionsServe: ToolCommand {
     @OptionGroup public var verbosity: VerbosityOptions
 
     public static let environment = EnvironmentVariable.database + EnvironmentVariable.flickrAPI + EnvironmentVariable.cache + EnvironmentVariable.transfers
-        + EnvironmentVariable.clock + EnvironmentVariable.timeZone
+        + EnvironmentVariable.clock + EnvironmentVariable.timeZoneOrUTC
 
     public static let exitStatuses: [ExitStatusDoc] = [
         .init(.ok), .init(.usage),

@@ -100,4 +100,24 @@ import TopRegionsTestSupport
         #expect(cache.contains("  TOPREGIONS_CACHE        The photo cache directory, when --cache-dir is not"))
         #expect(cache.contains("  75    A download failed after retries (refused connection, timeout, HTTP 5xx\n"))
     }
+
+    /// A tool's variables and exit statuses speak only of options it has: the words shared
+    /// by every tool named --delete, --undelete, --parallel, --out and --utc in the pages of
+    /// tools without them (flickr-recent's 64 spoke of ids given to --delete).
+    @Test func theVariablesAndStatusesNameOnlyTheToolsOwnOptions() throws {
+        let scratch = TemporaryDirectory()
+        let environment = Tools.environment(home: scratch.path)
+        let option = try Regex("--[a-z][a-z-]*[a-z]")
+        for tool in Self.tools {
+            let help = try Tools.run(tool, ["--help"], environment: environment).stdout
+            let options = try #require(help.components(separatedBy: "\nOPTIONS:\n").last?.components(separatedBy: "\nENVIRONMENT:\n").first)
+            let told = try #require(help.components(separatedBy: "\nENVIRONMENT:\n").last)
+            // A tool's own option, or another tool's named with the tool ("place-resolve --pending").
+            let others = Set(told.matches(of: try Regex("[a-z]+-[a-z]+ (--[a-z][a-z-]*[a-z])")).compactMap { $0.output[1].substring.map(String.init) })
+            for match in told.matches(of: option) {
+                let name = String(told[match.range])
+                #expect(options.contains("  \(name)") || options.contains(", \(name)") || others.contains(name), "\(tool) names \(name), which it does not have")
+            }
+        }
+    }
 }

@@ -103,7 +103,7 @@ public struct PhotoCacheCommand: ToolCommand {
     public var ids: [String] = []
 
     public static let environment = EnvironmentVariable.database + EnvironmentVariable.cache + EnvironmentVariable.transfers
-        + EnvironmentVariable.clock + EnvironmentVariable.timeZone
+        + EnvironmentVariable.clock + EnvironmentVariable.timeZoneOrUTC
 
     public static let exitStatuses: [ExitStatusDoc] = [
         .init(.ok), .init(.usage), .init(.dataError, "A line on standard input is neither a photo id nor a photo record. " + ExitStatusDoc.foreignDatabase),

@@ -137,7 +137,7 @@ public struct RegionsTop: ToolCommand {
     @OptionGroup public var database: DatabaseOptions
 
     @Option(
-        name: .long, help: ArgumentHelp("List the photos in this region (its id, or its name: the start or words of it will do).", valueName: "name"),
+        name: .long, help: ArgumentHelp("List the photos in this region (its id, or its name: the start or words of it will do, tried in that order).", valueName: "name"),
         completion: .shellCommand(RegionsTop.regionNamesCommand))
     public var region: String?
 
@@ -210,7 +210,7 @@ public struct RegionsTop: ToolCommand {
 
     @OptionGroup public var verbosity: VerbosityOptions
 
-    public static let environment = EnvironmentVariable.database + EnvironmentVariable.timeZone + EnvironmentVariable.terminal
+    public static let environment = EnvironmentVariable.database + EnvironmentVariable.timeZoneOrUTC + EnvironmentVariable.terminal
         + EnvironmentVariable.cache + EnvironmentVariable.clock
         + [.init("FLICKR_API_KEY", "When set (or --api-key-file is given), a missing or empty database is refreshed from Flickr first; the refresh's tools read it, and FLICKR_API_BASE and the other FLICKR_* variables, themselves.")]
 

@@ -53,6 +53,11 @@ extension EnvironmentVariable {
 
     /// The tools that print times for people, or read them (flickr-recent --since).
     public static let timeZone: [EnvironmentVariable] = [
+        .init("TZ", "The local time zone: times are shown in it, and times given without a zone are read in it (default: the system's)."),
+    ]
+
+    /// `timeZone`, for the tools that have --utc.
+    public static let timeZoneOrUTC: [EnvironmentVariable] = [
         .init("TZ", "The local time zone: times are shown in it, and times given without a zone are read in it (default: the system's; --utc shows UTC)."),
     ]
 
