@@ -81,7 +81,7 @@ public struct RegionsServe: ToolCommand {
     @Option(name: .long, help: ArgumentHelp("The photo cache directory (photo-cache's).", valueName: "dir"), completion: .directory)
     public var cacheDir: String?
 
-    @Option(name: .long, help: ArgumentHelp("Cap on the photo cache's size, e.g. 10M, 512K, 1G. (default: 10M)", valueName: "size"),
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Cap on the photo cache's size, e.g. 10M, 512K, 1G. (default: 10M)", valueName: "size"),
             transform: { try ByteSize($0) })
     public var maxBytes = ByteSize.literal("10M")
 

@@ -75,6 +75,19 @@ import TopRegionsTestSupport
         #expect(empty.stdout == #"{"directory":"\#(directory.file("cache"))","entries":0,"bytes":0,"cap":0,"ignored":0}"# + "\n")
         let bytes = Self.run(PhotoCacheCommand.self, ["--cache-dir", directory.file("cache"), "--max-bytes", "512B", "--info"])
         #expect(bytes.stdout.contains(#""cap":512,"#), "\(bytes.stdout)")
+
+        // A negative age or size is read as one and refused for what it is, not taken for an
+        // unknown option that left its option without a value ("Missing value").
+        for (command, option) in [(RegionsLoad.self as any ToolCommand.Type, "--prune-older-than"), (FlickrRecent.self, "--overlap"),
+                                  (ThumbGet.self, "--download-timeout"), (PhotoCacheCommand.self, "--download-timeout")] {
+            let negative = Self.run(command, ["--db", db, option, "-1d"])
+            #expect(negative.status == 64 && negative.stderr.contains("'-1d' is negative"), "\(option): \(negative.stderr)")
+        }
+        let negativeSize = Self.run(PhotoCacheCommand.self, ["--cache-dir", directory.file("cache"), "--max-bytes", "-1M", "--info"])
+        #expect(negativeSize.status == 64 && negativeSize.stderr.contains("cannot read '-1M' as a size"), "\(negativeSize.stderr)")
+        // --batch-size says its bound instead of taking more and loading 50,000 at a time.
+        let batch = Self.run(RegionsLoad.self, ["--db", db, "--batch-size", "60000"])
+        #expect(batch.status == 64 && batch.stderr.contains("--batch-size must be between 1 and 50,000"), "\(batch.stderr)")
     }
 
     /// Load, ask, prune (dry run) in process: the same bytes and statuses as the executables.

@@ -45,7 +45,7 @@ public struct FlickrRecent: ToolCommand {
     @Flag(name: .long, help: "Start from the newest upload stored in the database (minus --overlap).")
     public var sinceLast = false
 
-    @Option(name: .long, help: ArgumentHelp("How far before the stored newest upload --since-last starts. (default: 15m)", valueName: "age"),
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("How far before the stored newest upload --since-last starts. (default: 15m)", valueName: "age"),
             transform: { try Age($0) })
     public var overlap = Age.literal("15m")
 

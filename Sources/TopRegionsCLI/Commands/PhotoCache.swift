@@ -64,18 +64,18 @@ public struct PhotoCacheCommand: ToolCommand {
     @Option(name: .long, help: ArgumentHelp("The cache directory.", valueName: "dir"), completion: .directory)
     public var cacheDir: String?
 
-    @Option(name: .long, help: ArgumentHelp("Cap on the cache's size, e.g. 10M, 512K, 1G. (default: 10M)", valueName: "size"),
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Cap on the cache's size, e.g. 10M, 512K, 1G. (default: 10M)", valueName: "size"),
             transform: { try ByteSize($0) })
     public var maxBytes = ByteSize.literal("10M")
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Download at most this many photos at once (fewer, said on stderr, when ulimit -n leaves too few file descriptors).", valueName: "n"))
     public var parallel = 2
 
-    @Option(name: .long, help: ArgumentHelp("Refuse a photo larger than this, e.g. 32M (Flickr's large size is well under 2M). (default: 32M)", valueName: "size"),
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Refuse a photo larger than this, e.g. 32M (Flickr's large size is well under 2M). (default: 32M)", valueName: "size"),
             transform: { try ByteSize($0, minimum: 3) })
     public var maxPhotoBytes = ByteSize.literal("32M")
 
-    @Option(name: .long, help: ArgumentHelp("Give up a download that takes longer than this, e.g. 90s, 5m. (default: 5m)", valueName: "age"),
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Give up a download that takes longer than this, e.g. 90s, 5m. (default: 5m)", valueName: "age"),
             transform: { try Age($0, positive: true) })
     public var downloadTimeout = Age.literal("5m")
 

@@ -78,7 +78,7 @@ public struct RegionsLoad: ToolCommand {
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Records per transaction, at most (50,000 at the most; fewer, larger transactions load faster).", valueName: "n"))
     public var batchSize = 40_000
 
-    @Option(name: .long, help: ArgumentHelp(
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
         "After loading, remove photos stored longer ago than this (e.g. 12h, 7d, 2w). Counts stay exact.",
         valueName: "age"), transform: { try Age($0) })
     public var pruneOlderThan: Age?
@@ -121,7 +121,9 @@ public struct RegionsLoad: ToolCommand {
     public init() {}
 
     public func validate() throws {
-        guard batchSize > 0 else { throw ValidationError("--batch-size must be at least 1") }
+        guard (1...LoadOptions.maxTransactionRecords).contains(batchSize) else {
+            throw ValidationError("--batch-size must be between 1 and \(Grammar.grouped(LoadOptions.maxTransactionRecords))")
+        }
         if refresh {
             guard input.files.isEmpty else { throw ValidationError("--refresh reads its records from Flickr; leave out the files") }
             guard delete.isEmpty && undelete.isEmpty && !dryRun && !input.skipBadLines else {

@@ -43,7 +43,7 @@ public struct ThumbGet: ToolCommand {
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Download at most this many thumbnails at once (fewer, said on stderr, when ulimit -n leaves too few file descriptors).", valueName: "n"))
     public var parallel = 4
 
-    @Option(name: .long, help: ArgumentHelp("Give up a download that takes longer than this, e.g. 30s, 2m. (default: 60s)", valueName: "age"),
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Give up a download that takes longer than this, e.g. 30s, 2m. (default: 60s)", valueName: "age"),
             transform: { try Age($0, positive: true) })
     public var downloadTimeout = Age.literal("60s")
 
