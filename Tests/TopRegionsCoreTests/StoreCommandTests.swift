@@ -205,6 +205,13 @@ import TopRegionsTestSupport
             #expect(bare.stderr.contains("has no unit: write it with one of s, m, h, d, w"), "\(age)")
         }
         #expect(try InProcessTools.run("regions-top", csv, environment: later).stdout == before)
+        // A prune with nothing to prune changes nothing, not even the version readers
+        // keep their pages by (it was counted up, so every cached page went stale).
+        let version = { try DatabaseQueue(path: db).read { try Int.fetchOne($0, sql: "SELECT value FROM store_state WHERE key = 'content_version'") } }
+        let versionBefore = try version()
+        let nothing = try InProcessTools.run("regions-load", ["--db", db, "--prune-older-than", "3000d"], environment: later)
+        #expect(nothing.status == 0 && nothing.stderr.contains("pruned 0"), "\(nothing.stderr)")
+        #expect(try version() == versionBefore)
         // Zero needs no unit, as the guide says (it was refused as "'0' has no unit").
         let zero = try InProcessTools.run("regions-load", ["--db", db, "--prune-older-than", "0", "--dry-run"], environment: later)
         let zeroSeconds = try InProcessTools.run("regions-load", ["--db", db, "--prune-older-than", "0s", "--dry-run"], environment: later)

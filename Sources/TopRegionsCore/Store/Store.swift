@@ -284,13 +284,16 @@ public final class Store: Sendable {
 
     /// Runs `body` in one `BEGIN IMMEDIATE` transaction: all of it is committed, or none.
     /// `changesContent`: whether it may change what lists show (`ChangeStamp`); false for a
-    /// write of views, thumbnails or the call ledger alone.
+    /// write of views, thumbnails or the call ledger alone. A transaction that changed no
+    /// row leaves the version as it was (a prune with nothing to prune changed the database
+    /// file and made every reader's cached pages stale).
     package func write<T>(changesContent: Bool = true, _ body: (Database) throws -> T) throws -> T {
         try pool.writeWithoutTransaction { db in
             var result: T?
             try db.inTransaction(.immediate) {
+                let changesBefore = db.totalChangesCount
                 result = try body(db)
-                if changesContent { try Self.contentChanged(db) }
+                if changesContent && db.totalChangesCount != changesBefore { try Self.contentChanged(db) }
                 return .commit
             }
             return result!
