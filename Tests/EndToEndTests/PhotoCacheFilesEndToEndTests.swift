@@ -145,17 +145,21 @@ import TopRegionsTestSupport
         try FileManager.default.createDirectory(atPath: oversize, withIntermediateDirectories: true)
         try Data("report".utf8).write(to: URL(fileURLWithPath: oversize + "/report.odt"))
         try Self.jpeg(3000).write(to: URL(fileURLWithPath: "\(oversize)/\(b).jpg"))
+        // Named as photos, but no earlier version named one so (ids are digits): someone's.
+        let theirs = ["pic.jpg", "IMG_1234.jpg", "holiday-2024.jpg", "vacation.topregions.jpg", "\(b)x.jpg"]
+        for name in theirs { try Data(name.utf8).write(to: URL(fileURLWithPath: oversize + "/" + name)) }
 
         let run = try setup.photoCache([b])
         #expect(run.status == 0 && run.stderr == "", "\(run.stderr)")
         #expect(try Self.files(setup.cache)[".oversize/report.odt"] == Data("report".utf8))
         #expect(try Self.files(setup.cache)[".oversize/\(b).jpg"] == nil, "an earlier version's oversize photo is removed")
         let info = try setup.photoCache(["--info"])
-        #expect(try Self.json(info.stdout)["ignored"] as? Int == 1)
+        #expect(try Self.json(info.stdout)["ignored"] as? Int == 1 + theirs.count)
         let prune = try setup.photoCache(["--prune", "--max-bytes", "0"])
         #expect(prune.status == 0)
         #expect(prune.stderr == "photo-cache: removed 2 photos (200K)\n")
-        #expect(try Set(Self.files(setup.cache).keys) == [".lock", ".oversize", ".oversize/report.odt", "CACHEDIR.TAG"])
+        #expect(try Set(Self.files(setup.cache).keys) == Set([".lock", ".oversize", ".oversize/report.odt", "CACHEDIR.TAG"] + theirs.map { ".oversize/" + $0 }))
+        for name in theirs { #expect(try Self.files(setup.cache)[".oversize/" + name] == Data(name.utf8), "\(name)") }
 
         // An untagged folder whose .oversize holds someone's file is not the cache's to take.
         let untagged = setup.scratch.file("untagged")
@@ -163,8 +167,17 @@ import TopRegionsTestSupport
         try Data("report".utf8).write(to: URL(fileURLWithPath: untagged + "/.oversize/report.odt"))
         let refused = try setup.photoCache(["--cache-dir", untagged, "--prune", "--max-bytes", "0"])
         #expect(refused.status == 73)
-        #expect(refused.stderr.contains("it holds 1 file the cache did not write (.oversize/report.odt)"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("it holds 1 file the cache did not write (.oversize)"), "\(refused.stderr)")
         #expect(try Self.files(untagged)[".oversize/report.odt"] == Data("report".utf8))
+        // Nor one whose .oversize holds what looks like an earlier version's photo: without
+        // the tag, the folder is someone's (a plain photo-cache ID took the folder and
+        // removed its .oversize/vacation.jpg).
+        let lookalike = setup.scratch.file("lookalike")
+        try FileManager.default.createDirectory(atPath: lookalike + "/.oversize", withIntermediateDirectories: true)
+        try Self.jpeg(3000).write(to: URL(fileURLWithPath: "\(lookalike)/.oversize/\(b).jpg"))
+        let taken = try setup.photoCache(["--cache-dir", lookalike, a])
+        #expect(taken.status == 73, "\(taken.stderr)")
+        #expect(try Self.files(lookalike).keys.sorted() == [".oversize", ".oversize/\(b).jpg"])
     }
 
     /// --prune --dry-run lists what --prune would remove, one NDJSON line a photo, and removes

@@ -49,9 +49,14 @@ extension PhotoCache {
         isSafeStem(name, before: entrySuffix)
     }
 
-    /// The previous layout's entry name: `SafeName` characters, then `.jpg`.
+    /// The previous layout's entry name: a photo id (1 to 32 decimal digits, as every id
+    /// the toolkit takes is), then `.jpg`. Any letters-and-digits stem counted before:
+    /// someone's `pic.jpg` or `IMG_1234.jpg` in `.oversize` was removed as an earlier
+    /// version's photo.
     static func isPreviousEntryName(_ name: String) -> Bool {
-        isSafeStem(name, before: ".jpg")
+        guard name.hasSuffix(".jpg") else { return false }
+        let stem = name.utf8.dropLast(".jpg".utf8.count)
+        return (1...32).contains(stem.count) && stem.allSatisfy { (0x30...0x39).contains($0) }
     }
 
     private static func isSafeStem(_ name: String, before suffix: String) -> Bool {
@@ -97,17 +102,10 @@ extension PhotoCache {
         // the cache is opened for writing: it cannot be made a cache.
         let names = try contents(of: directory, otherwise: .cannotCreate)
         if names.contains(tagName), let layout = layoutOfTag(in: directory) { return .owned(layout: layout) }
-        let others = (names.filter { !isOwnName($0) } + othersInOversizeFolder(of: directory, names: names)).sorted()
+        // Without the tag, `.oversize` is someone's: the versions that made it tagged
+        // their caches, and what it holds would be removed as theirs.
+        let others = names.filter { !isOwnName($0) || $0 == oversizeFolder }.sorted()
         return others.isEmpty ? .unclaimed : .foreign(others: others)
-    }
-
-    /// What in `.oversize` is not the cache's: the name itself when it is a link or a file,
-    /// else the files inside that earlier versions did not put there.
-    private static func othersInOversizeFolder(of directory: String, names: [String]) -> [String] {
-        guard names.contains(oversizeFolder) else { return [] }
-        guard let folder = oversizeFolder(in: directory) else { return [oversizeFolder] }
-        let inside = (try? folder.names()) ?? []
-        return inside.filter { !isOversizeName($0) || folder.regularFileSize($0) == nil }.map { oversizeFolder + "/" + $0 }
     }
 
     /// The names in the cache directory.

@@ -130,7 +130,10 @@ extension PhotoCache {
 
     /// The names earlier versions gave the photos they put in `.oversize/`: `<id>.jpg` (layout
     /// 1) and `<id>.topregions.jpg` (layout 2). Anything else there is someone else's.
+    /// A photo an earlier version served from `.oversize`: `<id>.jpg` or
+    /// `<id>.topregions.jpg`, the id's digits alone.
     static func isOversizeName(_ name: String) -> Bool {
-        isEntryName(name) || isPreviousEntryName(name)
+        isPreviousEntryName(name)
+            || (name.hasSuffix(entrySuffix) && isPreviousEntryName(String(name.dropLast(entrySuffix.count)) + ".jpg"))
     }
 }
