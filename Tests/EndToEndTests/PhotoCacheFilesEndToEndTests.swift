@@ -202,6 +202,32 @@ import TopRegionsTestSupport
         #expect(refused.status == 64 && refused.stderr.hasPrefix("photo-cache: --dry-run previews --prune; give it with --prune\n"), "\(refused.stderr)")
     }
 
+    /// A lock file that is a symbolic link is refused (73), never followed, the cache's as
+    /// the database's: a link to nothing made photo-cache, regions-load and regions-serve
+    /// spin at full CPU for good (the open said ENOENT, the create EEXIST, and again).
+    @Test func aLockFileThatIsALinkIsRefusedNotFollowed() throws {
+        let setup = try Setup()
+        let cache = setup.scratch.file("linked-cache")
+        try FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: cache + "/.lock", withDestinationPath: "/nonexistent/lock")
+        let db = setup.scratch.file("linked.db")
+        try FileManager.default.copyItem(atPath: setup.db, toPath: db)
+        let target = setup.scratch.file("someones-file")
+        try Data("theirs".utf8).write(to: URL(fileURLWithPath: target))
+        try FileManager.default.createSymbolicLink(atPath: db + ".lock", withDestinationPath: target)
+        let bounded = { (tool: String, arguments: [String]) in
+            try Tools.run("/usr/bin/timeout", ["30", Tools.binDirectory.path + "/" + tool] + arguments, environment: setup.environment)
+        }
+        for (tool, arguments, lock) in [("photo-cache", ["--cache-dir", cache, "--info"], cache + "/.lock"),
+                                        ("photo-cache", ["--cache-dir", cache, "--prune"], cache + "/.lock"),
+                                        ("regions-load", ["--db", db, "--delete", setup.ids[0]], db + ".lock")] {
+            let run = try bounded(tool, arguments)
+            #expect(run.status == 73, "\(tool) \(arguments): \(run.status) \(run.stderr)")
+            #expect(run.stderr.contains("\(lock): it is a symbolic link, and a lock file is never used through one (remove the link)"), "\(run.stderr)")
+        }
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "theirs")
+    }
+
     /// A `.oversize` that is a link to someone's folder: nothing there is looked at or removed.
     @Test func nothingIsRemovedThroughAnOversizeLink() throws {
         let setup = try Setup()

@@ -39,17 +39,24 @@ public final class KeyLockFile: Sendable {
     /// Made by root (a writer run by cron as root, or by hand with sudo) it would be root's,
     /// 0644, and lock the database's owner out of every write (73): it is given the owner
     /// file's owner and group then, as SQLite does for the -wal and -shm.
+    ///
+    /// Never through a symbolic link (O_NOFOLLOW): a link to nothing made the open fail
+    /// with ENOENT and the create with EEXIST, forever (a tool spinning at full CPU); a
+    /// link to a file would lock, and make, someone else's file.
     private static func open(_ path: String, ownedLike ownerFile: String?, failure: String) throws -> (fd: Int32, created: Bool) {
         while true {
-            let fd = Glibc.open(path, O_RDWR | O_CLOEXEC)
+            let fd = Glibc.open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW)
             if fd >= 0 { return (fd, false) }
+            if errno == ELOOP {
+                throw Failure(.cannotCreate, "\(failure) \(path): it is a symbolic link, and a lock file is never used through one (remove the link)")
+            }
             guard errno == ENOENT else {
                 throw SystemFailure.error(errno, "\(failure) \(path)", otherwise: .cannotCreate)
             }
             var owner = stat()
             let hasOwner = ownerFile.map { stat($0, &owner) == 0 } ?? false
             let mode = hasOwner ? owner.st_mode & 0o666 : 0o644
-            let made = Glibc.open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+            let made = Glibc.open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode)
             if made < 0 {
                 if errno == EEXIST { continue }  // made by another process meanwhile
                 throw SystemFailure.error(errno, "\(failure) \(path)", otherwise: .cannotCreate)
