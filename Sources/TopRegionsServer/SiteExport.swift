@@ -89,8 +89,6 @@ class SiteExport {
         if names.contains(Self.manifestName), let text = try? String(contentsOfFile: path(Self.manifestName), encoding: .utf8) {
             earlier = Set(text.split(separator: "\n").map(String.init).filter(Self.isPageName))
         }
-        // A page's temporary file (`<page>.html.tmp-<pid>`) left by an export that was killed.
-        for name in names where Self.isLeftover(name) { unlink(path(name)) }
         let others = names.filter { $0 != Self.manifestName && !earlier.contains($0) && !Self.isLeftover($0) }.sorted()
         guard others.isEmpty else {
             let shown = others.prefix(3).joined(separator: ", ") + (others.count > 3 ? ", ..." : "")
@@ -99,6 +97,10 @@ class SiteExport {
                 write (\(shown)); give an empty or new directory
                 """)
         }
+        // A page's temporary file (`<page>.html.tmp-<pid>`) left by an export that was killed:
+        // removed only once the directory is known to be the site's (they went first, also
+        // from a directory then refused as someone else's).
+        for name in names where Self.isLeftover(name) { unlink(path(name)) }
         return earlier
     }
 
