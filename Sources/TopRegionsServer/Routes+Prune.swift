@@ -45,18 +45,39 @@ extension ServedApp {
             </ul>
             <form class="action" action="/prune" method="post"><input type="hidden" name="token" value="\(HTMLPage.escape(site.formToken))">\
             <input type="hidden" name="older_than" value="\(HTMLPage.escape(age.description))">\
+            <input type="hidden" name="before" value="\(cutoff)"><input type="hidden" name="photos" value="\(Self.pruneDigest(ids))">\
             <button>Forget these \(ids.count) photo\(ids.count == 1 ? "" : "s")</button></form>
 
             """
         return Responses.page(HTMLPage.message(title: "Prune: preview", text: text, site: site, extra: extra))
     }
 
-    /// Forgets the photos stored before the age the preview showed.
+    /// Which photos a preview listed, in a form's field: their count and a hash of their
+    /// ids (in order), so that the button forgets those, or nothing.
+    static func pruneDigest(_ ids: [String]) -> String {
+        "\(ids.count)-" + String(Responses.fnv1a(Array(ids.joined(separator: "\n").utf8)), radix: 16)
+    }
+
+    /// Forgets the photos the preview listed: those stored before its time (`before`, not
+    /// the age again, which would reach photos stored since), and only if they are still
+    /// those (`photos`); else nothing, and the preview again.
     func prune(_ form: [(String, String)]) async throws -> Response {
         let age = try pruneAge(form)
-        let cutoff = Int64(now() - age.seconds)
+        guard let cutoff = FormText.value("before", in: form).flatMap({ Int64($0) }),
+              let shown = FormText.value("photos", in: form), !shown.isEmpty
+        else {
+            throw HTTPAnswer.badRequest("Prune from its preview, which says what would go. <a href=\"/all\">Back to All photos</a>.")
+        }
         let writer = self.writer
-        let removed = try await blocking.run { try writer.prune(storedBefore: cutoff) }
+        let removed = try await blocking.run { try writer.prune(storedBefore: cutoff, ifStill: { Self.pruneDigest($0) == shown }) }
+        guard let removed else {
+            let again = "/prune?older_than=" + (age.description.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+            return Responses.page(HTMLPage.message(
+                title: "Prune: nothing changed",
+                text: "The photos stored before \(HTMLPage.escape(times.string(cutoff))) are not those the preview listed any more "
+                    + "(a refresh or a delete changed them since): nothing was forgotten. "
+                    + "<a href=\"\(HTMLPage.escape(again))\">See what would go now</a>.", site: site), status: .conflict)
+        }
         forgetComputed()
         trace?("pruned \(removed) photos stored before \(cutoff)")
         return Responses.page(HTMLPage.message(

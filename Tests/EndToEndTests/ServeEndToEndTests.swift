@@ -358,7 +358,8 @@ import TopRegionsTestSupport
         #expect(preview.status == 200 && preview.text.contains("\(stored) photos were stored before"))
         let before = try residentKiB()
         let token = try #require(PageText.token(in: preview.text))
-        let pruned = try HTTPExchange.request(later.base + "/prune", method: "POST", form: "token=\(token)&older_than=1m", scratch: setup.scratch)
+        let listed = "before=\(try #require(PageText.field("before", in: preview.text)))&photos=\(try #require(PageText.field("photos", in: preview.text)))"
+        let pruned = try HTTPExchange.request(later.base + "/prune", method: "POST", form: "token=\(token)&older_than=1m&" + listed, scratch: setup.scratch)
         #expect(pruned.status == 200 && pruned.text.contains("\(stored) photos stored more than 1m ago are forgotten"))
         // The pages the prune changed, about 20 MB of them, are not kept: at most SQLite's
         // default cache (2 MB) and what the prune itself held.

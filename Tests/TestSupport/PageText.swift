@@ -13,6 +13,11 @@ public enum PageText {
 
     /// The form token a served page carries.
     public static func token(in html: String) -> String? {
-        html.components(separatedBy: "name=\"token\" value=\"").dropFirst().first.map { String($0.prefix { $0 != "\"" }) }
+        field("token", in: html)
+    }
+
+    /// The value of the first form field named `name` (a hidden input) in `html`.
+    public static func field(_ name: String, in html: String) -> String? {
+        html.components(separatedBy: "name=\"\(name)\" value=\"").dropFirst().first.map { String($0.prefix { $0 != "\"" }) }
     }
 }

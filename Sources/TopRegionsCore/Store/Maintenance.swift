@@ -4,21 +4,35 @@ extension PhotoWriter {
     /// Removes photos first stored before `cutoff` (Unix seconds), keeping every count exact,
     /// and forgets photographers left with no photo. Returns how many photos went.
     public func prune(storedBefore cutoff: Int64) throws -> Int {
+        try store.write { db in try Self.prune(storedBefore: cutoff, db) }
+    }
+
+    /// `prune(storedBefore:)` when the photos it would remove are still those a person
+    /// was shown (`shown`, given their ids in order), checked in the same transaction; nil,
+    /// and nothing changed, when they are not: a page's preview listed 565 photos and its
+    /// button then forgot 730, a load having stored more meanwhile.
+    public func prune(storedBefore cutoff: Int64, ifStill shown: ([String]) -> Bool) throws -> Int? {
         try store.write { db in
-            try CountDeltas.prepare(db)
-            try RefreshRuns.forget(storedBefore: cutoff, db)
-            try db.execute(sql: """
-                INSERT INTO count_delta (region, photographer, n, uploaded)
-                    SELECT region, photographer, -1, uploaded FROM photo WHERE added_at < ? AND region IS NOT NULL
-                """, arguments: [cutoff])
-            try SearchIndex.remove(db, photosWhere: "added_at < ?", arguments: [cutoff])
-            try db.execute(sql: "DELETE FROM photo WHERE added_at < ?", arguments: [cutoff])
-            let pruned = db.changesCount
-            try Self.forgetKept(storedBefore: cutoff, db)
-            try CountDeltas.apply(db)
-            try Self.forgetOrphans(db)
-            return pruned
+            let ids = try String.fetchAll(db, sql: "SELECT id FROM photo WHERE added_at < ? ORDER BY id", arguments: [cutoff])
+            guard shown(ids) else { return nil }
+            return try Self.prune(storedBefore: cutoff, db)
         }
+    }
+
+    private static func prune(storedBefore cutoff: Int64, _ db: Database) throws -> Int {
+        try CountDeltas.prepare(db)
+        try RefreshRuns.forget(storedBefore: cutoff, db)
+        try db.execute(sql: """
+            INSERT INTO count_delta (region, photographer, n, uploaded)
+                SELECT region, photographer, -1, uploaded FROM photo WHERE added_at < ? AND region IS NOT NULL
+            """, arguments: [cutoff])
+        try SearchIndex.remove(db, photosWhere: "added_at < ?", arguments: [cutoff])
+        try db.execute(sql: "DELETE FROM photo WHERE added_at < ?", arguments: [cutoff])
+        let pruned = db.changesCount
+        try Self.forgetKept(storedBefore: cutoff, db)
+        try CountDeltas.apply(db)
+        try Self.forgetOrphans(db)
+        return pruned
     }
 
     /// The photos `prune(storedBefore:)` would remove, by id: a dry run changes nothing.
