@@ -228,6 +228,19 @@ import TopRegionsTestSupport
         #expect(try String(contentsOfFile: target, encoding: .utf8) == "theirs")
     }
 
+    /// A photo the cache cannot keep (a directory in the way of its file) fails the run
+    /// with 73, as its exit statuses say, where it ended 0 with nothing printed: `xdg-open
+    /// "$(photo-cache --path ID)"` was given an empty path and a success.
+    @Test func aPhotoThatCannotBeWrittenFailsTheRun() throws {
+        let setup = try Setup()
+        let (a, b) = (setup.ids[0], setup.ids[1])
+        try FileManager.default.createDirectory(atPath: setup.cache + "/" + Self.entry(a), withIntermediateDirectories: true)
+        let run = try setup.photoCache(["--path", a, b])
+        #expect(run.status == 73, "\(run.status) \(run.stderr)")
+        #expect(run.stdout == "\(setup.cache)/\(Self.entry(b))\n", "the other photo is still kept and printed")
+        #expect(run.stderr.contains("photo \(a): "), "\(run.stderr)")
+    }
+
     /// A `.oversize` that is a link to someone's folder: nothing there is looked at or removed.
     @Test func nothingIsRemovedThroughAnOversizeLink() throws {
         let setup = try Setup()

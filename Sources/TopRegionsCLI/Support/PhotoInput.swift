@@ -83,7 +83,7 @@ struct PhotoInput {
 }
 
 /// Tallies per-photo failures into the exit status, each download failure's status from
-/// `ExitStatuses`: a failure that waiting will not fix (74, 69) outranks one that may pass
+/// `ExitStatuses`: a failure that waiting will not fix (74, 73, 69) outranks one that may pass
 /// (75), and any download failure outranks photos the database does not have (66). A
 /// failure of this machine (disk full, no descriptor left) stops the run: `stopping` is
 /// the one error to end with.
@@ -117,7 +117,10 @@ struct FailureTally {
 
     var status: SysExit {
         if let stopping { return ExitStatuses.status(of: stopping.kind) }
-        for status in [SysExit.ioError, .unavailable, .tempFail] where failures.contains(status) { return status }
+        // 73 too (a file of the cache that cannot be made: a directory in its way), which
+        // this list missed, so such a run ended 0 with its photo not printed.
+        for status in [SysExit.ioError, .cantCreate, .unavailable, .tempFail] where failures.contains(status) { return status }
+        if let other = failures.first { return other }
         if unknown > 0 { return .noInput }
         return .ok
     }
