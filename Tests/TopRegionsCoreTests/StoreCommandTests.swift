@@ -269,6 +269,25 @@ import TopRegionsTestSupport
         #expect(photos.stdout.contains("1,a@N01,,New,"))
     }
 
+    /// A feed links only web addresses: a record's thumbnail URL of `javascript:` or
+    /// `file:` went into its entry's enclosure and its summary's image, for a reader to
+    /// follow (the pages serve thumbnails themselves; downloads fetch only http and https).
+    @Test func aFeedLinksOnlyWebAddresses() throws {
+        let scratch = TemporaryDirectory()
+        let environment = Tools.environment(home: scratch.path)
+        let db = scratch.file("photos.db")
+        let records = [
+            #"{"id":"1","owner":"a@N01","uploaded":1763790000,"region_id":"R1","region":"One","thumb_url":"javascript:alert(1)"}"#,
+            #"{"id":"2","owner":"b@N01","uploaded":1763790001,"region_id":"R1","region":"One","thumb_url":"file:///etc/passwd"}"#,
+            #"{"id":"3","owner":"c@N01","uploaded":1763790002,"region_id":"R1","region":"One","thumb_url":"HTTPS://live.staticflickr.com/1/3_s.jpg"}"#,
+        ].joined(separator: "\n") + "\n"
+        #expect(try InProcessTools.run("regions-load", ["--db", db], input: Array(records.utf8), environment: environment).status == 0)
+        let feed = try InProcessTools.run("regions-top", ["--db", db, "--region", "R1", "--format", "atom"], environment: environment)
+        #expect(feed.status == 0, "\(feed.stderr)")
+        #expect(!feed.stdout.contains("javascript:") && !feed.stdout.contains("file:"), "\(feed.stdout)")
+        #expect(PageText.occurrences("HTTPS://live.staticflickr.com/1/3_s.jpg", in: feed.stdout) == 2)
+    }
+
     /// A NUL in a text (JSON's `\u0000`, which RFC 8259 allows) comes out of the listings
     /// as it went in: the database kept it, but every listing printed "abc" for
     /// "abc\u0000def" (read up to the first NUL).

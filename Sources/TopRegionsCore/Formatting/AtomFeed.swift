@@ -51,6 +51,9 @@ public enum AtomFeed {
             let record = photo.record
             let flickr = HTMLPage.flickrPage(owner: record.owner, photoID: record.id)
             let uploaded = record.uploaded ?? photo.addedAt
+            // Only a web address: a record's "javascript:..." or "file:///..." went into the
+            // feed as its enclosure and its summary's image, for a reader to follow.
+            let thumbURL = record.thumbURL.flatMap { Self.isWebAddress($0) ? $0 : nil }
             feed.element("entry") {
                 feed.text("id", "tag:topregions,2026:flickr-photo/\(record.id)")
                 feed.text("title", record.title.isEmpty ? "(untitled)" : record.title)
@@ -59,12 +62,12 @@ public enum AtomFeed {
                     feed.text("uri", "https://www.flickr.com/photos/\(HTMLPage.percentEncoded(record.owner))/")
                 }
                 feed.link(rel: "alternate", type: "text/html", href: flickr)
-                if let thumb = record.thumbURL { feed.link(rel: "enclosure", type: "image/jpeg", href: thumb) }
+                if let thumb = thumbURL { feed.link(rel: "enclosure", type: "image/jpeg", href: thumb) }
                 feed.text("published", timestamp(uploaded))
                 feed.text("updated", timestamp(uploaded))
                 if let license = record.license.map(PhotoLicense.of) { feed.text("rights", license.name) }
                 var summary = ""
-                if let thumb = record.thumbURL {
+                if let thumb = thumbURL {
                     summary += "<p><a href=\"\(HTMLPage.escape(flickr))\"><img src=\"\(HTMLPage.escape(thumb))\" width=\"75\" height=\"75\" alt=\"\"></a></p>"
                 }
                 let description = Reports.snippet(record.description)
@@ -77,6 +80,12 @@ public enum AtomFeed {
             }
         }
         return feed.close()
+    }
+
+    /// Whether `url` is an http or https address (the only kind the toolkit fetches).
+    static func isWebAddress(_ url: String) -> Bool {
+        let lower = url.prefix(8).lowercased()
+        return lower.hasPrefix("http://") || lower.hasPrefix("https://")
     }
 
     /// The regions rising in `window` against the window before: one entry per region, its
