@@ -15,6 +15,9 @@ import TopRegionsSupport
 ///   connections sending a header line every 25 s held every descriptor and others timed out.
 /// - A request's head must arrive within `headerTimeout` of the connection, or of the answer
 ///   before it on a kept-alive one; so must the next request (Hummingbird's idle timeout).
+///   Its body must be whole within `headerTimeout` of its head (`RequestDeadline`): 40
+///   POSTs sending a byte every 5 s held every connection the server may have, and others
+///   were answered 503 for as long as they went on; one such kept a stop waiting 15 s.
 /// - An HTTP/1.0 request without `Connection: keep-alive` (or any request saying `Connection:
 ///   close`) is answered with `Connection: close`, and the connection closed after its answer,
 ///   not held open as HTTP/1.1's would be.
@@ -23,10 +26,12 @@ struct GuardedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
 
     let inner: HTTP1Channel
     let connections: ConnectionLimit
+    let requestTimeout: TimeAmount
 
     init(responder: @escaping HTTPChannelHandler.Responder, connections: ConnectionLimit, headerTimeout: TimeAmount) {
         inner = HTTP1Channel(responder: responder, configuration: .init(idleTimeout: headerTimeout))
         self.connections = connections
+        requestTimeout = headerTimeout
     }
 
     var responder: HTTPChannelHandler.Responder { inner.responder }
@@ -40,6 +45,7 @@ struct GuardedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
         return inner.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let decoder = try channel.pipeline.syncOperations.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
             try channel.pipeline.syncOperations.addHandler(CloseWhenAsked(), position: .after(decoder))
+            try channel.pipeline.syncOperations.addHandler(RequestDeadline(requestTimeout), position: .after(decoder))
             return value
         }
     }
@@ -178,5 +184,41 @@ final class CloseWhenAsked: ChannelDuplexHandler, RemovableChannelHandler {
         default:
             context.write(data, promise: promise)
         }
+    }
+}
+
+/// Right after HTTP/1's decoder: a request's body must be whole within `timeout` of its head,
+/// or the connection is closed. (The idle timeout waits for a silence, which a byte every
+/// few seconds never leaves.)
+final class RequestDeadline: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+
+    private let timeout: TimeAmount
+    private var deadline: Scheduled<Void>?
+
+    init(_ timeout: TimeAmount) {
+        self.timeout = timeout
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head:
+            deadline?.cancel()
+            let channel = context.channel
+            deadline = context.eventLoop.scheduleTask(in: timeout) { channel.close(promise: nil) }
+        case .end:
+            deadline?.cancel()
+            deadline = nil
+        case .body:
+            break
+        }
+        context.fireChannelRead(data)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        deadline?.cancel()
+        deadline = nil
+        context.fireChannelInactive()
     }
 }

@@ -22,6 +22,10 @@ extension ServedApp {
             throw HTTPAnswer(status: .forbidden, title: "Refused", html: "A page of another site cannot act on this one.")
         }
         try refuseUnlessChangeable("Changing the photos")
+        // Refused before its body is waited for.
+        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > Self.maxFormBytes {
+            throw HTTPAnswer(status: .contentTooLarge, title: "Too large", html: "A form here is a few words long.")
+        }
         let body: ByteBuffer
         do {
             body = try await request.collectBody(upTo: Self.maxFormBytes)

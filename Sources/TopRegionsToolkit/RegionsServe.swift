@@ -39,7 +39,8 @@ public struct RegionsServe: ToolCommand {
             stays in the cache), and exits. It serves at most as many connections at once as its \
             file descriptor limit allows, less 96 for the database, the cache and the downloads \
             (at most 4,096); one more is answered 503 at once. A request's head must arrive within \
-            10 seconds of its connection or of the answer before it; a request that does not keep \
+            10 seconds of its connection or of the answer before it, and its body (a form, at \
+            most 4 KB) within 10 seconds of its head, or the connection is closed; a request that does not keep \
             its connection alive (HTTP/1.0 without keep-alive) has it closed after its answer. It listens on \
             127.0.0.1 only, unless --bind names another address (or a name of this machine's), \
             which it then says on stderr. Whatever the address, it answers only requests that \

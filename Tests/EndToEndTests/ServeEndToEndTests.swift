@@ -552,6 +552,28 @@ import TopRegionsTestSupport
             extra = connect(); extra.sendall(b"GET / HTTP/1.1\\r\\nHost: 127.0.0.1:%d\\r\\n\\r\\n" % port)
             print("extra", read_all(extra).split(b"\\r\\n")[0].decode())
             print("closed", all(read_all(s) == b"" for s in held))
+            # 32 POSTs whose bodies come a byte every 3 s (never the idle timeout's 10 s of
+            # silence): each is closed once its body is 10 s late, and their places freed.
+            import select, time
+            slow = [connect() for _ in range(32)]
+            for s in slow:
+                s.sendall(b"POST /refresh HTTP/1.1\\r\\nHost: 127.0.0.1:%d\\r\\nContent-Length: 4000\\r\\n\\r\\n" % port)
+            started, open_ = time.monotonic(), list(slow)
+            while open_ and time.monotonic() - started < 40:
+                for s in list(open_):
+                    readable, _, _ = select.select([s], [], [], 0)
+                    try:
+                        if readable and s.recv(65536) == b"": open_.remove(s); continue
+                        s.sendall(b"x")
+                    except (BrokenPipeError, ConnectionResetError):
+                        open_.remove(s)
+                time.sleep(3)
+            print("slow closed", not open_)
+            after = connect(); after.sendall(b"GET /recents HTTP/1.1\\r\\nHost: 127.0.0.1:%d\\r\\n\\r\\n" % port)
+            print("after", read_one(after))
+            # A body larger than any form is refused before it is waited for.
+            huge = connect(); huge.sendall(b"POST /refresh HTTP/1.1\\r\\nHost: 127.0.0.1:%d\\r\\nContent-Length: 99999999999\\r\\n\\r\\n" % port)
+            print("huge", read_one(huge).split(" ")[1])
             old = connect(); old.sendall(b"GET /all HTTP/1.0\\r\\nHost: 127.0.0.1:%d\\r\\n\\r\\n" % port)
             answer = read_all(old)
             print("1.0", answer.split(b"\\r\\n")[0].decode(), b"\\r\\nconnection: close\\r\\n" in answer.lower())
@@ -560,6 +582,9 @@ import TopRegionsTestSupport
             held {'HTTP/1.1 200 OK'}
             extra HTTP/1.1 503 Service Unavailable
             closed True
+            slow closed True
+            after HTTP/1.1 200 OK
+            huge 413
             1.0 HTTP/1.1 200 OK True
 
             """, "\(check.stderr)")
