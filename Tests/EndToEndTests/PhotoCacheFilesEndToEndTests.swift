@@ -264,6 +264,25 @@ import TopRegionsTestSupport
         #expect(try Self.json(linked.stdout)["bytes"] as? Int == 0)
     }
 
+    /// A link in a photo's place (to a JPEG anywhere) is not the photo: it is downloaded
+    /// and the link replaced, the file it pointed to untouched. Before, the link was
+    /// printed as the cached photo and never downloaded.
+    @Test func aLinkInAPhotosPlaceIsNotThePhoto() throws {
+        let setup = try Setup()
+        let a = setup.ids[0]
+        _ = try setup.photoCache(["--prune"])  // makes the cache, holding nothing
+        let elsewhere = setup.scratch.file("elsewhere.jpg")
+        try Self.jpeg(3000).write(to: URL(fileURLWithPath: elsewhere))
+        let theirs = try Data(contentsOf: URL(fileURLWithPath: elsewhere))
+        try FileManager.default.createSymbolicLink(atPath: setup.cache + "/" + Self.entry(a), withDestinationPath: elsewhere)
+        let run = try setup.photoCache(["--path", a])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == "\(setup.cache)/\(Self.entry(a))\n")
+        #expect(try setup.imageRequests().count == 1, "the photo was downloaded")
+        #expect(try FileManager.default.attributesOfItem(atPath: setup.cache + "/" + Self.entry(a))[.type] as? FileAttributeType == .typeRegular)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: elsewhere)) == theirs)
+    }
+
     /// The previous version's tag on a directory that also holds files of others: its
     /// <id>.jpg files may be someone's, so they are left alone (said once) and never pruned.
     @Test func previousVersionPhotosBesideOtherFilesAreLeftAlone() throws {

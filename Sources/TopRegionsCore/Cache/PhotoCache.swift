@@ -134,7 +134,7 @@ public struct PhotoCache: Sendable {
         }
 
         let temporary = directory + "/" + Self.temporaryName(for: name, sequence: Self.sequence.wrappingAdd(1, ordering: .relaxed).newValue)
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard fd >= 0 else { throw SystemFailure.error(errno, "cannot write in the cache \(directory)", otherwise: .cannotCreate) }
         var closed = false
         var renamed = false
@@ -194,8 +194,11 @@ public struct PhotoCache: Sendable {
     /// the cache keeps does (so a file overwritten outside the cache is downloaded again
     /// rather than served). Completeness needs no check: entries appear only by rename,
     /// after the whole announced length arrived.
+    /// Never through a symbolic link (O_NOFOLLOW): a link in an entry's place, to a file
+    /// anywhere, was served and printed as the photo; it is downloaded again instead, and
+    /// the download's rename replaces the link, not what it points to.
     static func isIntact(_ path: String) throws -> Bool {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else {
             // Out of descriptors is not "not cached": downloading again would ask twice.
             if SystemFailure.isResourceProblem(errno) { throw SystemFailure.error(errno, "cannot open \(path)", otherwise: .inputOutput) }
