@@ -18,6 +18,9 @@ import TopRegionsSupport
 ///   Its body must be whole within `headerTimeout` of its head (`RequestDeadline`): 40
 ///   POSTs sending a byte every 5 s held every connection the server may have, and others
 ///   were answered 503 for as long as they went on; one such kept a stop waiting 15 s.
+/// - A request with two Host headers, or whose absolute-form target names another host than
+///   its Host, is answered 400 and its connection closed (`OneHost`): the Host check read
+///   the first, and a server must refuse such a request (RFC 9112 §3.2).
 /// - An HTTP/1.0 request without `Connection: keep-alive` (or any request saying `Connection:
 ///   close`) is answered with `Connection: close`, and the connection closed after its answer,
 ///   not held open as HTTP/1.1's would be.
@@ -46,6 +49,7 @@ struct GuardedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
             let decoder = try channel.pipeline.syncOperations.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
             try channel.pipeline.syncOperations.addHandler(CloseWhenAsked(), position: .after(decoder))
             try channel.pipeline.syncOperations.addHandler(RequestDeadline(requestTimeout), position: .after(decoder))
+            try channel.pipeline.syncOperations.addHandler(OneHost(), position: .after(decoder))
             return value
         }
     }
@@ -220,5 +224,41 @@ final class RequestDeadline: ChannelInboundHandler, RemovableChannelHandler {
         deadline?.cancel()
         deadline = nil
         context.fireChannelInactive()
+    }
+}
+
+/// Right after HTTP/1's decoder: a request must name one host. Two Host headers, or an
+/// absolute-form target (`GET http://host/path`) whose authority is not its Host, are
+/// answered 400 and the connection closed, before anything reads the request.
+final class OneHost: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private var refusing = false
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if refusing { return }
+        if case .head(let head) = unwrapInboundIn(data), !Self.namesOneHost(head) {
+            refusing = true
+            var headers = HTTPHeaders()
+            headers.add(name: "Content-Length", value: "0")
+            headers.add(name: "Connection", value: "close")
+            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .badRequest, headers: headers))), promise: nil)
+            let channel = context.channel
+            context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
+            return
+        }
+        context.fireChannelRead(data)
+    }
+
+    static func namesOneHost(_ head: HTTPRequestHead) -> Bool {
+        let hosts = head.headers["Host"]
+        guard hosts.count <= 1 else { return false }
+        // Absolute form: "http://authority/...". Its authority, not the Host, names the
+        // host (RFC 9112 §3.2.2); the Host check reads the Host, so they must agree.
+        guard let schemeEnd = head.uri.range(of: "://"), !head.uri.hasPrefix("/") else { return true }
+        let authority = head.uri[schemeEnd.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        return hosts.first.map { $0.lowercased() == authority.lowercased() } ?? false
     }
 }

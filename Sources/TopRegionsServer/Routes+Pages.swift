@@ -35,6 +35,11 @@ extension ServedApp {
             return try await prunePreview(query)
         case 2 where segments[0] == "regions":
             return try await region(segments[1], query: query)
+        case 2 where (segments[0] == "photos" || segments[0] == "thumbs") && segments[1].hasSuffix(".jpg")
+            && headers[HTTPField.Name("Sec-Fetch-Site")!] == "cross-site":
+            // Another site's <img> would make this server download from Flickr (and the full
+            // photo churn the person's cache), and tell that page which photos are here.
+            throw HTTPAnswer(status: .forbidden, title: "Refused", html: "Another site's page cannot show this server's images.")
         case 2 where segments[0] == "photos" && segments[1].hasSuffix(".jpg"):
             return try await fullImage(try photoID(String(segments[1].dropLast(4))))
         case 2 where segments[0] == "photos":

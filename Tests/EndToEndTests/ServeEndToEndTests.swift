@@ -647,6 +647,24 @@ import TopRegionsTestSupport
         #expect(try setup.get("/").status == 200)
         #expect(try setup.get("/", headers: ["Host": "127.0.0.1:\(setup.server.port)"]).status == 200)
         #expect(try setup.get("/", headers: ["Host": "evil.example:\(setup.server.port)"]).status == 403)
+        // A request must name one host: two Host headers, or an absolute-form target naming
+        // another than its Host, are 400 (the check read the first Host, and answered 200).
+        let port = setup.server.port
+        let raw = try Tools.run("/usr/bin/env", ["python3", "-c", """
+            import socket, sys
+            port = int(sys.argv[1])
+            for request in [b"GET / HTTP/1.1\\r\\nHost: 127.0.0.1:%d\\r\\nHost: evil.example\\r\\n\\r\\n" % port,
+                            b"GET http://evil.example/ HTTP/1.1\\r\\nHost: 127.0.0.1:%d\\r\\n\\r\\n" % port,
+                            b"GET http://127.0.0.1:%d/ HTTP/1.1\\r\\nHost: 127.0.0.1:%d\\r\\nConnection: close\\r\\n\\r\\n" % (port, port)]:
+                s = socket.create_connection(("127.0.0.1", port)); s.settimeout(30); s.sendall(request)
+                answer = b""
+                while True:
+                    chunk = s.recv(65536)
+                    if not chunk: break
+                    answer += chunk
+                print(answer.split(b"\\r\\n")[0].decode())
+            """, "\(port)"], environment: setup.environment)
+        #expect(raw.stdout == "HTTP/1.1 400 Bad Request\nHTTP/1.1 400 Bad Request\nHTTP/1.1 200 OK\n", "\(raw.stdout)\(raw.stderr)")
         #expect(!setup.server.stop().stderr.contains("not only on this machine"))
 
         let elsewhere = try Tools.run("regions-serve", ["--db", setup.db, "--port", "0", "--bind", "10.99.99.99"], environment: setup.environment)

@@ -31,8 +31,15 @@ import TopRegionsTestSupport
         try await fixture.serve { client in
             _ = try await client.get("/regions/\(regionID)")
             #expect(fixture.network.requests.isEmpty, "a page alone asks Flickr for nothing")
+            // Another site's <img> makes the server ask Flickr for nothing either (it made it
+            // download the thumbnail, or the full photo into the person's cache).
+            for path in ["/thumbs/\(ids[0]).jpg", "/photos/\(ids[0]).jpg"] {
+                let crossSite = try await client.get(path, headers: ["Sec-Fetch-Site": "cross-site"])
+                #expect(crossSite.status == 403, "\(path)")
+            }
+            #expect(fixture.network.requests.isEmpty)
 
-            let first = try await client.get("/thumbs/\(ids[0]).jpg")
+            let first = try await client.get("/thumbs/\(ids[0]).jpg", headers: ["Sec-Fetch-Site": "same-origin"])
             #expect(first.status == 200 && first.header("Content-Type") == "image/jpeg")
             #expect(first.body == Fixture.jpeg(2_000, fill: 1))
             #expect(first.header("Cache-Control")?.contains("immutable") == true)
