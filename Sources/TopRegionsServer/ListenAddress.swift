@@ -82,4 +82,12 @@ public struct ListenAddress: Sendable {
     public func url(port: Int) -> String {
         "http://\(name ?? hostLiteral):\(port)/"
     }
+
+    /// The URL that opens the server from this machine, as the first line says it: for
+    /// every address (0.0.0.0, ::), the loopback one, where http://0.0.0.0:PORT/ is
+    /// refused by browsers (Chrome blocks 0.0.0.0) and [::] opens nowhere.
+    public func openableURL(port: Int) -> String {
+        guard isWildcard, name == nil else { return url(port: port) }
+        return isIPv6 ? "http://[::1]:\(port)/" : "http://127.0.0.1:\(port)/"
+    }
 }

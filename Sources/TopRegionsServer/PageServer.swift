@@ -59,7 +59,7 @@ struct PageServer {
                 do {
                     let made = try makeApp(HostCheck(address: address, port: port, allowed: allowedHosts))
                     app.set(made)
-                    announce(address.url(port: port))
+                    announce(address.openableURL(port: port))
                 } catch {
                     failure.withLock { $0 = error }
                     kill(getpid(), SIGTERM)

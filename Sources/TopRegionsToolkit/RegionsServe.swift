@@ -33,7 +33,8 @@ public struct RegionsServe: ToolCommand {
             --api-key-file); with one, a database that does not exist yet is made, and an empty \
             one is refreshed on the first visit, as the app refreshes on its first launch.
 
-            The first line on standard output is the server's address; it serves until SIGINT \
+            The first line on standard output is the server's address (bound to every address, \
+            0.0.0.0 or ::, the loopback one, which a browser here opens); it serves until SIGINT \
             (Ctrl-C) or SIGTERM, then takes no new connection, lets the requests under way finish \
             for up to 10 seconds, ends the downloads still running after that (no partial file \
             stays in the cache), and exits. It serves at most as many connections at once as its \
