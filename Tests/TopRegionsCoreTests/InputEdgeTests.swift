@@ -80,6 +80,13 @@ import Testing
                 _ = try decode(#"{"id":"\#(id)","owner":"a@N01"}"#)
             }
         }
+        // A number that is not digits alone says so (it said the id "must be a string, not a
+        // number", though numbers of digits are taken).
+        for id in ["1e5", "12.0", "-1"] {
+            #expect(throws: InputError(source: "in", line: 3, column: 2, message: "field \"id\" is \(id): give it as a string, or a number of digits alone (no sign, fraction or exponent)")) {
+                _ = try decode(#"{"id":\#(id),"owner":"a@N01"}"#)
+            }
+        }
         let long = String(repeating: "7", count: 33)
         #expect(throws: InputError(source: "in", line: 3, column: 2, message: "field \"id\" is 33 bytes long; at most 32 are accepted")) {
             _ = try decode(#"{"id":"\#(long)","owner":"a@N01"}"#)

@@ -313,6 +313,9 @@ extension PhotoRecord {
                 throw RecordError(field: key, message: "field \"\(key)\" is \(n.utf8.count) digits long; at most \(maxLength) are accepted")
             }
             return n
+        case .number(let n):
+            // Whole digits only: 1e5 or 12.0 as an id would be another text than Flickr's.
+            throw RecordError(field: key, message: "field \"\(key)\" is \(n): give it as a string, or a number of digits alone (no sign, fraction or exponent)")
         default: throw RecordError(field: key, message: "field \"\(key)\" must be a string, not \(value.kindName)")
         }
     }
