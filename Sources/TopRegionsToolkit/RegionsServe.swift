@@ -71,7 +71,7 @@ public struct RegionsServe: ToolCommand {
             Examples:
               regions-serve                         # then open the address it prints
               regions-serve --port 0                # any free port
-              regions-serve --db demo-out/topregions.db --cache-dir demo-out/photos
+              regions-serve --db demo-out/topregions.db --cache-dir demo-out/cache
               regions-serve --bind 192.168.1.20 --port 8080   # for the other machines of a home network
               regions-serve --bind 0.0.0.0 --allow-host photos.home.arpa   # every address, and a name in the local DNS
               regions-serve --export site/          # the same pages as files; open site/top-regions.html

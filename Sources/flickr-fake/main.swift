@@ -23,7 +23,7 @@ struct FlickrFake: ParsableCommand {
               flickr-fake --truth --seed 7 | head -5
             """,
         // The toolkit's version; written out here because the fake shares no code with it.
-        version: "0.1.0")
+        version: "0.2.0")
 
     /// Messages start with the tool's name, as the toolkit's do.
     static var _errorPrefix: String { "flickr-fake: " }
@@ -59,7 +59,21 @@ struct FlickrFake: ParsableCommand {
                 return
             }
             let server = try FakeFlickrServer(configuration: configuration)
-            print(try await server.start(stoppingOnTerminationSignals: true))
+            let address: String
+            do {
+                address = try await server.start(stoppingOnTerminationSignals: true)
+            } catch let error as FakeFlickrError {
+                throw error
+            } catch {
+                // 64, as documented (it ended 1 with the network library's words); errno's
+                // words when it gave one ("Address already in use").
+                let text = "\(error)"
+                var reason = text.range(of: "): ").map { String(text[$0.upperBound...]) } ?? text
+                if let errno = reason.range(of: " (errno") { reason = String(reason[..<errno.lowerBound]) }
+                if reason.hasSuffix(")") && !reason.contains("(") { reason.removeLast() }
+                throw ValidationError("cannot listen on \(host):\(port): \(reason)")
+            }
+            print(address)
             fflush(nil)
             try await server.waitUntilStopped()
         } catch let error as FakeFlickrError {

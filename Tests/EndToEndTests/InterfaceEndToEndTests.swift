@@ -268,7 +268,13 @@ import TopRegionsTestSupport
         let scratch = TemporaryDirectory()
         let fakeVersion = try Tools.run("flickr-fake", ["--version"], environment: Tools.environment(home: scratch.path))
         #expect(fakeVersion.status == 0)
-        #expect(fakeVersion.stdout == "0.1.0\n")
+        #expect(fakeVersion.stdout == "0.2.0\n", "the toolkit's version, as its man page says")
+        // A port it cannot listen on is 64, as its man page says (it ended 1, in the network
+        // library's words).
+        let setupForPort = try NetworkEndToEndTests.Setup()
+        let port = try #require(setupForPort.fake.apiBase.split(separator: ":").last?.split(separator: "/").first)
+        let taken = try Tools.run("flickr-fake", ["--port", String(port)], environment: Tools.environment(home: scratch.path))
+        #expect(taken.status == 64 && taken.stderr.hasPrefix("flickr-fake: cannot listen on 127.0.0.1:\(port): Address already in use\n"), "\(taken.stderr)")
 
         let setup = try NetworkEndToEndTests.Setup()
         let records = try Tools.run("flickr-recent", ["-q", "--db", setup.db, "--pages", "1", "--per-page", "50"], environment: setup.environment)

@@ -70,7 +70,7 @@ public struct RegionsTop: ToolCommand {
             --until ends the window at a time in the past (Unix seconds, an ISO 8601 date or \
             date-time in local time, or an age such as 2d) instead of now. Upload time is \
             Flickr's dateupload; photos stored without one are in no window but all. The window \
-            is said on stderr ("in the 24 hours to 2026-11-28 14:00 UTC"), and in a page's heading, \
+            is said on stderr ("in the 24 hours to 2026-11-28 14:00 +00:00"), and in a page's heading, \
             with what the refreshes missed of it: each flickr-recent run records the span of upload \
             time it fetched, and a span of the window no run fetched is said ("no refresh covered \
             02:00-05:20: counts in that span are missing"; the first three, every one with -v), \

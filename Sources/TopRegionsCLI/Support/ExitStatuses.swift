@@ -16,7 +16,7 @@ public enum ExitStatuses {
         case .ok: "Success."
         case .failure: "Failure."
         case .usage: "Usage error: an unknown option, a bad value, or options that contradict each other (nothing is changed)."
-        case .dataError: "Bad input data: the message names the file, line and column. Also at the end of a run whose --skip-bad-lines skipped lines, and for a database file that is damaged or another program's."
+        case .dataError: "Bad input data: the message names the file and line (and the column, where one place is to blame). Also at the end of a run whose --skip-bad-lines skipped lines, and for a database file that is damaged or another program's."
         case .noInput: "Something asked for does not exist: an input file, the database, a region, a photo to show or fetch."
         case .unavailable: "Flickr or an image server refused for good (an HTTP 4xx, an answer that is not an image, a download over its size or time limit); retrying will not help. For regions-serve, an address it cannot listen on (the port is taken, or the address is not this machine's)."
         case .software: "An internal error (a bug: please report it)."
