@@ -85,6 +85,12 @@ import TopRegionsTestSupport
         }
         let negativeSize = Self.run(PhotoCacheCommand.self, ["--cache-dir", directory.file("cache"), "--max-bytes", "-1M", "--info"])
         #expect(negativeSize.status == 64 && negativeSize.stderr.contains("cannot read '-1M' as a size"), "\(negativeSize.stderr)")
+        // A number without its unit is shown with the option's usual one: a download timeout
+        // of 10 is 10s, an overlap of 15 is 15m (both were shown as days).
+        let timeout = Self.run(ThumbGet.self, ["--db", db, "--download-timeout", "10"])
+        #expect(timeout.status == 64 && timeout.stderr.contains("'10' has no unit: write it with one of s, m, h, d, w (e.g. 10s for seconds)"), "\(timeout.stderr)")
+        let overlap = Self.run(FlickrRecent.self, ["--db", db, "--overlap", "15"])
+        #expect(overlap.status == 64 && overlap.stderr.contains("'15' has no unit: write it with one of s, m, h, d, w (e.g. 15m for minutes)"), "\(overlap.stderr)")
         // --batch-size says its bound instead of taking more and loading 50,000 at a time.
         let batch = Self.run(RegionsLoad.self, ["--db", db, "--batch-size", "60000"])
         #expect(batch.status == 64 && batch.stderr.contains("--batch-size must be between 1 and 50,000"), "\(batch.stderr)")

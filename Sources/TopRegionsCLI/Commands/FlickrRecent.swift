@@ -46,7 +46,7 @@ public struct FlickrRecent: ToolCommand {
     public var sinceLast = false
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("How far before the stored newest upload --since-last starts. (default: 15m)", valueName: "age"),
-            transform: { try Age($0) })
+            transform: { try Age($0, unit: "m") })
     public var overlap = Age.literal("15m")
 
     @Option(name: .long, help: ArgumentHelp("Licence ids to ask for, comma-separated; 'cc' for the Creative Commons ones; 'any' for all.", valueName: "ids"))

@@ -76,7 +76,7 @@ public struct PhotoCacheCommand: ToolCommand {
     public var maxPhotoBytes = ByteSize.literal("32M")
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Give up a download that takes longer than this, e.g. 90s, 5m. (default: 5m)", valueName: "age"),
-            transform: { try Age($0, positive: true) })
+            transform: { try Age($0, positive: true, unit: "s") })
     public var downloadTimeout = Age.literal("5m")
 
     @Flag(name: .long, help: "Print only each cached file's path, one per line (the default on a terminal).")

@@ -44,7 +44,7 @@ public struct ThumbGet: ToolCommand {
     public var parallel = 4
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Give up a download that takes longer than this, e.g. 30s, 2m. (default: 60s)", valueName: "age"),
-            transform: { try Age($0, positive: true) })
+            transform: { try Age($0, positive: true, unit: "s") })
     public var downloadTimeout = Age.literal("60s")
 
     @OptionGroup public var verbosity: VerbosityOptions

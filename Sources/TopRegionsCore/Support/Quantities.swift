@@ -6,9 +6,10 @@ public struct Age: Sendable, Equatable, CustomStringConvertible {
     public let description: String
 
     /// Throws the problem in words ("'7' has no unit: ...") when `text` is not an age, or
-    /// is zero where `positive` asks for more.
-    public init(_ text: String, positive: Bool = false) throws(QuantityProblem) {
-        guard let seconds = Units.parseDuration(text) else { throw QuantityProblem(Units.durationProblem(text)) }
+    /// is zero where `positive` asks for more. `unit`: the option's usual unit, which the
+    /// example of a number without one takes.
+    public init(_ text: String, positive: Bool = false, unit: Character = "d") throws(QuantityProblem) {
+        guard let seconds = Units.parseDuration(text) else { throw QuantityProblem(Units.durationProblem(text, unit: unit)) }
         if positive && seconds == 0 { throw QuantityProblem("'\(text)' is no time at all: give more than 0 (e.g. 30s, 2m)") }
         self.seconds = seconds
         self.description = text

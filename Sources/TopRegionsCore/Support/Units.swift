@@ -36,13 +36,16 @@ public enum Units {
         return value * multiplier
     }
 
-    /// Why `text` is not an age, for a usage error.
-    public static func durationProblem(_ text: String) -> String {
+    /// Why `text` is not an age, for a usage error. `unit`: the unit the example of a
+    /// number without one suggests, the option's usual one ("10" for a download timeout is
+    /// 10s, not the 10d it suggested).
+    public static func durationProblem(_ text: String, unit: Character = "d") -> String {
         let trimmed = text.trimmingSpaces()
         let isNumber: (Substring) -> Bool = { !$0.isEmpty && $0.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") } }
         if isNumber(Substring(trimmed)) {
             let example = (Double(trimmed) ?? 0) > 0 ? trimmed : "1"
-            return "'\(text)' has no unit: write it with one of \(durationUnits) (e.g. \(example)d for days)"
+            let name = ["s": "seconds", "m": "minutes", "h": "hours", "w": "weeks"][unit] ?? "days"
+            return "'\(text)' has no unit: write it with one of \(durationUnits) (e.g. \(example)\(unit) for \(name))"
         }
         if trimmed.hasPrefix("-"), parseDuration(String(trimmed.dropFirst())) != nil {
             return "'\(text)' is negative: an age counts back from now, and is written without a sign (e.g. \(trimmed.dropFirst()))"
