@@ -162,6 +162,10 @@ extension ServedApp {
         guard let photo = try await blocking.run({ try queries.photo(id: photoID) }), let url = photo.record.photoURL else {
             return Self.photoPlaceholder(["No full image is known for this photo."], status: .notFound)
         }
+        guard let photos else {
+            return Self.photoPlaceholder(
+                ["The photo cache cannot be written here,", "so full photos are not shown."], status: .serviceUnavailable)
+        }
         let file: OpenPhoto
         do {
             file = try await photos.open(photoID, url: url, blocking: blocking)

@@ -18,7 +18,9 @@ final class ServedApp: Sendable {
     let queries: Queries
     let writer: PhotoWriter
     let site: Site
-    let cache: PhotoCache
+    /// nil when it cannot be written here and the database is served read-only: pages and
+    /// thumbnails are served, full photos are not.
+    let cache: PhotoCache?
     /// Writes, downloads and files: each holds a thread while it waits.
     let blocking: BlockingWork
     /// The reads a page is made from, when they need no waiting: one thread per core. A read
@@ -28,7 +30,7 @@ final class ServedApp: Sendable {
     /// (docs/PERFORMANCE.md, "A served page's text and threads").
     let reads: BlockingWork
     let thumbnails: ThumbnailService
-    let photos: PhotoService
+    let photos: PhotoService?
     let refresher: Refresher
     /// Views for Recents, written beside the pages, never in their way; none on a database
     /// this server cannot write.
@@ -71,7 +73,7 @@ final class ServedApp: Sendable {
     let hosts: HostCheck
 
     init(
-        store: Store, cache: PhotoCache, refresher: Refresher, formToken: String, hosts: HostCheck, downloads: Int,
+        store: Store, cache: PhotoCache?, refresher: Refresher, formToken: String, hosts: HostCheck, downloads: Int,
         photoLimits: DownloadLimits, thumbnailLimits: DownloadLimits, network: Network, retry: RetryPolicy, times: TimeFormat,
         now: @escaping @Sendable () -> Double, note: @escaping @Sendable (String) -> Void, trace: (@Sendable (String) -> Void)?
     ) throws {
@@ -86,7 +88,7 @@ final class ServedApp: Sendable {
         blocking = BlockingWork(threads: 4 + 2 * downloads)
         reads = BlockingWork(threads: max(2, System.coreCount))
         thumbnails = try ThumbnailService(store: store, workers: downloads, limits: thumbnailLimits, network: network, retry: retry, now: now, trace: trace)
-        photos = try PhotoService(cache: cache, workers: max(1, downloads / 2), limits: photoLimits, network: network, retry: retry, now: now, trace: trace)
+        photos = try cache.map { try PhotoService(cache: $0, workers: max(1, downloads / 2), limits: photoLimits, network: network, retry: retry, now: now, trace: trace) }
         self.times = times
         self.now = now
         self.trace = trace

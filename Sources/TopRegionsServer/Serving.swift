@@ -61,7 +61,7 @@ public enum Serving {
     }
 
     /// Serves `store` and `cache` until SIGINT or SIGTERM; throws when it cannot listen.
-    public static func serve(store: Store, cache: PhotoCache, _ settings: Settings) throws {
+    public static func serve(store: Store, cache: PhotoCache?, _ settings: Settings) throws {
         // Pages are built on many threads; each of glibc's arenas (eight per core) keeps what
         // was freed in it, so 450 broad searches left the server at 98 MB with its caches
         // within 20 MB; two arenas, and large blocks mapped and given back when freed: 78 MB.

@@ -168,7 +168,9 @@ public struct RegionsServe: ToolCommand {
         // is served as it is; otherwise, with a Flickr key, a new database is made and filled
         // on the first visit.
         let store: Store
+        var readOnly = false
         if FileManager.default.fileExists(atPath: path), try !Store.isWritable(path: path) {
+            readOnly = true
             store = try database.openForReading(context)
             context.note("""
                 the database \(path) cannot be written here (a read-only filesystem, or another user's file): serving it as it is; \
@@ -179,8 +181,16 @@ public struct RegionsServe: ToolCommand {
         }
         context.trace("database \(store.path)")
         let directory = try cacheDir ?? PhotoCache.defaultDirectory(environment: context.environment)
-        let cache = try PhotoCache(directory: directory, capBytes: maxBytes.bytes)
-        context.trace("photo cache \(cache.directory), at most \(maxBytes)")
+        let cache: PhotoCache?
+        do {
+            cache = try PhotoCache(directory: directory, capBytes: maxBytes.bytes)
+            context.trace("photo cache \(directory), at most \(maxBytes)")
+        } catch let failure as Failure where readOnly && failure.kind == .cannotCreate {
+            // Served as it is, like the database: pages and stored thumbnails, no full photo
+            // (it refused to start, though regions-top and --export read the same files).
+            cache = nil
+            context.note("\(failure.message): full photos are not shown")
+        }
         let settings = Serving.Settings(
             address: address, port: port, allowedHosts: allowHost, downloads: parallel, utc: utc, databasePath: path,
             environment: context.environment, apiKeyFile: apiKeyFile, quiet: context.verbosity == .quiet, network: context.network,
