@@ -13,8 +13,7 @@ extension PhotoWriter {
     /// button then forgot 730, a load having stored more meanwhile.
     public func prune(storedBefore cutoff: Int64, ifStill shown: ([String]) -> Bool) throws -> Int? {
         try store.write { db in
-            let ids = try String.fetchAll(db, sql: "SELECT id FROM photo WHERE added_at < ? ORDER BY id", arguments: [cutoff])
-            guard shown(ids) else { return nil }
+            guard shown(try Self.idsStored(before: cutoff, db)) else { return nil }
             return try Self.prune(storedBefore: cutoff, db)
         }
     }
@@ -37,9 +36,11 @@ extension PhotoWriter {
 
     /// The photos `prune(storedBefore:)` would remove, by id: a dry run changes nothing.
     public func photosStored(before cutoff: Int64) throws -> [String] {
-        try store.read { db in
-            try String.fetchAll(db, sql: "SELECT id FROM photo WHERE added_at < ? ORDER BY id", arguments: [cutoff])
-        }
+        try store.read { db in try Self.idsStored(before: cutoff, db) }
+    }
+
+    private static func idsStored(before cutoff: Int64, _ db: Database) throws -> [String] {
+        try String.fetchAll(db, sql: "SELECT id FROM photo WHERE added_at < ? ORDER BY id", arguments: [cutoff])
     }
 
     /// Records that the photos were viewed at `now`, in this order (Recents lists the last

@@ -156,25 +156,21 @@ public struct Queries: Sendable {
     /// Whether a stored photo waits for its place to be looked up (`pendingPlaces`).
     public func hasPendingPlaces() throws -> Bool {
         try store.read { db in
-            try Bool.fetchOneCached(db, sql: """
-                SELECT EXISTS (SELECT 1 FROM photo
-                    WHERE region IS NULL AND place_id IS NOT NULL
-                      AND NOT EXISTS (SELECT 1 FROM place WHERE place.place_id = photo.place_id))
-                """)!
+            try Bool.fetchOneCached(db, sql: "SELECT EXISTS (SELECT 1 FROM photo WHERE \(Self.waitsForItsPlace))")!
         }
     }
 
     /// Places of stored photos that have never been looked up.
     public func pendingPlaces() throws -> [String] {
         try store.read { db in
-            try String.fetchAllCached(db, sql: """
-                SELECT DISTINCT place_id FROM photo
-                WHERE region IS NULL AND place_id IS NOT NULL
-                  AND NOT EXISTS (SELECT 1 FROM place WHERE place.place_id = photo.place_id)
-                ORDER BY place_id
-                """)
+            try String.fetchAllCached(db, sql: "SELECT DISTINCT place_id FROM photo WHERE \(Self.waitsForItsPlace) ORDER BY place_id")
         }
     }
+
+    /// A photo (`photo`) stored without a region whose place was never looked up.
+    static let waitsForItsPlace = """
+        region IS NULL AND place_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM place WHERE place.place_id = photo.place_id)
+        """
 
     /// Runs `body` over `values` 500 at a time, with the chunk's `?,?,…` placeholders: an
     /// IN list per query, bound, whatever the number of values.
