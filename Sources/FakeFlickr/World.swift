@@ -233,7 +233,7 @@ private struct WorldBuilder {
                         Place(
                             id: id, woeid: newWoeid(in: 29_300_000...29_399_999), level: .county,
                             woeName: town, name: "\(town), \(regionName)",
-                            latitude: jittered(regionLatitude, by: 300_000, shrunkBy: 4), longitude: jittered(regionLongitude, by: 300_000, shrunkBy: 4),
+                            latitude: jittered(regionLatitude, by: 300_000, shrunkBy: 8), longitude: jittered(regionLongitude, by: 300_000, shrunkBy: 8),
                             // Flickr shows a county's URL as its bare id.
                             placeURL: "/\(id)", timezone: countryInfo.timezone,
                             neighbourhood: nil, locality: nil, county: index, region: regionIndex, country: country))
@@ -247,7 +247,7 @@ private struct WorldBuilder {
                         Place(
                             id: newPlaceID(), woeid: newWoeid(in: 1000...9_999_999), level: .locality,
                             woeName: town, name: "\(town), \(regionName)",
-                            latitude: jittered(regionLatitude, by: 500_000, shrunkBy: 4), longitude: jittered(regionLongitude, by: 500_000, shrunkBy: 4),
+                            latitude: jittered(regionLatitude, by: 500_000, shrunkBy: 8), longitude: jittered(regionLongitude, by: 500_000, shrunkBy: 8),
                             placeURL: urlPath(regionPath + [town]), timezone: countryInfo.timezone,
                             neighbourhood: nil, locality: index, county: county, region: regionIndex, country: country))
                     latestLocality = (index, town, [])
@@ -315,7 +315,7 @@ private struct WorldBuilder {
     }
 
     /// `value` moved by up to `spread / factor`, drawn as a move of up to `spread` is (so every
-    /// later draw of the world is what it was): a region's towns within about 14 km of its
+    /// later draw of the world is what it was): a region's towns within about 7 km of its
     /// centre, inside the region as the maps' subdivisions draw it (half a degree put
     /// Toscana's towns in Emilia-Romagna).
     private mutating func jittered(_ value: MicroDegrees, by spread: Int, shrunkBy factor: Int) -> MicroDegrees {
