@@ -3,7 +3,7 @@
 // until a map reads them (the pages are mapped from the file on first touch), and the
 // multi-call program stays one file to install. `__FILE__` is this file's path, so the data
 // is found beside it wherever the tree is built.
-// geography.c.bin sha256 00a3bdfe0a9ab3777d63af7e1ffb41ea7c4dc557cd9475fda3ce3ff5383db132
+// geography.c.bin sha256 ab0751eb49f321afa988fa901968a0d6caef771fafddb670df5dd0068186f32d
 #include "geography.h"
 #include "built_in_data.h"
 

