@@ -53,9 +53,31 @@ enum Geography {
     /// are read from the bytes each time a map needs them, never kept, so the geography costs
     /// a program its index (about 0.6 MB), not its 134,000 points.
     struct Ring: Sendable {
-        let offset: Int
-        let count: Int
-        let bounds: Bounds
+        // 24 bytes, not 48: 42,000 rings and rivers are indexed (a megabyte of the server's
+        // memory at 48). The box is kept in floats rounded outwards, so it still holds every point.
+        private let start: Int32
+        private let size: Int32
+        private let west: Float, north: Float, east: Float, south: Float
+
+        init(offset: Int, count: Int, bounds: Bounds) {
+            (start, size) = (Int32(offset), Int32(count))
+            (west, north) = (Self.below(bounds.minX), Self.below(bounds.minY))
+            (east, south) = (Self.above(bounds.maxX), Self.above(bounds.maxY))
+        }
+
+        var offset: Int { Int(start) }
+        var count: Int { Int(size) }
+        var bounds: Bounds { Bounds(minX: Double(west), minY: Double(north), maxX: Double(east), maxY: Double(south)) }
+
+        private static func below(_ value: Double) -> Float {
+            let rounded = Float(value)
+            return Double(rounded) > value ? rounded.nextDown : rounded
+        }
+
+        private static func above(_ value: Double) -> Float {
+            let rounded = Float(value)
+            return Double(rounded) < value ? rounded.nextUp : rounded
+        }
 
         var points: [Point] {
             var reader = Reader(bytes: Geography.bytes, offset: offset)
@@ -72,12 +94,21 @@ enum Geography {
 
         let kind: Kind
         var isSubdivision: Bool { kind == .subdivision }
+        /// Where its code, its parent's code and its name are in the built-in bytes: read when
+        /// needed, as a city's are (7,800 areas' strings kept took most of a megabyte).
+        let textOffset: Int32
         /// ISO 3166-1 alpha-2 for a country ("-99" where Natural Earth gives none), Natural
         /// Earth's adm1_code for a subdivision.
-        let code: String
+        var code: String { texts.code }
         /// A subdivision's country code.
-        let parent: String
-        let name: String
+        var parent: String { texts.parent }
+        var name: String { texts.name }
+
+        private var texts: (code: String, parent: String, name: String) {
+            var reader = Reader(bytes: Geography.bytes, offset: Int(textOffset))
+            return (reader.string(), reader.string(), reader.string())
+        }
+
         let rings: [Ring]
         let holes: [Ring]
         let bounds: Bounds
@@ -189,7 +220,10 @@ enum Geography {
             var areas: [Area] = []
             for _ in 0..<varint() {
                 guard let kind = Area.Kind(rawValue: byte()) else { preconditionFailure("the built-in geography has an unknown kind of area") }
-                let (code, parent, name) = (string(), string(), string())
+                let textOffset = offset
+                skipString()
+                skipString()
+                skipString()
                 var rings: [Ring] = [], holes: [Ring] = []
                 for _ in 0..<varint() {
                     let isHole = byte() == 1
@@ -201,7 +235,7 @@ enum Geography {
                     bounds.add(Point(x: ring.bounds.minX, y: ring.bounds.minY))
                     bounds.add(Point(x: ring.bounds.maxX, y: ring.bounds.maxY))
                 }
-                areas.append(Area(kind: kind, code: code, parent: parent, name: name, rings: rings, holes: holes, bounds: bounds))
+                areas.append(Area(kind: kind, textOffset: Int32(textOffset), rings: rings, holes: holes, bounds: bounds))
             }
             var cities: [City] = []
             let count = varint()
