@@ -3,7 +3,7 @@
 // until a map reads them (the pages are mapped from the file on first touch), and the
 // multi-call program stays one file to install. `__FILE__` is this file's path, so the data
 // is found beside it wherever the tree is built.
-// geography.c.bin sha256 b262a06cf5a3e20b03d00a9c995963afca8c833a6a242b0035d985faa0fe9bbf
+// geography.c.bin sha256 69aa9b00590eac27ab1dda9896d1744d77820af6a1869313e0f839c58e378842
 #include "geography.h"
 #include "built_in_data.h"
 

@@ -127,7 +127,7 @@ import TopRegionsTestSupport
     /// budget: a city that is a subdivision of its own (Prague, Bogotá, Vienna: named by its
     /// people, not by the villages GeoNames puts in Lower Austria) rather than the one around it, Attica's mainland without its islands, Scotland's without Shetland.
     @Test(arguments: [
-        ("Bavaria", 48.0...48.3, 11.4...11.8), ("Ile-de-France", 48.7...49.0, 2.2...2.5), ("Tokyo", 35.6...35.8, 139.6...139.9),
+        ("Bavaria", 48.0...48.3, 11.4...11.8), ("Île-de-France", 48.7...49.0, 2.2...2.5), ("Tokyo", 35.6...35.8, 139.6...139.9),
         ("Praha", 50.0...50.1, 14.35...14.5), ("Bogota D.C.", 4.55...4.75, -74.15 ... -74.0), ("Vienna", 48.15...48.25, 16.3...16.45),
         ("Attica", 37.9...38.05, 23.65...23.8), ("Scotland", 55.85...55.95, -3.3 ... -3.1),
     ])

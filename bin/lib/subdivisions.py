@@ -16,6 +16,12 @@ split with no majority (borders that do not close, joining two subdivisions) is 
 Natural Earth's borders are finer than GeoNames' first level (France's departments, Italy's
 provinces), the area is GeoNames' region, as Flickr names them.
 
+GeoNames' names here are in ASCII ("Baden-Wuerttemberg", "Ile-de-France"): a name takes the
+spelling ISO 3166-2 gives it (pycountry's copy of Debian's iso-codes) where exactly one of its
+country's ISO subdivisions has the same letters once accents, case and punctuation are set aside
+("Baden-Württemberg", "Île-de-France", "Nariño"); any other name is kept as GeoNames has it
+("Bavaria", not ISO's "Bayern"; "Vaestra Goetaland", whose ISO name adds "län").
+
 Natural Earth's lines meet only nearly: they are put on a 0.001 degree grid, and an end that
 meets nothing is joined to the nearest line within 0.05 degree.
 
@@ -25,8 +31,11 @@ the committed bytes).
 import collections
 import csv
 import io
+import json
+import re
 import sys
 import tarfile
+import unicodedata
 import zipfile
 
 GRID = 0.001  # degrees
@@ -129,7 +138,36 @@ def _weighted(rows, big_cities):
             for row in rows]
 
 
-def derived(natural_earth_wheel, cities_sdist, big_cities, countries, left_out):
+def _letters(name):
+    """`name`'s letters and digits, lower case, without accents: once as written, once with
+    German and Scandinavian letters as GeoNames writes them in ASCII (ä as ae, å as aa)."""
+    spelled = {name}
+    spelled.add(name.translate(str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue", "ß": "ss", "å": "aa", "Å": "Aa"})))
+    out = set()
+    for text in spelled:
+        bare = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+        out.add(re.sub(r"[^a-z0-9]", "", bare.lower()))
+    return out
+
+
+def _spelling(spellings_wheel):
+    """A function giving a subdivision's name (country code, GeoNames' ASCII name) as ISO
+    3166-2 spells it, or the name itself where no one ISO subdivision of that country has its
+    letters."""
+    with zipfile.ZipFile(spellings_wheel) as archive:
+        iso = json.loads(archive.read("pycountry/databases/iso3166-2.json"))["3166-2"]
+    by_country = collections.defaultdict(list)
+    for subdivision in iso:
+        by_country[subdivision["code"][:2]].append((subdivision["name"], _letters(subdivision["name"])))
+
+    def spelled(country, name):
+        letters = _letters(name)
+        found = {iso_name for iso_name, iso_letters in by_country[country] if letters & iso_letters}
+        return found.pop() if len(found) == 1 else name
+    return spelled
+
+
+def derived(natural_earth_wheel, cities_sdist, big_cities, countries, left_out, spellings_wheel):
     """The subdivisions of the countries (make-geography's areas of kind 0) not in `left_out`,
     each {"code": "DE-Bavaria", "parent": "DE", "name": "Bavaria", "shape": a shapely shape in
     degrees}, in order of country code and name."""
@@ -179,7 +217,8 @@ def derived(natural_earth_wheel, cities_sdist, big_cities, countries, left_out):
         else:
             continue
         merged[code, name].append(face)
-    return [{"code": f"{code}-{name}", "parent": code, "name": name, "shape": shapely.unary_union(parts)}
+    spelled = _spelling(spellings_wheel)
+    return [{"code": f"{code}-{name}", "parent": code, "name": spelled(code, name), "shape": shapely.unary_union(parts)}
             for (code, name), parts in sorted(merged.items())]
 
 
