@@ -3,14 +3,13 @@ import TopRegionsRecords
 
 extension Geography {
     /// The area most of `points` (projected) lie in: the subdivision holding at least half of
-    /// them where Natural Earth has subdivisions there, else the country holding at least half;
+    /// them where there are subdivisions, else the country holding at least half;
     /// nil when the points are spread over several (a search, the whole world) or at sea.
     /// Found by where the points are, never by a name: Flickr's names and Natural Earth's
     /// differ ("Québec", "Quebec"). At most 256 points are looked at, evenly spread.
     static func area(holdingMostOf points: [Point]) -> Area? {
         guard !points.isEmpty else { return nil }
-        let step = max(1, points.count / 256)
-        let sample = stride(from: 0, to: points.count, by: step).map { points[$0] }
+        let sample = evenlySpread(points)
         var box = Bounds.empty
         for point in sample { box.add(point) }
         for kind in [subdivisionAreas, countryAreas] {
@@ -21,6 +20,13 @@ extension Geography {
             }
         }
         return nil
+    }
+
+    /// At most 256 of `points`, evenly spread (every one of a short list): enough to tell where
+    /// most of a list lies, at the same cost for a region of 14,000 photos as of 14.
+    static func evenlySpread(_ points: [Point]) -> [Point] {
+        let step = max(1, points.count / 256)
+        return stride(from: 0, to: points.count, by: step).map { points[$0] }
     }
 
     /// The area `point` lies in (a subdivision before its country), and its country.

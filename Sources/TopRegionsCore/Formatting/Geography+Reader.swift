@@ -24,10 +24,7 @@ extension Geography {
                     if isHole { holes.append(ring) } else { rings.append(ring) }
                 }
                 var bounds = Bounds.empty
-                for ring in rings {
-                    bounds.add(Point(x: ring.bounds.minX, y: ring.bounds.minY))
-                    bounds.add(Point(x: ring.bounds.maxX, y: ring.bounds.maxY))
-                }
+                for ring in rings { bounds.add(ring.bounds) }
                 areas.append(Area(kind: kind, textOffset: Int32(textOffset), rings: rings, holes: holes, bounds: bounds))
             }
             var cities: [City] = []

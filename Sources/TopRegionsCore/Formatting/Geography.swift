@@ -30,6 +30,12 @@ enum Geography {
             (maxX, maxY) = (max(maxX, point.x), max(maxY, point.y))
         }
 
+        /// Grows to take in `other` too.
+        mutating func add(_ other: Bounds) {
+            add(Point(x: other.minX, y: other.minY))
+            add(Point(x: other.maxX, y: other.maxY))
+        }
+
         func intersects(_ other: Bounds) -> Bool {
             maxX >= other.minX && minX <= other.maxX && maxY >= other.minY && minY <= other.maxY
         }
@@ -99,14 +105,16 @@ enum Geography {
         let textOffset: Int32
         /// ISO 3166-1 alpha-2 for a country ("-99" where Natural Earth gives none), Natural
         /// Earth's adm1_code for a subdivision.
-        var code: String { texts.code }
+        var code: String { text(0) }
         /// A subdivision's country code.
-        var parent: String { texts.parent }
-        var name: String { texts.name }
+        var parent: String { text(1) }
+        var name: String { text(2) }
 
-        private var texts: (code: String, parent: String, name: String) {
+        /// The `position`th of its three strings (code, parent, name), the ones before it skipped.
+        private func text(_ position: Int) -> String {
             var reader = Reader(bytes: Geography.bytes, offset: Int(textOffset))
-            return (reader.string(), reader.string(), reader.string())
+            for _ in 0..<position { reader.skipString() }
+            return reader.string()
         }
 
         let rings: [Ring]
@@ -140,17 +148,13 @@ enum Geography {
         /// are on (Tokyo's main island, not the Ogasawara islands 1,000 km south); nil when
         /// none holds one. At most 256 points are looked at, evenly spread.
         func bounds(ofRingsHolding points: [Point]) -> Bounds? {
-            let step = max(1, points.count / 256)
-            let sample = stride(from: 0, to: points.count, by: step).map { points[$0] }
+            let sample = Geography.evenlySpread(points)
             var box = Bounds.empty
             for ring in rings {
                 let near = sample.filter(ring.bounds.contains)
                 guard !near.isEmpty else { continue }
                 let outline = ring.points
-                if near.contains(where: { Self.ring(outline, contains: $0) }) {
-                    box.add(Point(x: ring.bounds.minX, y: ring.bounds.minY))
-                    box.add(Point(x: ring.bounds.maxX, y: ring.bounds.maxY))
-                }
+                if near.contains(where: { Self.ring(outline, contains: $0) }) { box.add(ring.bounds) }
             }
             return box.width.isFinite ? box : nil
         }
