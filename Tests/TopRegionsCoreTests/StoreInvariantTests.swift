@@ -522,7 +522,7 @@ import TopRegionsTestSupport
         }
     }
 
-    private func expectConsistent(_ store: Store, _ model: Model, context: Comment) throws {
+    func expectConsistent(_ store: Store, _ model: Model, context: Comment) throws {
         // FTS5's check reads like a query but is written as an INSERT: on the writer.
         do {
             try store.write { try $0.execute(sql: "INSERT INTO photo_fts (photo_fts, rank) VALUES ('integrity-check', 1)") }

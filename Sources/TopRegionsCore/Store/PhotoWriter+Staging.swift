@@ -30,7 +30,7 @@ extension PhotoWriter {
             -- Regions whose name changes in this batch.
             CREATE TEMP TABLE IF NOT EXISTS renamed (id INTEGER PRIMARY KEY);
             -- Photographers renamed in this transaction, and the name they end it with.
-            CREATE TEMP TABLE IF NOT EXISTS renamed_photographer (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+            CREATE TEMP TABLE IF NOT EXISTS renamed_photographer (id INTEGER PRIMARY KEY, nsid TEXT NOT NULL, name TEXT NOT NULL);
             -- Stored photos gaining a region from a place just learned, by rowid.
             CREATE TEMP TABLE IF NOT EXISTS attaching (photo INTEGER PRIMARY KEY, region INTEGER NOT NULL);
             -- Stored photos whose indexed text a merge changes, by rowid.
@@ -69,7 +69,7 @@ extension PhotoWriter {
         let stage = try BulkStatement(db, sql: "INSERT INTO incoming_photographer (nsid, name) VALUES (?, ?)")
         for (nsid, name) in photographers {
             if let waiting = group.newPhotographers[nsid] {
-                map[nsid] = group.naming(waiting, as: name)
+                map[nsid] = group.naming(waiting, nsid: nsid, as: name)
                 continue
             }
             stage.bind(1, nsid)
@@ -83,7 +83,7 @@ extension PhotoWriter {
             SELECT i.nsid, p.id, p.name, i.name FROM incoming_photographer i CROSS JOIN photographer p ON p.nsid = i.nsid
             """)
         while let row = try stored.next() {
-            map[row[0]] = group.naming(Named(id: row[1], name: row[2]), as: row[3])
+            map[row[0]] = group.naming(Named(id: row[1], name: row[2]), nsid: row[0], as: row[3])
         }
         if map.count < photographers.count {
             // The rest are new: row ids in NSID order (the order SQLite gave them when each
@@ -110,10 +110,10 @@ extension PhotoWriter {
         var new: [(nsid: String, name: String)] = []
         for (nsid, name) in photographers {
             if let waiting = group.newPhotographers[nsid] {
-                map[nsid] = group.naming(waiting, as: name)
+                map[nsid] = group.naming(waiting, nsid: nsid, as: name)
             } else if let stored = known.found[nsid].map({ Named(id: $0.id, name: $0.name) })
                 ?? group.addedPhotographers[nsid] ?? group.ledger?.addedSince(known, nsid: nsid) {
-                map[nsid] = group.naming(stored, as: name)
+                map[nsid] = group.naming(stored, nsid: nsid, as: name)
             } else {
                 new.append((nsid, name))
             }

@@ -104,6 +104,9 @@ public final class BatchGroup {
     func photographerID() throws -> Int64 {
         let id = try nextPhotographerID ?? (Int64.fetchOneCached(db, sql: "SELECT COALESCE(MAX(id), 0) + 1 FROM photographer") ?? 1)
         nextPhotographerID = id + 1
+        // A rename waiting for this id was another photographer's, forgotten since (another
+        // writer's prune or delete left them no photo) and no longer theirs to take.
+        renames.names[id] = nil
         return id
     }
 
@@ -135,8 +138,8 @@ public final class BatchGroup {
     /// `photographer` (as stored, or waiting to be) as a batch names them (`name`; empty
     /// says nothing). Their photos carry the stored name until the rename is written, with
     /// all of them, once (`PendingRenames`).
-    func naming(_ photographer: PhotoWriter.Named, as name: String) -> PhotoWriter.Named {
-        renames.name(photographer, as: name)
+    func naming(_ photographer: PhotoWriter.Named, nsid: String, as name: String) -> PhotoWriter.Named {
+        renames.name(photographer, nsid: nsid, as: name)
         return photographer
     }
 
@@ -156,18 +159,23 @@ public final class BatchGroup {
         renamedAny = true
         // The waiting ones are written first, like any stored photographer.
         try writeNewPhotographers()
-        let stage = try BulkStatement(db, sql: "INSERT INTO renamed_photographer (id, name) VALUES (?, ?)")
-        for (id, name) in renames.names.sorted(by: { $0.key < $1.key }) {
+        let stage = try BulkStatement(db, sql: "INSERT INTO renamed_photographer (id, nsid, name) VALUES (?, ?, ?)")
+        for (id, rename) in renames.names.sorted(by: { $0.key < $1.key }) {
             stage.bind(1, id)
-            stage.bind(2, name)
+            stage.bind(2, rename.nsid)
+            stage.bind(3, rename.name)
             try stage.run()
         }
         // Every photo carries its photographer's stored name, so the photos of those whose
         // name changes are the ones to rewrite, found from the indexes alone: comparing each
         // photo's own name read its row, in upload order (200k renamed photos: 0.19 s
         // against 0.07).
+        // A photographer forgotten since (another writer's prune or delete left them no
+        // photo) is not renamed, nor whoever took their row id since: SQLite gives a new row
+        // the largest id plus one, so a forgotten last row's id is given again.
         try db.executeCached(sql: """
-            DELETE FROM renamed_photographer WHERE name = (SELECT name FROM photographer WHERE id = renamed_photographer.id);
+            DELETE FROM renamed_photographer WHERE NOT EXISTS (SELECT 1 FROM photographer p WHERE p.id = renamed_photographer.id AND p.nsid = renamed_photographer.nsid)
+                OR name = (SELECT name FROM photographer WHERE id = renamed_photographer.id);
             UPDATE photographer SET name = r.name FROM renamed_photographer r WHERE photographer.id = r.id;
             INSERT INTO reindexing (photo)
                 SELECT rowid FROM photo INDEXED BY photo_window
@@ -227,21 +235,22 @@ extension String {
 /// name per photographer; a load stopped halfway (even by kill -9) leaves those renames
 /// undone, as if their records had come later.
 final class PendingRenames {
-    /// Row id → the name the photographer is to take.
-    var names: [Int64: String] = [:]
+    /// Row id → the name the photographer is to take (and their NSID, to tell them from
+    /// another photographer given the same row id after they were forgotten).
+    var names: [Int64: (nsid: String, name: String)] = [:]
     /// At most this many wait (about 100 bytes each): more are written with the next commit.
     /// Each such pass rewrites its photographers' photos while the decoder holds its next
     /// batch; at 20,000, 200k records of Flickr's shape, 30,075 of them renamed, took two
     /// passes and peaked 3 MB higher, in 10% more time, than with one at the end.
     static let most = 40_000
 
-    /// A record naming `photographer` (as stored) `name` (empty says nothing).
-    func name(_ photographer: PhotoWriter.Named, as name: String) {
+    /// A record naming `photographer` (as stored, NSID `nsid`) `name` (empty says nothing).
+    func name(_ photographer: PhotoWriter.Named, nsid: String, as name: String) {
         guard !name.isEmpty else { return }
         if name == photographer.name {
             names[photographer.id] = nil  // back to what is stored: nothing to rewrite
         } else {
-            names[photographer.id] = name
+            names[photographer.id] = (nsid, name)
         }
     }
 }
