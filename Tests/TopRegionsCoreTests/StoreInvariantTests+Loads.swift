@@ -6,8 +6,10 @@ import Testing
 import TopRegionsTestSupport
 
 extension StoreInvariantTests {
-    /// Loads of several transactions whose renames wait for the load's end, while other
-    /// writers resolve places, prune and delete between the load's transactions (as regions-serve or place-resolve do beside a cron load). After each
+    /// Loads of several transactions whose renames wait for the load's end, holding the
+    /// renamed photographers' new photos back from the search index until then (issue
+    /// 35.13), while other writers resolve places, prune and delete between the load's
+    /// transactions (as regions-serve or place-resolve do beside a cron load). After each
     /// load the counts, the names and the index equal their recomputation, and each word
     /// finds exactly the photos the model says. Regression: a photographer forgotten in the
     /// middle of a load (their last photo pruned) left their waiting rename to whoever took
@@ -20,6 +22,7 @@ extension StoreInvariantTests {
         var world = World(seed: seed)
         var model = Model()
         var now: Int64 = 1_700_000_000
+        var heldBackAtSomePoint = false
 
         for load in 0..<15 {
             let renames = PendingRenames()
@@ -31,6 +34,7 @@ extension StoreInvariantTests {
                     let batch = (0..<Int.random(in: 1...25, using: &world.generator)).map { _ in world.record() }
                     _ = try writer.transaction(now: now, ledger: nil, renames: renames) { try $0.store(PreparedBatch(batch)) }
                     Self.load(batch, now: now, into: &model, renaming: &waitingNames)
+                    heldBackAtSomePoint = try heldBackAtSomePoint || store.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM unindexed_photo")! > 0 }
                 case 7..<9:
                     let resolutions = world.resolutions()
                     try writer.record(resolutions, now: now)
@@ -47,7 +51,7 @@ extension StoreInvariantTests {
                     waitingNames = waitingNames.filter { model.ownerNames[$0.key] != nil }
                 }
             }
-            // The load's end: its renames written.
+            // The load's end: its renames written, the photos they held back indexed.
             try writer.transaction(now: now) { try $0.writeRenames(renames) }
             for (owner, name) in waitingNames { model.ownerNames[owner] = name }
             // Between loads: an undelete in a load, of a photo whose photographer was
@@ -56,8 +60,10 @@ extension StoreInvariantTests {
             let ids = model.deleted.sorted().filter { _ in Bool.random(using: &world.generator) }
             _ = try writer.undelete(ids: ids, now: now)
             model.undelete(ids)
+            #expect(try store.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM unindexed_photo") } == 0)
             try expectConsistent(store, model, context: "seed \(seed), load \(load)")
         }
+        #expect(heldBackAtSomePoint)
     }
 
     /// `Model.load` as a load whose renames wait for its end does it: a stored photographer

@@ -244,7 +244,7 @@ public struct Loader: Sendable {
         }
         // The renames the committed records made, written once (`PendingRenames`), also
         // when a bad line stopped the load after them.
-        if !renames.names.isEmpty {
+        if !renames.names.isEmpty || !renames.heldBack.isEmpty {
             let (writer, checkpointer) = try writing.writer()
             try writer.transaction(now: now, ledger: ledger) { try $0.writeRenames(renames) }
             checkpointer.committed()

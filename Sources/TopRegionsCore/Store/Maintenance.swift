@@ -25,7 +25,7 @@ extension PhotoWriter {
             INSERT INTO count_delta (region, photographer, n, uploaded)
                 SELECT region, photographer, -1, uploaded FROM photo WHERE added_at < ? AND region IS NOT NULL
             """, arguments: [cutoff])
-        try SearchIndex.remove(db, photosWhere: "added_at < ?", arguments: [cutoff])
+        try SearchIndex.forget(db, photosWhere: "added_at < ?", arguments: [cutoff])
         try db.execute(sql: "DELETE FROM photo WHERE added_at < ?", arguments: [cutoff])
         let pruned = db.changesCount
         try Self.forgetKept(storedBefore: cutoff, db)

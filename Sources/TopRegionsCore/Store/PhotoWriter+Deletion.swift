@@ -33,7 +33,7 @@ extension PhotoWriter {
             }
             let stored = try String.fetchAll(db, sql: "SELECT id FROM photo WHERE id IN (SELECT id FROM doomed) ORDER BY id")
             try Self.keepForUndelete(db, now: now)
-            try SearchIndex.remove(db, photosWhere: "id IN (SELECT id FROM doomed)")
+            try SearchIndex.forget(db, photosWhere: "id IN (SELECT id FROM doomed)")
             try db.execute(sql: """
                 INSERT INTO count_delta (region, photographer, n, uploaded)
                     SELECT region, photographer, -1, uploaded FROM photo WHERE id IN (SELECT id FROM doomed) AND region IS NOT NULL;

@@ -9,8 +9,11 @@ extension PhotoWriter {
     /// Applies a batch staged in `temp.incoming` that holds stored or deleted photos: drops
     /// the deleted, updates the stored that changed, inserts the new, and records what each
     /// photo counted for before and counts for now (and when it was uploaded) in `temp.count_delta`, and keeps the
-    /// search index in step (`lastStored`: the largest photo rowid before the batch).
-    static func merge(_ batch: PreparedBatch, now: Int64, lastStored: Int64, into result: inout BatchResult, _ db: Database) throws {
+    /// search index in step (`lastStored`: the largest photo rowid before the batch;
+    /// `holdingBack`: see `SearchIndex.addNew`).
+    static func merge(
+        _ batch: PreparedBatch, now: Int64, lastStored: Int64, holdingBack: Bool, into result: inout BatchResult, _ db: Database
+    ) throws {
         if try Bool.fetchOneCached(db, sql: "SELECT EXISTS (SELECT 1 FROM deleted_photo)")! {
             try db.executeCached(sql: "DELETE FROM incoming WHERE id IN (SELECT id FROM deleted_photo)")
             result.deletedEarlier = db.changesCount
@@ -83,7 +86,7 @@ extension PhotoWriter {
                     SELECT \(StagedColumn.names.joined(separator: ", ")), ? FROM incoming WHERE old_rowid IS NULL
                 """, arguments: [now])
             result.new = db.changesCount
-            try SearchIndex.add(db, photosWhere: "rowid > ?", arguments: [lastStored])
+            try SearchIndex.addNew(db, after: lastStored, holdingBack: holdingBack)
         }
         result.unchanged = batch.photoCount - result.deletedEarlier - result.new - result.updated
     }

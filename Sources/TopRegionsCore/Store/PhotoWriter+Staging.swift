@@ -7,7 +7,7 @@ import TopRegionsRecords
 extension PhotoWriter {
     static func prepareStaging(_ db: Database) throws {
         try CountDeltas.prepare(db)
-        try db.createTemporaryTablesOnce(last: "reindexing", sql: """
+        try db.createTemporaryTablesOnce(last: "held_back_photographer", sql: """
             CREATE TEMP TABLE IF NOT EXISTS incoming (
                 \(StagedColumn.allCases.map(\.declaration).joined(separator: ",\n    ")),
                 old_rowid INTEGER,
@@ -35,6 +35,9 @@ extension PhotoWriter {
             CREATE TEMP TABLE IF NOT EXISTS attaching (photo INTEGER PRIMARY KEY, region INTEGER NOT NULL);
             -- Stored photos whose indexed text a merge changes, by rowid.
             CREATE TEMP TABLE IF NOT EXISTS reindexing (photo INTEGER PRIMARY KEY);
+            -- Photographers whose new photos a load holds back from the search index until
+            -- it writes their rename (PendingRenames).
+            CREATE TEMP TABLE IF NOT EXISTS held_back_photographer (id INTEGER PRIMARY KEY);
             """)
     }
 

@@ -139,23 +139,45 @@ public final class BatchGroup {
     /// says nothing). Their photos carry the stored name until the rename is written, with
     /// all of them, once (`PendingRenames`).
     func naming(_ photographer: PhotoWriter.Named, nsid: String, as name: String) -> PhotoWriter.Named {
-        renames.name(photographer, nsid: nsid, as: name)
+        renames.name(photographer, nsid: nsid, as: name, holdingBackPhotos: defersRenames)
         return photographer
     }
 
-    /// The renamed photographers take their last name, and so do their photos (in the search
-    /// index too), which carried the name stored: one statement each for the whole transaction.
-    /// Their photos with a region are found by reading `photo_window` whole (a few bytes a
-    /// photo, where the photos' rows are hundreds: no index leads to photos by photographer,
-    /// which would cost every load for what only renames need); the others through
-    /// `photo_unplaced_by_photographer`. Only then is each found photo's row read.
-    /// Photos renamed per statement, at most: a statement's changes to the search index
-    /// wait in memory until it ends (65k photos renamed at once peaked 5 MB above the load).
-    static let renamedPhotosPerStatement = 4_000
+    /// Whether the new photos of some photographers wait for their rename to be indexed
+    /// (`SearchIndex.addNew`): `held_back_photographer` is brought up to date first.
+    func holdsBackPhotos() throws -> Bool {
+        if !renames.heldBackSinceWritten.isEmpty {
+            let insert = try BulkStatement(db, sql: "INSERT OR IGNORE INTO held_back_photographer (id) VALUES (?)")
+            for id in renames.heldBackSinceWritten {
+                insert.bind(1, id)
+                try insert.run()
+            }
+            renames.heldBackSinceWritten = []
+        }
+        return !renames.heldBack.isEmpty
+    }
 
+    /// Writes the waiting renames (`rename`), then indexes the photos they held back.
     func writeRenames(_ renames: PendingRenames? = nil) throws {
         let renames = renames ?? self.renames
-        guard !renames.names.isEmpty else { return }
+        if !renames.names.isEmpty { try rename(renames) }
+        if !renames.heldBack.isEmpty {
+            // The photos held back, now that they carry their last name.
+            try SearchIndex.indexWaiting(db)
+            try db.executeCached(sql: "DELETE FROM held_back_photographer")
+            renames.heldBack = []
+            renames.heldBackSinceWritten = []
+        }
+    }
+
+    /// The renamed photographers take their last name, and so do their photos (in the search
+    /// index too, but for those held back from it), which carried the name stored: one
+    /// statement each for the whole transaction, or for `SearchIndex.photosPerStatement`
+    /// photos. Their photos with a region are found by reading `photo_window` whole (a few
+    /// bytes a photo, where the photos' rows are hundreds: no index leads to photos by
+    /// photographer, which would cost every load for what only renames need); the others
+    /// through `photo_unplaced_by_photographer`. Only then is each found photo's row read.
+    private func rename(_ renames: PendingRenames) throws {
         renamedAny = true
         // The waiting ones are written first, like any stored photographer.
         try writeNewPhotographers()
@@ -187,8 +209,9 @@ public final class BatchGroup {
         var after: Int64 = 0
         while let last = try Int64.fetchOneCached(
             db, sql: "SELECT MAX(photo) FROM (SELECT photo FROM reindexing WHERE photo > ? ORDER BY photo LIMIT ?)",
-            arguments: [after, Self.renamedPhotosPerStatement])
+            arguments: [after, SearchIndex.photosPerStatement])
         {
+            // (Those held back from the index are only rewritten: see `SearchIndex`.)
             let theirPhotos = "rowid IN (SELECT photo FROM reindexing WHERE photo > ?1 AND photo <= ?2)"
             try SearchIndex.reindexing(db, photosWhere: theirPhotos, arguments: [after, last]) {
                 // OR IGNORE: no statement journal (see `merge`); nothing can be ignored.
@@ -209,10 +232,14 @@ public final class BatchGroup {
     /// what the new photos added, so they come after).
     func finish() throws {
         try writeNewPhotographers()
-        if !defersRenames || renames.names.count >= PendingRenames.most { try writeRenames() }
+        if !defersRenames || max(renames.names.count, renames.heldBack.count) >= PendingRenames.most { try writeRenames() }
         try PhotoWriter.addNewPhotoCounts(newPhotoCounts, db)
         newPhotoCounts = PhotoWriter.NewPhotos()
         try CountDeltas.apply(db)
+        // Photos a load killed before its end held back from the search index (another
+        // load's, still running, are indexed too: its rename then rewrites them in the
+        // index, as it does stored photos).
+        if renames.heldBack.isEmpty, try SearchIndex.hasWaiting(db) { try SearchIndex.indexWaiting(db) }
     }
 }
 
@@ -244,13 +271,23 @@ final class PendingRenames {
     /// passes and peaked 3 MB higher, in 10% more time, than with one at the end.
     static let most = 40_000
 
-    /// A record naming `photographer` (as stored, NSID `nsid`) `name` (empty says nothing).
-    func name(_ photographer: PhotoWriter.Named, nsid: String, as name: String) {
+    /// Photographers renamed since the renames were last written, whose new photos wait to
+    /// be indexed until they are (`SearchIndex`): indexed as they come, each photo would be
+    /// taken out of the index and put back by the rename. Only while renames wait beyond a
+    /// transaction (a load's).
+    var heldBack: Set<Int64> = []
+    /// Those of `heldBack` not yet in `temp.held_back_photographer`.
+    var heldBackSinceWritten: [Int64] = []
+
+    /// A record naming `photographer` (as stored, NSID `nsid`) `name` (empty says nothing);
+    /// `holdingBackPhotos`: whether a rename holds back the photographer's new photos.
+    func name(_ photographer: PhotoWriter.Named, nsid: String, as name: String, holdingBackPhotos: Bool) {
         guard !name.isEmpty else { return }
         if name == photographer.name {
             names[photographer.id] = nil  // back to what is stored: nothing to rewrite
         } else {
             names[photographer.id] = (nsid, name)
+            if holdingBackPhotos, heldBack.insert(photographer.id).inserted { heldBackSinceWritten.append(photographer.id) }
         }
     }
 }

@@ -77,12 +77,12 @@ public struct PhotoWriter: Sendable {
             // is what was counted while writing them (added at the transaction's end).
             let counts = try Self.insert(batch, references, into: .photo(addedAt: now), db)
             group.newPhotoCounts.add(counts)
-            try SearchIndex.add(db, photosWhere: "rowid > ?", arguments: [lastStored])
+            try SearchIndex.addNew(db, after: lastStored, holdingBack: group.holdsBackPhotos())
             result.new = batch.photoCount
             newest = batch.newestUpload(notAfter: now + Self.futureUploadTolerance)
         } else {
             _ = try Self.insert(batch, references, into: .staging, db)
-            try Self.merge(batch, now: now, lastStored: lastStored, into: &result, db)
+            try Self.merge(batch, now: now, lastStored: lastStored, holdingBack: group.holdsBackPhotos(), into: &result, db)
             newest = try Int64.fetchOneCached(
                 db, sql: "SELECT MAX(uploaded) FROM incoming WHERE uploaded <= ?", arguments: [now + Self.futureUploadTolerance])
         }

@@ -226,6 +226,13 @@ enum Schema {
             try db.execute(sql: "UPDATE region SET latin_parts = topregions_latin_parts(name) WHERE name <> place_id")
         }
 
+        migrator.registerMigration("v15 photos waiting for the search index") { db in
+            // By `photo.rowid`: stored photos not in photo_fts yet, those of photographers a
+            // load renames, indexed once with their last name (SearchIndex). Empty between
+            // loads.
+            try db.execute(sql: "CREATE TABLE unindexed_photo (photo INTEGER PRIMARY KEY)")
+        }
+
         return migrator
     }()
 }

@@ -14,7 +14,19 @@ import GRDB
 ///
 /// The index is keyed by `photo.rowid`. Nothing in the toolkit renumbers rows (SQLite's
 /// VACUUM keeps them); after anything that might, `INSERT INTO photo_fts (photo_fts)
-/// VALUES ('rebuild')` makes the index again from the photos.
+/// VALUES ('rebuild')` makes the index again from the photos (and `unindexed_photo` is
+/// emptied).
+///
+/// A photo may wait to be indexed: every photo is either in the index or listed in
+/// `unindexed_photo`, never both. A load holds back the new photos of a photographer whose
+/// records rename them (`PendingRenames`) until it writes the rename, at its end: indexed
+/// then, once, with the name they end with. Indexed as they came, each would be taken out
+/// and put back by the rename: most of the time a load of renamed records took over the
+/// same records without renames (issue 35.13). `remove` and `add` leave the waiting photos
+/// alone (they are indexed as they are when their turn comes); whoever deletes photos
+/// `forget`s them. Waiting photos are found by a search only once indexed: a load indexes
+/// them before it ends, and one killed before that leaves them for the next transaction of
+/// any writer that holds none back (`BatchGroup.finish`).
 enum SearchIndex {
     /// The indexed columns of `photo`, in the index's order.
     static let columns = "title, description, owner_name, region_name"
@@ -30,20 +42,79 @@ enum SearchIndex {
 
     /// Takes the photos that `condition` (over `photo`) selects out of the index. Call it
     /// before they change or go: it needs the values they were indexed with.
+    /// Photos waiting to be indexed are left alone.
     static func remove(_ db: Database, photosWhere condition: String, arguments: StatementArguments = []) throws {
         try db.executeCached(sql: """
             INSERT INTO photo_fts (photo_fts, rowid, \(columns))
-                SELECT 'delete', rowid, \(columns) FROM photo WHERE \(condition)
+                SELECT 'delete', rowid, \(columns) FROM photo WHERE (\(condition)) AND \(indexed)
             """, arguments: arguments)
     }
 
     /// Puts the photos that `condition` (over `photo`) selects into the index, as they are
-    /// now.
+    /// now; photos waiting to be indexed are left to wait.
     static func add(_ db: Database, photosWhere condition: String, arguments: StatementArguments = []) throws {
         try db.executeCached(sql: """
             INSERT INTO photo_fts (rowid, \(columns))
-                SELECT rowid, \(columns) FROM photo WHERE \(condition)
+                SELECT rowid, \(columns) FROM photo WHERE (\(condition)) AND \(indexed)
             """, arguments: arguments)
+    }
+
+    /// A photo (`photo.rowid`) not waiting to be indexed.
+    private static let indexed = "rowid NOT IN (SELECT photo FROM unindexed_photo)"
+
+    /// Takes the photos that `condition` selects out of the index, or off the list of those
+    /// waiting for it: call it before deleting them (a row id may be taken again by a new
+    /// photo, which must not find itself listed).
+    static func forget(_ db: Database, photosWhere condition: String, arguments: StatementArguments = []) throws {
+        try remove(db, photosWhere: condition, arguments: arguments)
+        try db.executeCached(sql: """
+            DELETE FROM unindexed_photo WHERE photo IN (SELECT rowid FROM photo WHERE \(condition))
+            """, arguments: arguments)
+    }
+
+    /// Indexes the photos inserted after row id `lastStored` (`lastRowID`), but for those
+    /// of the photographers in `temp.held_back_photographer` when `holdingBack`: they wait
+    /// in `unindexed_photo`. New photos are never listed there (`forget`), so no check.
+    static func addNew(_ db: Database, after lastStored: Int64, holdingBack: Bool) throws {
+        guard holdingBack else {
+            try db.executeCached(sql: """
+                INSERT INTO photo_fts (rowid, \(columns)) SELECT rowid, \(columns) FROM photo WHERE rowid > ?
+                """, arguments: [lastStored])
+            return
+        }
+        try db.executeCached(sql: """
+            INSERT INTO unindexed_photo (photo)
+                SELECT rowid FROM photo WHERE rowid > ? AND photographer IN (SELECT id FROM held_back_photographer)
+            """, arguments: [lastStored])
+        try db.executeCached(sql: """
+            INSERT INTO photo_fts (rowid, \(columns))
+                SELECT rowid, \(columns) FROM photo WHERE rowid > ? AND photographer NOT IN (SELECT id FROM held_back_photographer)
+            """, arguments: [lastStored])
+    }
+
+    /// Photos indexed per statement, at most: a statement's changes to the index wait in
+    /// memory until it ends (65k photos at once peaked 5 MB above a load).
+    static let photosPerStatement = 4_000
+
+    /// Whether any photo waits to be indexed.
+    static func hasWaiting(_ db: Database) throws -> Bool {
+        try Bool.fetchOneCached(db, sql: "SELECT EXISTS (SELECT 1 FROM unindexed_photo)")!
+    }
+
+    /// Indexes every photo waiting for it, as it is now.
+    static func indexWaiting(_ db: Database) throws {
+        var after: Int64 = 0
+        while let last = try Int64.fetchOneCached(
+            db, sql: "SELECT MAX(photo) FROM (SELECT photo FROM unindexed_photo WHERE photo > ? ORDER BY photo LIMIT ?)",
+            arguments: [after, photosPerStatement])
+        {
+            try db.executeCached(sql: """
+                INSERT INTO photo_fts (rowid, \(columns))
+                    SELECT rowid, \(columns) FROM photo WHERE rowid IN (SELECT photo FROM unindexed_photo WHERE photo > ?1 AND photo <= ?2)
+                """, arguments: [after, last])
+            after = last
+        }
+        try db.executeCached(sql: "DELETE FROM unindexed_photo")
     }
 
     /// Runs `change` on the photos that `condition` selects between taking them out of the
