@@ -36,18 +36,12 @@ extension StoreInvariantTests {
                     Self.load(batch, now: now, into: &model, renaming: &waitingNames)
                     heldBackAtSomePoint = try heldBackAtSomePoint || store.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM unindexed_photo")! > 0 }
                 case 7..<9:
-                    let resolutions = world.resolutions()
-                    try writer.record(resolutions, now: now)
-                    model.resolve(resolutions)
+                    try Self.resolvePlaces(writer, &world, &model, now: now)
                 case 9:
-                    let cutoff = now - Int64.random(in: 0...20_000, using: &world.generator)
-                    _ = try writer.prune(storedBefore: cutoff)
-                    model.prune(before: cutoff)
+                    try Self.prune(writer, &world, &model, now: now)
                     waitingNames = waitingNames.filter { model.ownerNames[$0.key] != nil }
                 default:
-                    let ids = (0..<Int.random(in: 1...3, using: &world.generator)).map { _ in "\(1000 + Int.random(in: 0..<60, using: &world.generator))" }
-                    _ = try writer.delete(ids: ids, now: now)
-                    model.delete(ids)
+                    try Self.deleteSome(writer, &world, &model, now: now)
                     waitingNames = waitingNames.filter { model.ownerNames[$0.key] != nil }
                 }
             }
@@ -88,5 +82,25 @@ extension StoreInvariantTests {
             model.ownerNames[owner] = stored
         }
     }
-}
 
+    /// Places resolved, as `place-resolve` writes them.
+    static func resolvePlaces(_ writer: PhotoWriter, _ world: inout World, _ model: inout Model, now: Int64) throws {
+        let resolutions = world.resolutions()
+        try writer.record(resolutions, now: now)
+        model.resolve(resolutions)
+    }
+
+    /// A prune of the photos stored up to some hours before `now`.
+    static func prune(_ writer: PhotoWriter, _ world: inout World, _ model: inout Model, now: Int64) throws {
+        let cutoff = now - Int64.random(in: 0...20_000, using: &world.generator)
+        _ = try writer.prune(storedBefore: cutoff)
+        model.prune(before: cutoff)
+    }
+
+    /// A delete of a few ids, stored or not.
+    static func deleteSome(_ writer: PhotoWriter, _ world: inout World, _ model: inout Model, now: Int64) throws {
+        let ids = (0..<Int.random(in: 1...3, using: &world.generator)).map { _ in "\(1000 + Int.random(in: 0..<60, using: &world.generator))" }
+        _ = try writer.delete(ids: ids, now: now)
+        model.delete(ids)
+    }
+}

@@ -369,17 +369,11 @@ import TopRegionsTestSupport
                 _ = try writer.store(batch, now: now)
                 model.load(batch, now: now)
             case 5..<7:
-                let resolutions = world.resolutions()
-                try writer.record(resolutions, now: now)
-                model.resolve(resolutions)
+                try Self.resolvePlaces(writer, &world, &model, now: now)
             case 7:
-                let cutoff = now - Int64.random(in: 0...20_000, using: &world.generator)
-                _ = try writer.prune(storedBefore: cutoff)
-                model.prune(before: cutoff)
+                try Self.prune(writer, &world, &model, now: now)
             case 8:
-                let ids = (0..<Int.random(in: 1...3, using: &world.generator)).map { _ in "\(1000 + Int.random(in: 0..<60, using: &world.generator))" }
-                _ = try writer.delete(ids: ids, now: now)
-                model.delete(ids)
+                try Self.deleteSome(writer, &world, &model, now: now)
             default:
                 // Some of the deleted, and an id or two never deleted.
                 let ids = model.deleted.sorted().filter { _ in Bool.random(using: &world.generator) }
