@@ -235,7 +235,10 @@ import TopRegionsTestSupport
     /// A photo's inset shows its country, also one across the antimeridian (its parts on the
     /// photo's side of the world). Regression: photos in New Zealand, the United States and
     /// Russia had the whole world as their inset, a tiny mark on it.
-    @Test(arguments: [(-36.85, 174.76), (39.95, -75.16), (39.7, -105.0), (59.94, 30.31), (45.04, 38.98), (64.8, -147.7)])
+    /// Regression: photos in Germany and the United Kingdom (four and six times their view)
+    /// had the world too.
+    @Test(arguments: [(-36.85, 174.76), (39.95, -75.16), (39.7, -105.0), (59.94, 30.31), (45.04, 38.98), (64.8, -147.7),
+                      (48.76, 11.42), (51.5, -0.12), (55.95, -3.19)])
     func aPhotosInsetShowsItsCountryAcrossTheAntimeridianToo(_ latitude: Double, _ longitude: Double) throws {
         let map = try #require(HTMLPage.listMap(of: [HTMLPage.MapPoint(latitude: latitude, longitude: longitude)], minimumDegrees: 3, inset: true))
         let country = try #require(Geography.areas(at: Geography.Point(x: (longitude + 180) * 10, y: (90 - latitude) * 10))?.country)
@@ -244,6 +247,14 @@ import TopRegionsTestSupport
         let box = try #require(PageText.attributes("viewBox", in: map.inset).first).split(separator: " ").map { Double($0)! }
         let mark = ["x", "y", "width", "height"].map { Double(PageText.attributes($0, in: map.inset.components(separatedBy: "class=\"view\"")[1])[0])! }
         #expect(box[2] < 1800 && mark[0] >= box[0] && mark[1] >= box[1] && mark[0] + mark[2] <= box[0] + box[2] && mark[1] + mark[3] <= box[1] + box[3])
+    }
+
+    /// A photo in a country its map shows most of (Switzerland, Austria) has the world as
+    /// its inset, where its view's mark tells something.
+    @Test(arguments: [(46.95, 7.45), (47.8, 13.04)])
+    func aPhotoInACountryItsMapShowsHasTheWorldAsItsInset(_ latitude: Double, _ longitude: Double) throws {
+        let map = try #require(HTMLPage.listMap(of: [HTMLPage.MapPoint(latitude: latitude, longitude: longitude)], minimumDegrees: 3, inset: true))
+        #expect(map.inset.contains("aria-label=\"Where the map lies in the world\""), "\(latitude), \(longitude): \(map.inset.prefix(200))")
     }
 
     /// A photo's locator map names no city where its inset lies (the bottom right corner,

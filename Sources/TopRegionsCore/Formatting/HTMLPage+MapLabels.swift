@@ -98,14 +98,14 @@ extension HTMLPage {
     static let insetCovers = (width: 0.31, height: 0.32)
 
     /// A small map in a corner of a map, with the map's `view` (the geography's units)
-    /// marked: the country the view lies in when the view is a small part of it, else the
-    /// world. At least a few percent across, so a city's view still shows.
+    /// marked: the country the view lies in when the view is at most a third of it (by their
+    /// boxes), else the world. At least a few percent across, so a city's view still shows.
     static func locatorInset(view: Geography.Bounds) -> String {
         let centre = Geography.Point(x: (view.minX + view.maxX) / 2, y: (view.minY + view.maxY) / 2)
         var frame = Geography.Bounds(minX: 0, minY: 0, maxX: Double(WorldOutline.width), maxY: Double(WorldOutline.height))
         var country = Geography.areas(at: centre)?.country
         if let found = country, let bounds = countrysSide(found, around: centre),
-           bounds.width * bounds.height >= 6 * view.width * view.height {
+           bounds.width * bounds.height >= Self.insetCountryViews * view.width * view.height {
             frame = bounds
         } else {
             country = nil
@@ -137,6 +137,13 @@ extension HTMLPage {
         svg += "</svg>\n"
         return svg
     }
+
+    /// How many times a photo's view a country's box must hold for the inset to show the
+    /// country: a photo's view is 3 degrees of latitude, so Germany's box holds about four
+    /// at Ingolstadt, the United Kingdom's about six (at 6, the world, a mark over Europe, was
+    /// their inset); Austria's or Switzerland's, not two (their photos' maps show most of
+    /// them: the inset shows the world).
+    static let insetCountryViews = 3.0
 
     /// The box of `country` an inset frames around `centre`: the whole country, or for one
     /// across the antimeridian (Russia, the United States, New Zealand, Fiji: a box as wide
