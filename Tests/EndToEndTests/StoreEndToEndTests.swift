@@ -148,14 +148,20 @@ import TopRegionsTestSupport
 
 
 extension StoreEndToEndTests {
-    /// kill -9 in the middle of a load: what is stored is whole batches, with exact counts.
+    /// kill -9 in the middle of a load: what is stored is whole batches, with exact counts;
+    /// the photos its renames held back from the search index wait, listed, and the next
+    /// load indexes them.
     @Test func aKilledLoadLeavesWholeBatchesAndExactCounts() throws {
         let scratch = TemporaryDirectory()
         let environment = Tools.environment(home: scratch.path)
         let db = scratch.file("photos.db")
         let input = scratch.file("big.ndjson")
         let lines = (0..<300_000).map { i in
-            #"{"id":"\#(i)","owner":"o\#(i % 499)@N01","title":"Photo \#(i)","region_id":"R\#(i % 61)","region":"Region \#(i % 61)","place_id":"P\#(i % 613)"}"#
+            // Every photographer renamed from one batch to the next (the first holds 1,000
+            // records, the others 5,000): "Pat", then "Pat Lee" and "Pat Ray" in turn.
+            let batch = (i + 4_000) / 5_000
+            let name = batch == 0 ? "Pat" : batch % 2 == 1 ? "Pat Lee" : "Pat Ray"
+            return #"{"id":"\#(i)","owner":"o\#(i % 499)@N01","owner_name":"\#(name)","title":"Photo \#(i)","region_id":"R\#(i % 61)","region":"Region \#(i % 61)","place_id":"P\#(i % 613)"}"#
         }
         try (lines.joined(separator: "\n") + "\n").write(toFile: input, atomically: true, encoding: .utf8)
         let load = try Tools.start("regions-load", ["--db", db, "--batch-size", "5000", input], environment: environment)
@@ -185,11 +191,24 @@ extension StoreEndToEndTests {
         // The first batch holds 1,000 records, the others 5,000.
         #expect(count >= 10_000 && count < 300_000 && (count - 1000) % 5000 == 0, "\(count) photos stored")
         #expect(answers[2] == "0", "counts differ from a recomputation")
+        // Renamed by the second batch, every photographer's photos after the first batch
+        // wait for the rename the load never wrote.
+        #expect(try sqlite(db, "SELECT COUNT(*) FROM unindexed_photo") == "\(count - 1000)")
         // The load can simply be run again: it finishes the job.
         let again = try Tools.run("regions-load", ["-q", "--db", db, input], environment: environment)
         #expect(again.status == 0)
         let total = try Tools.run("/usr/bin/sqlite3", [db, "SELECT COUNT(*), SUM(photos) FROM region"], environment: environment)
         #expect(total.stdout == "61|300000\n")
+        // The next load indexed them; every photo is indexed under its photographer's last
+        // name (the 61st batch's, "Pat Ray").
+        let index = try Tools.run("/usr/bin/sqlite3", [db, """
+            INSERT INTO photo_fts (photo_fts, rank) VALUES ('integrity-check', 1);
+            SELECT COUNT(*) FROM unindexed_photo;
+            SELECT COUNT(*) FROM photo_fts WHERE photo_fts MATCH 'photo';
+            SELECT COUNT(*) FROM photo_fts WHERE photo_fts MATCH 'owner_name:ray';
+            SELECT COUNT(*) FROM photo_fts WHERE photo_fts MATCH 'lee';
+            """], environment: environment)
+        #expect(index.stdout == "0\n300000\n300000\n0\n", "\(index.stdout) \(index.stderr)")
     }
 }
 
