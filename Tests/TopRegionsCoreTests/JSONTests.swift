@@ -45,14 +45,19 @@ import Testing
 
     @Test func rejectsRawControlCharactersAndBadUTF8() throws {
         #expect(throws: JSONSyntaxError.self) { try JSONParser.parse("\"a\u{01}b\"") }
-        #expect(throws: JSONSyntaxError(offset: 0, message: "string is not valid UTF-8")) {
+        // The offset is the ill-formed sequence's first byte. Regression: it was the string's
+        // opening quote, however far before the byte.
+        #expect(throws: JSONSyntaxError(offset: 1, message: "string is not valid UTF-8 (byte 0xC3 here)")) {
             try JSONParser.parse([0x22, 0xC3, 0x28, 0x22])
         }
+        #expect(throws: JSONSyntaxError(offset: 4, message: "string is not valid UTF-8 (byte 0xFF here)")) {
+            try JSONParser.parse([0x22, 0x61, 0xC3, 0xA9, 0xFF, 0x22])
+        }
         // After an escape too: the whole string's bytes are checked, escaped or not.
-        #expect(throws: JSONSyntaxError(offset: 0, message: "string is not valid UTF-8")) {
+        #expect(throws: JSONSyntaxError(offset: 1, message: "string is not valid UTF-8 (byte 0xC3 here)")) {
             try JSONParser.parse([0x22, 0xC3, 0x5C, 0x6E, 0x22])
         }
-        #expect(throws: JSONSyntaxError(offset: 0, message: "string is not valid UTF-8")) {
+        #expect(throws: JSONSyntaxError(offset: 3, message: "string is not valid UTF-8 (byte 0xED here)")) {
             try JSONParser.parse([0x22, 0x5C, 0x6E, 0xED, 0xA0, 0x80, 0x22])
         }
         #expect(try JSONParser.parse([0x22, 0xC3, 0xA9, 0x5C, 0x6E, 0x22]) == .string("é\n"))

@@ -170,7 +170,7 @@ public struct JSONParser: ~Copyable {
                 // validating initializer, which dominates the profile otherwise.
                 if allASCII { return String(decoding: slice, as: UTF8.self) }
                 guard let string = String(validating: slice, as: UTF8.self) else {
-                    throw JSONSyntaxError(offset: start, message: "string is not valid UTF-8")
+                    throw illFormedUTF8(contentStart: contentStart, end: index - 1)
                 }
                 return string
             }
@@ -185,9 +185,19 @@ public struct JSONParser: ~Copyable {
         do {
             try JSONStringEscapes.unescape(bytes.baseAddress!, bytes.count, &index, into: &buffer, from: 0)
         } catch {
+            // (Escapes are ASCII and unescape to whole characters: the first ill-formed
+            // sequence of the unescaped text is the source's.)
+            if error == .notUTF8 { throw illFormedUTF8(contentStart: contentStart, end: index - 1) }
             throw JSONSyntaxError(offset: error.isTheWholeString ? start : index, message: error.message)
         }
         return String(decoding: buffer, as: UTF8.self)
+    }
+
+    /// The error for a string whose text (`contentStart..<end`, escapes as written) is not
+    /// well-formed UTF-8, at the byte where the first ill-formed sequence starts.
+    private func illFormedUTF8(contentStart: Int, end: Int) -> JSONSyntaxError {
+        let at = JSONStringEscapes.firstIllFormedUTF8(bytes.baseAddress! + contentStart, end - contentStart) ?? 0
+        return JSONSyntaxError(offset: contentStart + at, message: "string is not valid UTF-8 (byte 0x\(String(bytes[contentStart + at], radix: 16, uppercase: true)) here)")
     }
 
     private mutating func parseNumber() throws(JSONSyntaxError) -> String {

@@ -12,7 +12,8 @@ package enum JSONStringFault: Error, Equatable {
     case unpairedSurrogate(UInt32)
 
     /// Whether the fault is the whole string's (reported where it opens) rather than at the
-    /// byte where reading stopped.
+    /// byte where reading stopped. (Where ill-formed UTF-8 starts, the reader finds: see
+    /// `firstIllFormedUTF8`.)
     package var isTheWholeString: Bool { self == .notClosed || self == .notUTF8 }
 
     package var message: String {
@@ -130,6 +131,12 @@ package enum JSONStringEscapes {
     /// Well-formed UTF-8 (Unicode's table 3-7: no overlong forms, no surrogates, nothing
     /// past U+10FFFF), what `String(validating:)` accepts.
     package static func isValidUTF8(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+        firstIllFormedUTF8(bytes, count) == nil
+    }
+
+    /// Where the first ill-formed sequence of `bytes` starts (nil: all well formed), for an
+    /// error to point at the byte rather than at the string.
+    package static func firstIllFormedUTF8(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Int? {
         var i = 0
         while i < count {
             let lead = bytes[i]
@@ -139,29 +146,29 @@ package enum JSONStringEscapes {
             }
             switch lead {
             case 0xC2...0xDF:
-                guard continuation(1) else { return false }
+                guard continuation(1) else { return i }
                 i += 2
             case 0xE0:
-                guard continuation(1, 0xA0), continuation(2) else { return false }
+                guard continuation(1, 0xA0), continuation(2) else { return i }
                 i += 3
             case 0xE1...0xEC, 0xEE...0xEF:
-                guard continuation(1), continuation(2) else { return false }
+                guard continuation(1), continuation(2) else { return i }
                 i += 3
             case 0xED:
-                guard continuation(1, 0x80, 0x9F), continuation(2) else { return false }
+                guard continuation(1, 0x80, 0x9F), continuation(2) else { return i }
                 i += 3
             case 0xF0:
-                guard continuation(1, 0x90), continuation(2), continuation(3) else { return false }
+                guard continuation(1, 0x90), continuation(2), continuation(3) else { return i }
                 i += 4
             case 0xF1...0xF3:
-                guard continuation(1), continuation(2), continuation(3) else { return false }
+                guard continuation(1), continuation(2), continuation(3) else { return i }
                 i += 4
             case 0xF4:
-                guard continuation(1, 0x80, 0x8F), continuation(2), continuation(3) else { return false }
+                guard continuation(1, 0x80, 0x8F), continuation(2), continuation(3) else { return i }
                 i += 4
-            default: return false
+            default: return i
             }
         }
-        return true
+        return nil
     }
 }
