@@ -45,6 +45,9 @@ import TopRegionsTestSupport
         #expect(try offered("New") == [#"New\ South\ Wales\,\ Australia"#, #"New\ York\,\ United\ States"#])
         #expect(try offered(#"New\ Y"#) == [#"New\ York\,\ United\ States"#])
         #expect(try offered("Île") == [#"Île-de-France\,\ France"#])
+        // In any case, as --region takes a name. Regression: "nov" offered nothing.
+        #expect(try offered("nov") == [#"Nova\ Scotia\,\ Canada"#])
+        #expect(try offered(#"NEW\ y"#) == [#"New\ York\,\ United\ States"#])
         #expect(try offered("Atl") == [])
         #expect(try offered("''").count == 64)
     }

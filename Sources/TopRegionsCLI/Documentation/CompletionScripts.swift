@@ -41,10 +41,10 @@ public enum CompletionScripts {
                 cases += "        \(pattern)) mapfile -t COMPREPLY < <(compgen -W \"\(values.joined(separator: " "))\" -- \"$cur\"); return ;;\n"
             case .command(let command):
                 // Each line that starts with what was typed (its quotes and backslashes
-                // aside), quoted for the shell. Not compgen -W, which would expand $(...)
-                // in the lines.
+                // aside, in any case, as --region reads a name), quoted for the shell. Not
+                // compgen -W, which would expand $(...) in the lines.
                 cases += "        \(pattern)) local line typed=\"${cur//\\\\/}\"; typed=\"${typed#[\\\"\\']}\"\n"
-                cases += "            while IFS= read -r line; do [[ \"$line\" == \"$typed\"* ]] && COMPREPLY+=(\"$(printf '%q' \"$line\")\"); done < <(\(command))\n"
+                cases += "            while IFS= read -r line; do [[ \"${line,,}\" == \"${typed,,}\"* ]] && COMPREPLY+=(\"$(printf '%q' \"$line\")\"); done < <(\(command))\n"
                 cases += "            return ;;\n"
             case .none:
                 valueless.append(contentsOf: option.names)
