@@ -206,21 +206,15 @@ public final class BatchGroup {
                 SELECT p.rowid FROM renamed_photographer r CROSS JOIN photo p INDEXED BY photo_unplaced_by_photographer
                     ON p.photographer = r.id AND p.region IS NULL;
             """)
-        var after: Int64 = 0
-        while let last = try Int64.fetchOneCached(
-            db, sql: "SELECT MAX(photo) FROM (SELECT photo FROM reindexing WHERE photo > ? ORDER BY photo LIMIT ?)",
-            arguments: [after, SearchIndex.photosPerStatement])
-        {
+        try SearchIndex.inChunks(of: "reindexing", db) { chunk in
             // (Those held back from the index are only rewritten: see `SearchIndex`.)
-            let theirPhotos = "rowid IN (SELECT photo FROM reindexing WHERE photo > ?1 AND photo <= ?2)"
-            try SearchIndex.reindexing(db, photosWhere: theirPhotos, arguments: [after, last]) {
+            try SearchIndex.reindexing(db, photosWhere: "rowid IN (\(chunk))", arguments: chunk.arguments) {
                 // OR IGNORE: no statement journal (see `merge`); nothing can be ignored.
                 try db.executeCached(sql: """
                     UPDATE OR IGNORE photo SET owner_name = r.name FROM renamed_photographer r
-                    WHERE photo.rowid IN (SELECT photo FROM reindexing WHERE photo > ?1 AND photo <= ?2) AND r.id = photo.photographer
-                    """, arguments: [after, last])
+                    WHERE photo.rowid IN (\(chunk)) AND r.id = photo.photographer
+                    """, arguments: chunk.arguments)
             }
-            after = last
         }
         try db.executeCached(sql: "DELETE FROM reindexing")
         try db.executeCached(sql: "DELETE FROM renamed_photographer")

@@ -103,18 +103,34 @@ enum SearchIndex {
 
     /// Indexes every photo waiting for it, as it is now.
     static func indexWaiting(_ db: Database) throws {
-        var after: Int64 = 0
-        while let last = try Int64.fetchOneCached(
-            db, sql: "SELECT MAX(photo) FROM (SELECT photo FROM unindexed_photo WHERE photo > ? ORDER BY photo LIMIT ?)",
-            arguments: [after, photosPerStatement])
-        {
+        try inChunks(of: "unindexed_photo", db) { chunk in
             try db.executeCached(sql: """
-                INSERT INTO photo_fts (rowid, \(columns))
-                    SELECT rowid, \(columns) FROM photo WHERE rowid IN (SELECT photo FROM unindexed_photo WHERE photo > ?1 AND photo <= ?2)
-                """, arguments: [after, last])
-            after = last
+                INSERT INTO photo_fts (rowid, \(columns)) SELECT rowid, \(columns) FROM photo WHERE rowid IN (\(chunk))
+                """, arguments: chunk.arguments)
         }
         try db.executeCached(sql: "DELETE FROM unindexed_photo")
+    }
+
+    /// The photos listed in `table` (row ids in its `photo` column, its key), at most
+    /// `photosPerStatement` at a time, in row id order: `body` gets each set as a subquery
+    /// (`chunk`'s text, with `chunk.arguments` to bind, `?1` and `?2`).
+    static func inChunks(of table: String, _ db: Database, _ body: (_ chunk: Chunk) throws -> Void) throws {
+        var after: Int64 = 0
+        while let last = try Int64.fetchOneCached(
+            db, sql: "SELECT MAX(photo) FROM (SELECT photo FROM \(table) WHERE photo > ? ORDER BY photo LIMIT ?)",
+            arguments: [after, photosPerStatement])
+        {
+            try body(Chunk(table: table, after: after, last: last))
+            after = last
+        }
+    }
+
+    /// A set of `inChunks`: the photos of `table` after row id `after`, up to `last`.
+    struct Chunk: CustomStringConvertible {
+        let table: String
+        let after: Int64, last: Int64
+        var description: String { "SELECT photo FROM \(table) WHERE photo > ?1 AND photo <= ?2" }
+        var arguments: StatementArguments { [after, last] }
     }
 
     /// Runs `change` on the photos that `condition` selects between taking them out of the
